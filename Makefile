@@ -1,0 +1,81 @@
+# diskstat: libdiskstat and the tools built on it.  GNU make.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGDIR ?= $(LIBDIR)/pkgconfig
+
+CC ?= cc
+AR ?= ar
+CFLAGS ?= -std=c11 -O2 -Wall -Wextra
+CPPFLAGS += -D_GNU_SOURCE -Ilib
+LDFLAGS ?=
+
+# make SANITIZE=1: everything built with ASan and UBSan.
+ifeq ($(SANITIZE),1)
+CFLAGS += -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+LIBSRC := $(sort $(wildcard lib/*.c))
+LIBOBJ := $(LIBSRC:.c=.o)
+LIB := lib/libdiskstat.a
+TOOLS := $(patsubst %.c,%,$(sort $(wildcard cmd/*.c)))
+UNITS := $(patsubst %.c,%,$(sort $(wildcard t/unit/*.c)))
+MAN1 := $(sort $(wildcard doc/*.1))
+MAN3 := $(sort $(wildcard doc/*.3))
+
+all: $(LIB) $(TOOLS)
+
+# Rebuild everything when the compiler or its flags change.
+FLAGS := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)
+$(shell echo '$(FLAGS)' | cmp -s - .flags 2>/dev/null || echo '$(FLAGS)' > .flags)
+
+lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+cmd/%: cmd/%.c cmd/tool.h lib/diskstat.h $(LIB) .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+
+t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+
+check: all $(UNITS)
+	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(UNITS) t/*.t
+
+libdiskstat.pc: Makefile
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+	    'includedir=$(INCDIR)' '' 'Name: libdiskstat' \
+	    'Description: Linux block-layer, PSI and process I/O accounting' \
+	    'Version: $(shell sed -n 's/^#define DS_VERSION "\(.*\)"/\1/p' lib/diskstat.h)' \
+	    'Libs: -L$${libdir} -ldiskstat' 'Cflags: -I$${includedir}' > $@
+
+install: all libdiskstat.pc
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(PKGDIR)
+	for t in $(TOOLS); do cp -f $$t $(DESTDIR)$(BINDIR)/; done
+	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
+	cp -f lib/diskstat.h $(DESTDIR)$(INCDIR)/
+	cp -f libdiskstat.pc $(DESTDIR)$(PKGDIR)/
+	for m in $(MAN1); do cp -f $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for m in $(MAN3); do cp -f $$m $(DESTDIR)$(MANDIR)/man3/; done
+
+uninstall:
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#cmd/}; done
+	rm -f $(DESTDIR)$(LIBDIR)/libdiskstat.a $(DESTDIR)$(INCDIR)/diskstat.h \
+	    $(DESTDIR)$(PKGDIR)/libdiskstat.pc
+	for m in $(MAN1); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m#doc/}; done
+	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
+
+clean:
+	rm -f lib/*.o $(LIB) $(TOOLS) $(UNITS) libdiskstat.pc .flags
+	rm -rf t/trash.*
+
+.PHONY: all check install uninstall clean

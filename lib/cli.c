@@ -1,0 +1,76 @@
+/* Values given on command lines: formats, intervals, counts. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+int
+ds_fmt_parse(const char *s, enum ds_fmt *f)
+{
+	static const struct { const char *name; enum ds_fmt fmt; } t[] = {
+		{ "tsv", DS_FMT_TSV }, { "json", DS_FMT_JSON },
+		{ "table", DS_FMT_TABLE }, { "prom", DS_FMT_PROM },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(s, t[i].name) == 0) {
+			*f = t[i].fmt;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+enum ds_fmt
+ds_fmt_default(int fd)
+{
+	return isatty(fd) ? DS_FMT_TABLE : DS_FMT_TSV;
+}
+
+int
+ds_is_number(const char *s)
+{
+	const char *end;
+	uint64_t v;
+
+	if (ds_parse_fixed(s, &end, 0, &v) == -EINVAL || s[0] == ' ' ||
+	    s[0] == '\t')
+		return 0;
+	return *end == '\0';
+}
+
+int
+ds_parse_interval(const char *s, uint64_t *ns)
+{
+	const char *end;
+	uint64_t v;
+	int e;
+
+	if (s[0] == ' ' || s[0] == '\t')
+		return -EINVAL;
+	if ((e = ds_parse_fixed(s, &end, 9, &v)) < 0)
+		return e;
+	if (*end != '\0')
+		return -EINVAL;
+	if (v < 10000000u || v > 31ull * 86400u * 1000000000u)
+		return -ERANGE;
+	*ns = v;
+	return 0;
+}
+
+int
+ds_parse_count(const char *s, uint64_t *n)
+{
+	uint64_t v;
+	int e;
+
+	if (s[0] == ' ' || s[0] == '\t')
+		return -EINVAL;
+	if ((e = ds_strtou64(s, &v)) < 0)
+		return e;
+	if (v < 1 || v > UINT32_MAX)
+		return -ERANGE;
+	*n = v;
+	return 0;
+}

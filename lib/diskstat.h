@@ -1,0 +1,429 @@
+/*
+ * libdiskstat: parsing of Linux block-layer, pressure and process
+ * accounting files, and one writer for every output format.
+ *
+ * The library never prints and never exits.  Functions return 0 (or a
+ * count) on success and -errno on failure; nothing is kept between calls
+ * except in the structures the caller owns.
+ */
+#ifndef DISKSTAT_H
+#define DISKSTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DS_VERSION "0.1.0"
+
+/* ---- Root prefix ------------------------------------------------------ */
+
+/*
+ * Every file is opened relative to a root directory: "/" on a live
+ * system, or a captured tree of /proc and /sys.  Paths given to the
+ * library are relative ("proc/diskstats"); a leading '/' is ignored.
+ */
+struct ds_root {
+	int fd;			/* O_PATH descriptor of the root directory */
+	int live;		/* 1 when the root is "/" */
+	char path[4096];	/* as given, for messages */
+};
+
+/* dir NULL: $DISKSTAT_ROOT if set and not empty, else "/". */
+int ds_root_open(struct ds_root *r, const char *dir);
+void ds_root_close(struct ds_root *r);
+/* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
+int ds_openat(const struct ds_root *r, const char *rel, int flags);
+
+/* ---- Whole-file reading ----------------------------------------------- */
+
+/* A growing buffer, reused across reads; data is always NUL-terminated. */
+struct ds_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+#define DS_READ_MAX (64u << 20)	/* files larger than this are refused */
+
+/*
+ * Read a whole file into b (replacing its contents).  procfs and sysfs
+ * report st_size 0, so this reads until EOF.  Opened O_NONBLOCK so a
+ * FIFO cannot hang us; a directory gives -EISDIR, a file over
+ * DS_READ_MAX gives -EFBIG.
+ */
+int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
+int ds_read_fd(int fd, struct ds_buf *b);
+void ds_buf_free(struct ds_buf *b);
+/* Make room for n more bytes; -ENOMEM on failure. */
+int ds_buf_reserve(struct ds_buf *b, size_t n);
+
+/* ---- Checked parsing -------------------------------------------------- */
+
+/*
+ * Parse an unsigned decimal at s.  Leading blanks are skipped; a '-' or
+ * '+' sign, no digits, or overflow past UINT64_MAX is an error (-EINVAL,
+ * -ERANGE).  *end (if not NULL) is set past the digits.
+ */
+int ds_parse_u64(const char *s, const char **end, uint64_t *out);
+/* The whole string must be one number (trailing newline allowed). */
+int ds_strtou64(const char *s, uint64_t *out);
+/*
+ * A non-negative decimal with an optional fraction ("12.5", "0.01") as
+ * an integer count of 10^-scale units, truncated past scale digits:
+ * ds_parse_fixed("12.345", 2, &v) gives 1234.
+ */
+int ds_parse_fixed(const char *s, const char **end, unsigned scale,
+    uint64_t *out);
+
+/*
+ * Split s in place on blanks (space, tab), writing at most max field
+ * pointers.  Returns the number of fields found, which may exceed max
+ * (the extra fields are not stored).
+ */
+size_t ds_split(char *s, char **fields, size_t max);
+
+/* Return the next line at *cursor (NUL-terminated in place), or NULL. */
+char *ds_next_line(char **cursor);
+
+/* ---- Clocks ----------------------------------------------------------- */
+
+/*
+ * The time base of every interval: CLOCK_BOOTTIME on a live system
+ * (the clock behind /proc/uptime), the tree's proc/uptime otherwise,
+ * so that intervals between captured samples are exact.  Nanoseconds.
+ */
+int ds_uptime_ns(const struct ds_root *r, struct ds_buf *scratch,
+    uint64_t *ns);
+/* Parse the text of /proc/uptime ("350735.47 234388.90"). */
+int ds_uptime_parse(const char *text, uint64_t *ns);
+/* Wall clock, for the time column: nanoseconds since the epoch. */
+uint64_t ds_realtime_ns(void);
+/* CLOCK_BOOTTIME now, nanoseconds. */
+uint64_t ds_boottime_ns(void);
+/*
+ * Sleep until the absolute CLOCK_BOOTTIME deadline.  Returns 0, or
+ * -EINTR when a signal arrived first.
+ */
+int ds_sleep_until(uint64_t deadline_ns);
+
+/* ---- /proc/diskstats -------------------------------------------------- */
+
+/* Counter indices, in the kernel's order (Documentation/admin-guide/iostats). */
+enum ds_disk_counter {
+	DS_RD_IOS,		/* reads completed */
+	DS_RD_MERGES,		/* reads merged */
+	DS_RD_SECTORS,		/* 512-byte sectors read */
+	DS_RD_TICKS,		/* ms spent reading */
+	DS_WR_IOS,
+	DS_WR_MERGES,
+	DS_WR_SECTORS,
+	DS_WR_TICKS,
+	DS_IN_FLIGHT,		/* I/Os in progress now */
+	DS_IO_TICKS,		/* ms the device had I/O in progress */
+	DS_TIME_IN_QUEUE,	/* weighted ms: sum of each I/O's lifetime */
+	DS_DC_IOS,		/* discards, 4.18+ */
+	DS_DC_MERGES,
+	DS_DC_SECTORS,
+	DS_DC_TICKS,
+	DS_FL_IOS,		/* flushes, 5.5+ */
+	DS_FL_TICKS,
+	DS_NCOUNTERS
+};
+
+#define DS_DISK_NAME_MAX 64
+
+struct ds_disk {
+	unsigned int major;
+	unsigned int minor;
+	char name[DS_DISK_NAME_MAX];
+	/*
+	 * How many counters the line had after the name: 4 (2.6 partition
+	 * lines: reads, read sectors, writes, write sectors), 11, 15, 17, or
+	 * more on a future kernel (the extras are ignored).  Counters the
+	 * line did not have are 0 and their bit is clear in `have`.
+	 */
+	unsigned int ncounters;
+	uint32_t have;		/* bit i set: v[i] was printed */
+	uint64_t v[DS_NCOUNTERS];
+};
+
+#define DS_HAVE(d, i) (((d)->have >> (i)) & 1u)
+
+struct ds_diskstats {
+	struct ds_disk *disk;
+	size_t n;
+	size_t cap;
+	size_t bad;		/* malformed lines skipped */
+	size_t first_bad;	/* 1-based line number of the first, 0 if none */
+};
+
+/* Parse text (need not be NUL-terminated); replaces out's contents. */
+int ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out);
+/* Read and parse proc/diskstats under the root. */
+int ds_diskstats_read(const struct ds_root *r, struct ds_buf *scratch,
+    struct ds_diskstats *out);
+void ds_diskstats_free(struct ds_diskstats *s);
+/* Parse one line; 0 or -EINVAL when malformed. */
+int ds_disk_parse_line(char *line, struct ds_disk *d);
+
+/* ---- Output ----------------------------------------------------------- */
+
+enum ds_fmt { DS_FMT_TSV, DS_FMT_JSON, DS_FMT_TABLE, DS_FMT_PROM };
+
+/* "tsv", "json", "table", "prom"; -EINVAL otherwise. */
+int ds_fmt_parse(const char *s, enum ds_fmt *f);
+/* table when fd is a terminal, tsv otherwise */
+enum ds_fmt ds_fmt_default(int fd);
+
+enum ds_type {
+	DS_T_STR,		/* text, escaped per format */
+	DS_T_U64,		/* exact unsigned integer */
+	DS_T_I64,
+	DS_T_F2,		/* double, two decimals (iostat's precision) */
+	DS_T_TIME,		/* Unix time in ns, printed as seconds.millis */
+};
+
+enum ds_prom {
+	DS_P_NONE,		/* not exported to Prometheus */
+	DS_P_LABEL,		/* becomes a label of every metric of the row */
+	DS_P_GAUGE,
+	DS_P_COUNTER,		/* name must end in _total */
+};
+
+struct ds_col {
+	const char *name;	/* column name: TSV header, JSON key */
+	enum ds_type type;
+	enum ds_prom prom;
+	const char *metric;	/* metric name without the writer's prefix,
+				   or the label name for DS_P_LABEL */
+	const char *help;
+	/*
+	 * Conversion to base units for Prometheus: a U64 value is divided
+	 * by 10^div10 exactly (ms to s: 3, us to s: 6); a F2 value is
+	 * multiplied by scale when scale is not 0 (kB to bytes: 1024,
+	 * percent to ratio: 0.01).
+	 */
+	unsigned int div10;
+	double scale;
+};
+
+/*
+ * Rows are given one cell at a time, in column order, then ended with
+ * ds_w_row_end().  TSV and JSON go straight to the stream; table and
+ * prom are held until ds_w_report_end(), which aligns the table or
+ * groups the metric families.  Memory is the caller's struct plus what
+ * it allocates; nothing is global.
+ */
+struct ds_cell {
+	unsigned char kind;	/* 0 null, else the column's type + 1 */
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+		struct { size_t off, len; } s;
+	} v;
+};
+
+struct ds_writer {
+	FILE *out;
+	enum ds_fmt fmt;
+	const struct ds_col *cols;
+	size_t ncols;
+	int header;		/* print the header line (tsv, table) */
+	int header_done;
+	const char *prefix;	/* metric prefix, e.g. "dxstat" */
+	size_t col;		/* next column of the current row */
+	int error;		/* first -errno of a failed call, sticky */
+	size_t reports;		/* reports ended so far */
+	/* held rows (table, prom) */
+	struct ds_cell *cells;
+	size_t ncells, capcells;
+	struct ds_buf text;	/* strings of held cells */
+	struct ds_buf line;	/* scratch for one row (tsv, json) */
+};
+
+int ds_writer_init(struct ds_writer *w, FILE *out, enum ds_fmt fmt,
+    const struct ds_col *cols, size_t ncols, int header, const char *prefix);
+void ds_writer_free(struct ds_writer *w);
+void ds_w_str(struct ds_writer *w, const char *s);
+void ds_w_strn(struct ds_writer *w, const char *s, size_t len);
+void ds_w_u64(struct ds_writer *w, uint64_t v);
+void ds_w_i64(struct ds_writer *w, int64_t v);
+void ds_w_f(struct ds_writer *w, double v);	/* F2 or TIME columns */
+void ds_w_time(struct ds_writer *w, uint64_t unix_ns);
+void ds_w_null(struct ds_writer *w);
+/* End a row.  Returns 0, or -errno (also kept in w->error). */
+int ds_w_row_end(struct ds_writer *w);
+/*
+ * End a report: print held rows, then fflush.  Returns 0 or -errno of
+ * the first failure of any call since init (a full disk gives -ENOSPC).
+ */
+int ds_w_report_end(struct ds_writer *w);
+
+/*
+ * Escaping, exposed for tests and for tools that write text themselves.
+ * Each appends to b; -ENOMEM on failure.
+ *   tsv:  tab, newline, CR and backslash as \t \n \r \\; other bytes kept.
+ *   json: a quoted string: " \ and bytes below 0x20 escaped, DEL as
+ *         \u007f, invalid UTF-8 as U+FFFD.
+ *   prom: a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD.
+ */
+int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);
+int ds_esc_json(struct ds_buf *b, const char *s, size_t len);
+int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
+/* table: the TSV escapes, and other control bytes as \xHH. */
+int ds_esc_table(struct ds_buf *b, const char *s, size_t len);
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
+size_t ds_utf8_len(const unsigned char *s, size_t avail);
+
+/*
+ * Atomic output file: ds_atomic_open() creates a temporary file beside
+ * path; ds_atomic_commit() flushes, fsyncs and renames it over path, or
+ * removes it and returns -errno if anything failed, so a reader never
+ * sees a half-written file and the old one survives an error.
+ */
+struct ds_atomic {
+	FILE *fp;
+	char tmp[4096];
+	char path[4096];
+};
+int ds_atomic_open(struct ds_atomic *a, const char *path);
+int ds_atomic_commit(struct ds_atomic *a);
+void ds_atomic_abort(struct ds_atomic *a);
+
+/* ---- Command-line values ---------------------------------------------- */
+
+/*
+ * An interval in seconds ("2", "0.5", "0.01"): 10 ms to 31 days, in ns.
+ * -EINVAL when not a number, -ERANGE when outside.
+ */
+int ds_parse_interval(const char *s, uint64_t *ns);
+/* A report count: 1 to UINT32_MAX. */
+int ds_parse_count(const char *s, uint64_t *n);
+/* True when s looks like a number (an interval or count operand). */
+int ds_is_number(const char *s);
+
+/* ==== Sections below are added by each tool's library module. ========= */
+
+/* ---- Block devices (sysfs) -------------------------------------------- */
+
+/* The names in sys/block (whole disks), sorted. */
+struct ds_blockdevs {
+	char **name;
+	size_t n;
+	size_t cap;
+};
+int ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out);
+int ds_blockdevs_has(const struct ds_blockdevs *b, const char *name);
+void ds_blockdevs_free(struct ds_blockdevs *b);
+/*
+ * For trees without /sys: is this kernel name a partition?  sda1,
+ * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
+ */
+int ds_name_is_partition(const char *name);
+/* sys/block/DEV/dm/name into name; -ENOENT when not a dm device. */
+int ds_dm_name(const struct ds_root *r, const char *dev,
+    struct ds_buf *scratch, char *name, size_t size);
+
+/* ---- dxstat: snapshots and deltas ------------------------------------- */
+
+/* ---- Pressure stall information --------------------------------------- */
+
+/* ---- Mount table and cgroups ------------------------------------------ */
+
+/* One line of mountinfo; strings point into the owner's text, unescaped. */
+struct ds_mount {
+	unsigned int id;
+	unsigned int parent;
+	unsigned int major, minor;	/* st_dev of the filesystem */
+	char *root;		/* path of the mount's root within its fs */
+	char *mnt;		/* mount point */
+	char *opts;
+	char *fstype;
+	char *source;
+	char *super_opts;
+};
+
+struct ds_mounts {
+	struct ds_mount *m;
+	size_t n;
+	size_t cap;
+	size_t bad;		/* malformed lines skipped */
+	struct ds_buf text;	/* the file, owned */
+};
+
+/* Parse one line in place. */
+int ds_mountinfo_parse_line(char *line, struct ds_mount *m);
+/* Parse text in place (it must outlive out's strings). */
+int ds_mountinfo_parse(char *text, struct ds_mounts *out);
+/* Read rel ("proc/self/mountinfo", "proc/123/mountinfo") and parse. */
+int ds_mountinfo_read(const struct ds_root *r, const char *rel,
+    struct ds_mounts *out);
+void ds_mounts_free(struct ds_mounts *ms);
+const struct ds_mount *ds_mount_by_id(const struct ds_mounts *ms,
+    unsigned int id);
+/* The cgroup v2 hierarchy's mount, or NULL when there is none. */
+const struct ds_mount *ds_mount_cgroup2(const struct ds_mounts *ms);
+
+/* ---- Processes -------------------------------------------------------- */
+
+struct ds_pids {
+	int *pid;
+	size_t n;
+	size_t cap;
+};
+/* Numeric entries of a directory ("proc", "proc/123/task"), sorted. */
+int ds_pids_read(const struct ds_root *r, const char *rel,
+    struct ds_pids *out);
+void ds_pids_free(struct ds_pids *p);
+
+/* The fields of /proc/PID/stat that the tools use. */
+struct ds_stat {
+	int pid;
+	char comm[64];		/* may hold any byte but NUL */
+	size_t comm_len;
+	char state;
+	int ppid;
+	uint64_t utime, stime;	/* clock ticks */
+	uint64_t num_threads;
+	uint64_t starttime;	/* clock ticks after boot */
+	uint64_t blkio_ticks;	/* field 42, delayacct_blkio_ticks */
+	int have_blkio;		/* field 42 was present */
+	unsigned int nfields;
+};
+/* Parse stat text; comm runs to the last ')'.  -EINVAL when damaged. */
+int ds_stat_parse(const char *text, size_t len, struct ds_stat *st);
+
+enum ds_io_field {
+	DS_IO_RCHAR, DS_IO_WCHAR, DS_IO_SYSCR, DS_IO_SYSCW,
+	DS_IO_READ_BYTES, DS_IO_WRITE_BYTES, DS_IO_CANCELLED_WRITE_BYTES,
+	DS_IO_NFIELDS
+};
+/* /proc/PID/io; a field that is missing or not a number has its bit clear. */
+struct ds_io {
+	uint64_t v[DS_IO_NFIELDS];
+	uint32_t have;
+};
+int ds_io_parse(const char *text, struct ds_io *io);
+
+/* uid to name from the root's etc/passwd (no NSS), cached. */
+struct ds_user {
+	uint32_t uid;
+	char *name;
+};
+struct ds_users {
+	struct ds_user *u;
+	size_t n, cap;
+	int loaded;
+	char num[16];
+};
+/* The name, or the number as text; valid until the next call. */
+const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
+    uint32_t uid);
+void ds_users_free(struct ds_users *u);
+
+/* ---- Queue attributes ------------------------------------------------- */
+
+/* ---- Deleted open files ----------------------------------------------- */
+
+#endif

@@ -1,0 +1,189 @@
+/* Escaping of text fields for each output format. */
+#include <errno.h>
+#include <string.h>
+
+#include "diskstat.h"
+
+size_t
+ds_utf8_len(const unsigned char *s, size_t avail)
+{
+	unsigned c = s[0];
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)	/* continuation, overlong, > U+10FFFF */
+		return 0;
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong 3- and 4-byte forms, surrogates, past U+10FFFF. */
+	if (c == 0xe0 && s[1] < 0xa0)
+		return 0;
+	if (c == 0xed && s[1] > 0x9f)
+		return 0;
+	if (c == 0xf0 && s[1] < 0x90)
+		return 0;
+	if (c == 0xf4 && s[1] > 0x8f)
+		return 0;
+	return n;
+}
+
+static int
+put(struct ds_buf *b, const char *s, size_t n)
+{
+	int e;
+
+	if ((e = ds_buf_reserve(b, n)) < 0)
+		return e;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int
+ds_esc_tsv(struct ds_buf *b, const char *s, size_t len)
+{
+	size_t i, start = 0;
+	const char *rep;
+	int e;
+
+	for (i = 0; i < len; i++) {
+		switch (s[i]) {
+		case '\t': rep = "\\t"; break;
+		case '\n': rep = "\\n"; break;
+		case '\r': rep = "\\r"; break;
+		case '\\': rep = "\\\\"; break;
+		default: continue;
+		}
+		if ((e = put(b, s + start, i - start)) < 0 ||
+		    (e = put(b, rep, 2)) < 0)
+			return e;
+		start = i + 1;
+	}
+	return put(b, s + start, len - start);
+}
+
+int
+ds_esc_json(struct ds_buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	char esc[7];
+	size_t i = 0, n;
+	int e;
+
+	if ((e = put(b, "\"", 1)) < 0)
+		return e;
+	while (i < len) {
+		unsigned c = u[i];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+			size_t j = i;
+			while (j < len && u[j] >= 0x20 && u[j] != '"' &&
+			    u[j] != '\\' && u[j] < 0x7f)
+				j++;
+			if ((e = put(b, s + i, j - i)) < 0)
+				return e;
+			i = j;
+			continue;
+		}
+		if (c >= 0x80) {
+			n = ds_utf8_len(u + i, len - i);
+			if (n == 0) {
+				e = put(b, "\\ufffd", 6);
+				n = 1;
+			} else {
+				e = put(b, s + i, n);
+			}
+			if (e < 0)
+				return e;
+			i += n;
+			continue;
+		}
+		switch (c) {
+		case '"': e = put(b, "\\\"", 2); break;
+		case '\\': e = put(b, "\\\\", 2); break;
+		case '\n': e = put(b, "\\n", 2); break;
+		case '\t': e = put(b, "\\t", 2); break;
+		case '\r': e = put(b, "\\r", 2); break;
+		case '\b': e = put(b, "\\b", 2); break;
+		case '\f': e = put(b, "\\f", 2); break;
+		default:
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			e = put(b, esc, 6);
+		}
+		if (e < 0)
+			return e;
+		i++;
+	}
+	return put(b, "\"", 1);
+}
+
+int
+ds_esc_prom(struct ds_buf *b, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n;
+	int e;
+
+	while (i < len) {
+		switch (u[i]) {
+		case '\\': e = put(b, "\\\\", 2); n = 1; break;
+		case '"': e = put(b, "\\\"", 2); n = 1; break;
+		case '\n': e = put(b, "\\n", 2); n = 1; break;
+		default:
+			n = ds_utf8_len(u + i, len - i);
+			if (n == 0) {
+				/* Label values must be UTF-8: U+FFFD. */
+				e = put(b, "\xef\xbf\xbd", 3);
+				n = 1;
+			} else {
+				e = put(b, s + i, n);
+			}
+		}
+		if (e < 0)
+			return e;
+		i += n;
+	}
+	return 0;
+}
+
+/*
+ * For a terminal: the TSV escapes, plus every other control byte as
+ * \xHH, so a name cannot move the cursor or change colours.
+ */
+int
+ds_esc_table(struct ds_buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	char esc[4] = { '\\', 'x', 0, 0 };
+	size_t i, start = 0;
+	int e;
+
+	for (i = 0; i < len; i++) {
+		if (u[i] >= 0x20 && u[i] != 0x7f && u[i] != '\\')
+			continue;
+		if ((e = put(b, s + start, i - start)) < 0)
+			return e;
+		if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r' ||
+		    u[i] == '\\') {
+			e = ds_esc_tsv(b, s + i, 1);
+		} else {
+			esc[2] = hex[u[i] >> 4];
+			esc[3] = hex[u[i] & 15];
+			e = put(b, esc, 4);
+		}
+		if (e < 0)
+			return e;
+		start = i + 1;
+	}
+	return put(b, s + start, len - start);
+}

@@ -1,0 +1,170 @@
+/*
+ * Processes: the PID list, /proc/PID/stat and /proc/PID/io.
+ * A process can exit at any moment; callers treat -ENOENT and -ESRCH
+ * from these as "gone", not as errors.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+static int
+cmppid(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
+{
+	struct dirent *de;
+	uint64_t v;
+	DIR *d;
+	int fd;
+
+	out->n = 0;
+	fd = ds_openat(r, rel, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		    ds_strtou64(de->d_name, &v) < 0 || v > INT32_MAX)
+			continue;
+		if (out->n == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 1024;
+			int *p = realloc(out->pid, cap * sizeof(*p));
+			if (p == NULL) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			out->pid = p;
+			out->cap = cap;
+		}
+		out->pid[out->n++] = (int)v;
+	}
+	closedir(d);
+	qsort(out->pid, out->n, sizeof(*out->pid), cmppid);
+	return 0;
+}
+
+void
+ds_pids_free(struct ds_pids *p)
+{
+	free(p->pid);
+	p->pid = NULL;
+	p->n = p->cap = 0;
+}
+
+/*
+ * proc(5): "pid (comm) state ppid ...".  comm may hold anything,
+ * parentheses, spaces and newlines included, so it runs to the LAST
+ * ')'.  Field numbers below are proc(5)'s, 1-based.
+ */
+int
+ds_stat_parse(const char *text, size_t len, struct ds_stat *st)
+{
+	const char *open, *close, *p, *end = text + len;
+	char buf[1024], *f[64];
+	size_t n, l;
+	uint64_t v;
+
+	memset(st, 0, sizeof(*st));
+	open = memchr(text, '(', len);
+	close = NULL;
+	for (p = end; p > text; p--)
+		if (p[-1] == ')') {
+			close = p - 1;
+			break;
+		}
+	if (open == NULL || close == NULL || close < open)
+		return -EINVAL;
+	if (ds_parse_u64(text, &p, &v) < 0 || v > INT32_MAX || p > open)
+		return -EINVAL;
+	st->pid = (int)v;
+	l = (size_t)(close - open - 1);
+	st->comm_len = l < sizeof(st->comm) - 1 ? l : sizeof(st->comm) - 1;
+	memcpy(st->comm, open + 1, st->comm_len);
+	st->comm[st->comm_len] = '\0';
+	l = (size_t)(end - close - 1);
+	if (l >= sizeof(buf))
+		l = sizeof(buf) - 1;
+	memcpy(buf, close + 1, l);
+	buf[l] = '\0';
+	n = ds_split(buf, f, sizeof(f) / sizeof(f[0]));
+	/* f[0] is field 3 (state). */
+	if (n < 20)
+		return -EINVAL;
+	st->state = f[0][0];
+	st->nfields = (unsigned int)(n + 2);
+	if (ds_strtou64(f[1], &v) < 0)
+		return -EINVAL;
+	st->ppid = (int)v;
+	if (ds_strtou64(f[11], &v) < 0)		/* 14 utime */
+		return -EINVAL;
+	st->utime = v;
+	if (ds_strtou64(f[12], &v) < 0)		/* 15 stime */
+		return -EINVAL;
+	st->stime = v;
+	if (ds_strtou64(f[17], &v) < 0)		/* 20 num_threads */
+		return -EINVAL;
+	st->num_threads = v;
+	if (ds_strtou64(f[19], &v) < 0)		/* 22 starttime, ticks */
+		return -EINVAL;
+	st->starttime = v;
+	/* 42 delayacct_blkio_ticks: since 2.6.18, absent on short lines. */
+	if (n >= 40 && ds_strtou64(f[39], &v) == 0) {
+		st->blkio_ticks = v;
+		st->have_blkio = 1;
+	}
+	return 0;
+}
+
+int
+ds_io_parse(const char *text, struct ds_io *io)
+{
+	static const char *const key[DS_IO_NFIELDS] = {
+		"rchar", "wchar", "syscr", "syscw", "read_bytes",
+		"write_bytes", "cancelled_write_bytes",
+	};
+	const char *p = text, *colon, *nl;
+	size_t i, kl;
+	uint64_t v;
+
+	memset(io, 0, sizeof(*io));
+	while (*p != '\0') {
+		colon = strchr(p, ':');
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (colon != NULL && colon < nl) {
+			kl = (size_t)(colon - p);
+			for (i = 0; i < DS_IO_NFIELDS; i++)
+				if (strlen(key[i]) == kl &&
+				    memcmp(p, key[i], kl) == 0)
+					break;
+			/* Unknown keys are ignored; bad values are not kept. */
+			if (i < DS_IO_NFIELDS) {
+				const char *e;
+				if (ds_parse_u64(colon + 1, &e, &v) == 0 &&
+				    (e == nl || *e == ' ')) {
+					io->v[i] = v;
+					io->have |= 1u << i;
+				}
+			}
+		}
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return io->have != 0 ? 0 : -EINVAL;
+}

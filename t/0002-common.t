@@ -1,0 +1,54 @@
+#!/bin/sh
+# What every tool promises: --version and --help on stdout with exit 0,
+# usage errors exit 2, a full disk is "write error" and exit 1, and a
+# sampling tool piped into head ends quietly.
+. "${0%/*}/lib.sh"
+
+tools=
+for f in "$TOP"/cmd/*.c; do
+	n=${f##*/}
+	n=${n%.c}
+	[ -x "$TOP/cmd/$n" ] && tools="$tools $n"
+done
+[ -n "$tools" ] || skip_all "no tool built yet"
+
+for t in $tools; do
+	out=$("$t" --version)
+	is "$?:$out" "0:$t (diskstat) $(sed -n 's/^#define DS_VERSION "\(.*\)"/\1/p' "$TOP/lib/diskstat.h")" "$t --version"
+	"$t" --help >"$TRASH/help" 2>"$TRASH/err"
+	is "$?" 0 "$t --help exits 0"
+	ok "$t --help prints usage on stdout" grep -q "^usage: $t" "$TRASH/help"
+	is "$(wc -c <"$TRASH/err")" 0 "$t --help: nothing on stderr"
+	ok "$t -h is --help" sh -c "$t -h | cmp -s - '$TRASH/help'"
+
+	test_must_fail 2 "$t" --no-such-option >/dev/null 2>"$TRASH/err"
+	is "$?" 0 "$t: unknown option exits 2"
+	ok "$t: unknown option prints usage" grep -q "^usage: $t" "$TRASH/err"
+	test_must_fail 2 "$t" -o xml >/dev/null 2>"$TRASH/err"
+	is "$?" 0 "$t -o xml exits 2"
+	ok "$t -o xml names the format" grep -q "unknown format: xml" "$TRASH/err"
+
+	test_must_fail 1 "$t" -R "$TRASH/no-such-tree" >/dev/null 2>"$TRASH/err"
+	is "$?" 0 "$t: missing root exits 1"
+	ok "$t: missing root says why" grep -q "^$t: .*no-such-tree.*: No such file or directory" "$TRASH/err"
+
+	test_must_fail 1 "$t" -o tsv >/dev/full 2>"$TRASH/err"
+	is "$?" 0 "$t >/dev/full exits 1"
+	ok "$t >/dev/full says write error" grep -q "^$t: .*write error: No space left on device" "$TRASH/err"
+
+	if grep -q 'interval' "$TRASH/help"; then
+		test_must_fail 2 "$t" 0.001 >/dev/null 2>"$TRASH/err"
+		is "$?" 0 "$t: interval too short exits 2"
+		ok "$t: interval message" grep -q "interval 0.001: out of range" "$TRASH/err"
+		test_must_fail 2 "$t" 1 0 >/dev/null 2>"$TRASH/err"
+		is "$?" 0 "$t: count 0 exits 2"
+		# head exits after one line; the tool must die of SIGPIPE at its
+		# next write, quietly, within about one interval.
+		start=$(date +%s)
+		( "$t" -o tsv 0.2 2>"$TRASH/err"; echo "$?" >"$TRASH/st" ) | head -1 >/dev/null
+		end=$(date +%s)
+		ok "$t 0.2 | head -1 ends promptly" test $((end - start)) -le 5
+		is "$(cat "$TRASH/err")" "" "$t | head -1: no message"
+		is "$(cat "$TRASH/st")" 141 "$t | head -1: ended by SIGPIPE"
+	fi
+done

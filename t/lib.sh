@@ -1,0 +1,154 @@
+# t/lib.sh: TAP for the shell tests.  Source it first:  . "${0%/*}/lib.sh"
+#
+# Each test script gets its own scratch directory ($TRASH, removed at exit
+# unless DS_KEEP_TRASH is set), LC_ALL=C and TZ=UTC, and the tools of this
+# tree first in PATH.
+
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+unset DISKSTAT_ROOT
+
+T=$(cd "${0%/*}" && pwd)
+TOP=${T%/t}
+FIX=$T/fixtures
+PATH=$TOP/cmd:$PATH
+export PATH TOP T FIX
+
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/diskstat-test.XXXXXX") || exit 1
+_cleanups=
+_tap_n=0
+_tap_failed=0
+_tap_planned=
+
+_tap_exit() {
+	_rc=$?
+	eval "$_cleanups"
+	[ -n "$DS_KEEP_TRASH" ] || rm -rf "$TRASH"
+	if [ -z "$_tap_planned" ] && [ "$_tap_n" -gt 0 ]; then
+		echo "1..$_tap_n"
+	fi
+	[ "$_tap_failed" -eq 0 ] || exit 1
+	exit $_rc
+}
+trap _tap_exit EXIT
+trap 'exit 130' INT TERM
+
+# at_exit CMD: run CMD when the script ends (cleanup of loop devices...).
+at_exit() {
+	_cleanups="$1; $_cleanups"
+}
+
+plan() {
+	_tap_planned=1
+	echo "1..$1"
+}
+
+# skip_all REASON: nothing in this script can run here.
+skip_all() {
+	echo "1..0 # SKIP $*"
+	_tap_planned=1
+	exit 0
+}
+
+_result() {
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+}
+
+# pass/fail DESCRIPTION
+pass() { _result 0 "$*"; }
+fail() { _result 1 "$*"; }
+
+# skip DESCRIPTION REASON
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+
+# ok DESCRIPTION CMD...: passes when CMD exits 0.
+ok() {
+	_d=$1
+	shift
+	if "$@"; then _result 0 "$_d"; else _result 1 "$_d"; fi
+}
+
+# is GOT WANT DESCRIPTION
+is() {
+	if [ "$1" = "$2" ]; then
+		_result 0 "$3"
+	else
+		_result 1 "$3"
+		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+	fi
+}
+
+# test_cmp EXPECT ACTUAL: files equal; shows the diff otherwise.
+test_cmp() {
+	diff -u "$1" "$2" | sed 's/^/# /'
+	cmp -s "$1" "$2"
+}
+
+# test_must_fail [STATUS] CMD...: CMD fails (with STATUS if given);
+# death by a signal is never a pass.
+test_must_fail() {
+	_want=
+	case $1 in [0-9]*) _want=$1; shift ;; esac
+	"$@"
+	_st=$?
+	if [ $_st -eq 0 ]; then
+		echo "# unexpected success: $*"
+		return 1
+	fi
+	if [ $_st -gt 128 ]; then
+		echo "# died by signal $((_st - 128)): $*"
+		return 1
+	fi
+	if [ -n "$_want" ] && [ $_st -ne "$_want" ]; then
+		echo "# exit $_st, want $_want: $*"
+		return 1
+	fi
+	return 0
+}
+
+# fields_ok FILE: every line of a TSV file has as many fields as the first.
+fields_ok() {
+	awk -F'\t' 'NR == 1 { n = NF } NF != n { bad = 1; print "# line " NR ": " NF " fields, want " n } END { exit bad }' "$1"
+}
+
+# json_ok FILE: every line is one valid JSON object.
+json_ok() {
+	jq -e -c 'type == "object"' "$1" >/dev/null
+}
+
+# need_root / need_cmd NAME: skip the whole script when missing.
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+}
+need_cmd() {
+	for _c; do
+		command -v "$_c" >/dev/null 2>&1 || skip_all "needs $_c"
+	done
+}
+
+# need_loop: a loop device can be made here.
+need_loop() {
+	need_root
+	need_cmd losetup
+	[ -e /dev/loop-control ] || skip_all "no /dev/loop-control"
+}
+
+# mkloop SIZE_MB: make a loop device over a file in $TRASH, detached
+# at exit; prints its name (loopN).
+mkloop() {
+	_img=$TRASH/loop$$.$_tap_n.img
+	truncate -s "${1}M" "$_img" || return 1
+	_dev=$(losetup -f --show "$_img") || return 1
+	at_exit "losetup -d $_dev 2>/dev/null"
+	echo "${_dev#/dev/}"
+}

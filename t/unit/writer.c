@@ -1,0 +1,217 @@
+/*
+ * The row writer.  Run without arguments: TAP.  Run as "writer FMT":
+ * prints hostile rows in FMT for t/0001-writer.t to check with jq/awk.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diskstat.h"
+#include "tap.h"
+
+static const struct ds_col cols[] = {
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "name", DS_T_STR, DS_P_LABEL, "name", NULL, 0, 0 },
+	{ "count", DS_T_U64, DS_P_COUNTER, "count_total", "A count.", 0, 0 },
+	{ "ms", DS_T_U64, DS_P_COUNTER, "seconds_total", "Time.\\ \n", 3, 0 },
+	{ "rate", DS_T_F2, DS_P_GAUGE, "rate_bytes", "kB/s as bytes/s.", 0, 1024 },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+static const char *hostile[] = {
+	"plain",
+	"tab\there",
+	"new\nline",
+	"cr\rhere",
+	"back\\slash",
+	"quote\"d",
+	"ctl\001\002\033[31m",
+	"bad utf8 \xff\xfe \xc3\x28 \xed\xa0\x80 \xf4\x90\x80\x80",
+	"good utf8 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	"",
+	"del\177",
+	"trailing\\",
+	"\\t not a tab",
+};
+#define NHOSTILE (sizeof(hostile) / sizeof(hostile[0]))
+
+static void
+rows(struct ds_writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < NHOSTILE; i++) {
+		ds_w_time(w, 1764469461123456789ull);
+		ds_w_str(w, hostile[i]);
+		ds_w_u64(w, i == 0 ? UINT64_MAX : i);
+		ds_w_u64(w, 1234567);
+		if (i == 1)
+			ds_w_null(w);
+		else
+			ds_w_f(w, 12.345 * (double)i);
+		ds_w_row_end(w);
+	}
+	ds_w_report_end(w);
+}
+
+/* Render into a string through a memory stream. */
+static char *
+render(enum ds_fmt fmt, int header, void (*fn)(struct ds_writer *))
+{
+	struct ds_writer w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ds_writer_init(&w, f, fmt, cols, NCOLS, header, "t");
+	fn(&w);
+	ds_writer_free(&w);
+	fclose(f);
+	return buf;
+}
+
+static void
+one(struct ds_writer *w)
+{
+	ds_w_time(w, 1000000000ull * 1764469461 + 5000000);
+	ds_w_str(w, "a\tb");
+	ds_w_u64(w, UINT64_MAX);
+	ds_w_u64(w, 1466698);
+	ds_w_f(w, 2.5);
+	ds_w_row_end(w);
+	ds_w_report_end(w);
+}
+
+static void
+two_reports(struct ds_writer *w)
+{
+	one(w);
+	ds_w_time(w, 0);
+	ds_w_str(w, "x");
+	ds_w_null(w);
+	ds_w_u64(w, 5);
+	ds_w_f(w, 100);
+	ds_w_row_end(w);
+	ds_w_report_end(w);
+}
+
+static void
+esc(int (*fn)(struct ds_buf *, const char *, size_t), const char *in,
+    size_t len, const char *want, const char *name)
+{
+	struct ds_buf b = { 0 };
+
+	fn(&b, in, len);
+	is_str(b.data, want, name);
+	ds_buf_free(&b);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ds_writer w;
+	enum ds_fmt fmt;
+	char *s;
+
+	if (argc > 1) {
+		if (ds_fmt_parse(argv[1], &fmt) < 0)
+			return 2;
+		ds_writer_init(&w, stdout, fmt, cols, NCOLS, 1, "t");
+		rows(&w);
+		ds_writer_free(&w);
+		return w.error ? 1 : 0;
+	}
+
+	s = render(DS_FMT_TSV, 1, one);
+	is_str(s, "time\tname\tcount\tms\trate\n"
+	    "1764469461.005\ta\\tb\t18446744073709551615\t1466698\t2.50\n",
+	    "tsv row, tab escaped, u64 exact");
+	free(s);
+	s = render(DS_FMT_TSV, 0, two_reports);
+	is_str(s, "1764469461.005\ta\\tb\t18446744073709551615\t1466698\t2.50\n"
+	    "0.000\tx\t-\t5\t100.00\n", "tsv -H, missing as -");
+	free(s);
+	s = render(DS_FMT_TSV, 1, two_reports);
+	ok(strncmp(s, "time\t", 5) == 0 && strstr(s + 5, "time\t") == NULL,
+	    "tsv header printed once over reports");
+	free(s);
+	s = render(DS_FMT_JSON, 1, two_reports);
+	is_str(s, "{\"time\":1764469461.005,\"name\":\"a\\tb\","
+	    "\"count\":18446744073709551615,\"ms\":1466698,\"rate\":2.50}\n"
+	    "{\"time\":0.000,\"name\":\"x\",\"count\":null,\"ms\":5,"
+	    "\"rate\":100.00}\n", "json lines, null, exact integers");
+	free(s);
+	s = render(DS_FMT_TABLE, 1, two_reports);
+	is_str(s,
+	    "          time  name                 count       ms  rate\n"
+	    "1764469461.005  a\\tb  18446744073709551615  1466698  2.50\n"
+	    "\n"
+	    " time  name  count  ms    rate\n"
+	    "0.000  x         -   5  100.00\n",
+	    "table aligned per report, header each report");
+	free(s);
+	s = render(DS_FMT_PROM, 1, one);
+	is_str(s,
+	    "# HELP t_count_total A count.\n"
+	    "# TYPE t_count_total counter\n"
+	    "t_count_total{name=\"a\tb\"} 18446744073709551615\n"
+	    "# HELP t_seconds_total Time.\\\\ \\n\n"
+	    "# TYPE t_seconds_total counter\n"
+	    "t_seconds_total{name=\"a\tb\"} 1466.698\n"
+	    "# HELP t_rate_bytes kB/s as bytes/s.\n"
+	    "# TYPE t_rate_bytes gauge\n"
+	    "t_rate_bytes{name=\"a\tb\"} 2560\n",
+	    "prom families, exact ms to s, kB to bytes");
+	free(s);
+	s = render(DS_FMT_PROM, 1, two_reports);
+	ok(strstr(s, "t_count_total{name=\"x\"}") == NULL,
+	    "prom omits a missing value");
+	free(s);
+
+	esc(ds_esc_tsv, "a\tb\nc\rd\\e", 9, "a\\tb\\nc\\rd\\\\e", "tsv escapes");
+	esc(ds_esc_json, "q\"b\\\x01\x1f\x7f", 7,
+	    "\"q\\\"b\\\\\\u0001\\u001f\\u007f\"", "json escapes");
+	esc(ds_esc_json, "\xff" "a\xc3", 3, "\"\\ufffda\\ufffd\"",
+	    "json: invalid UTF-8 as U+FFFD");
+	esc(ds_esc_json, "\xe2\x82\xac", 3, "\"\xe2\x82\xac\"",
+	    "json: valid UTF-8 kept");
+	esc(ds_esc_json, "a\0b", 3, "\"a\\u0000b\"", "json: NUL escaped");
+	esc(ds_esc_prom, "a\"b\\c\nd\xff", 8, "a\\\"b\\\\c\\nd\xef\xbf\xbd",
+	    "prom label escapes");
+	esc(ds_esc_table, "a\033[31m\t", 7, "a\\x1b[31m\\t",
+	    "table: terminal escapes neutralised");
+	is_int((int)ds_utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0,
+	    "surrogate refused");
+	is_int((int)ds_utf8_len((const unsigned char *)"\xc0\x80", 2), 0,
+	    "overlong refused");
+	is_int((int)ds_utf8_len((const unsigned char *)"\xf0\x9f\x98\x80", 4),
+	    4, "4-byte ok");
+	is_int((int)ds_utf8_len((const unsigned char *)"\xf0\x9f\x98", 3), 0,
+	    "truncated refused");
+
+	/* Writing to a full device is an error the caller sees. */
+	{
+		FILE *full = fopen("/dev/full", "w");
+		if (full != NULL) {
+			ds_writer_init(&w, full, DS_FMT_TSV, cols, NCOLS, 1, "t");
+			rows(&w);
+			is_int(w.error, -ENOSPC, "/dev/full gives ENOSPC");
+			ds_writer_free(&w);
+			fclose(full);
+		} else {
+			ok(1, "# SKIP no /dev/full");
+		}
+	}
+	/* A row with the wrong number of cells is the caller's bug. */
+	{
+		FILE *f = fopen("/dev/null", "w");
+		ds_writer_init(&w, f, DS_FMT_TSV, cols, NCOLS, 1, "t");
+		ds_w_str(&w, "x");
+		is_int(ds_w_row_end(&w), -EINVAL, "short row reported");
+		ds_writer_free(&w);
+		fclose(f);
+	}
+	return tap_done();
+}
