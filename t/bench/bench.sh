@@ -8,11 +8,12 @@
 #   BENCH_SYSCALLS=perf|strace  how syscalls are counted (default perf
 #                       when its tracepoints work, else strace -c -f)
 #   BENCH_OUT=DIR       where results go (default t/bench/out)
+#   BENCH_TOOLDIR=DIR   measure the tools in DIR instead of cmd/
 # Needs root (mount namespace, sysctl, taskstats).
 BENCH_DIR=$(cd "${0%/*}" && pwd)
 : "${BENCH_OUT:=$BENCH_DIR/out}"
 : "${BENCH_ONLY:=dxstat dwho ddeleted files startup}"
-export BENCH_OUT BENCH_RUNS BENCH_SLOW_RUNS BENCH_QUICK BENCH_SYSCALLS
+export BENCH_OUT BENCH_TOOLDIR BENCH_RUNS BENCH_SLOW_RUNS BENCH_QUICK BENCH_SYSCALLS
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bench: needs root (mount namespace, sysctl, other users' /proc)" >&2

@@ -4,10 +4,13 @@
 # up through at_exit (also on failure or interrupt), and appends one
 # line per measured command to $BENCH_OUT/results.tsv:
 #
-#   scenario case kind label cpu_us wall_us rss_kb syscalls rows status
+#   scenario case kind label cpu_us wall_us rss_kb syscalls writes rows
+#   status reps
 #
 # kind is floor, ours or peer; cpu, wall and rss are medians over
-# BENCH_RUNS runs (t/bench/run); syscalls is counted in one more run.
+# BENCH_RUNS runs of the per-start figures (t/bench/run, reps starts
+# per run); syscalls (and how many of them were write) are counted in
+# one more start; rows is the number of lines the command printed.
 
 BENCH_DIR=$(cd "${0%/*}" && pwd)
 TOP=$(cd "$BENCH_DIR/../.." && pwd)
@@ -16,6 +19,8 @@ TOP=$(cd "$BENCH_DIR/../.." && pwd)
 : "${BENCH_SLOW_RUNS:=3}"
 : "${BENCH_QUICK:=0}"
 BIN=$BENCH_OUT/bin
+# The tools measured: cmd/ of this tree, or BENCH_TOOLDIR.
+TOOLDIR=${BENCH_TOOLDIR:-$TOP/cmd}
 RESULTS=$BENCH_OUT/results.tsv
 NOTES=$BENCH_OUT/notes.txt
 SCEN=${SCEN:-${0##*/}}
@@ -56,7 +61,7 @@ die() { log "$*"; exit 1; }
 
 # Our tool, built; else a note and false.
 have_tool() {
-	[ -x "$TOP/cmd/$1" ] && return 0
+	[ -x "$TOOLDIR/$1" ] && return 0
 	note "$1 not built: its rows are missing"
 	return 1
 }
@@ -70,7 +75,7 @@ have_cmd() {
 # Option letter $2 appears in "$1 -h": a tool still being written may
 # not have every option the scenario would like to give it.
 tool_has() {
-	"$TOP/cmd/$1" -h 2>&1 | grep -q -e "$2"
+	"$TOOLDIR/$1" -h 2>&1 | grep -q -e "$2"
 }
 
 # Number of processes now.
@@ -92,55 +97,112 @@ reap() {
 
 # ---- measuring -------------------------------------------------------
 
-# syscalls command...: total syscalls of one run, children included.
+: "${BENCH_MIN_MS:=20}"
+
+# syscalls command...: "TOTAL WRITES" of one run, children included.
 syscalls() {
+	_f=$BENCH_OUT/sc.$$
 	case $BENCH_SYSCALLS in
 	perf)
-		perf stat -x, -e raw_syscalls:sys_enter -o "$BENCH_OUT/sc.$$" \
+		perf stat -x, -e raw_syscalls:sys_enter \
+		    -e syscalls:sys_enter_write -o "$_f" \
 		    -- "$@" >/dev/null 2>&1 </dev/null
-		awk -F, '/raw_syscalls:sys_enter/ { print $1 }' "$BENCH_OUT/sc.$$"
+		awk -F, '/raw_syscalls:sys_enter/ { t = $1 }
+		    /syscalls:sys_enter_write/ { w = $1 }
+		    END { print (t == "" ? "-" : t), (w == "" ? "-" : w) }' "$_f"
 		;;
 	*)
-		strace -f -c -o "$BENCH_OUT/sc.$$" -- "$@" >/dev/null 2>&1 \
-		    </dev/null
-		awk '$NF == "total" { print $4 }' "$BENCH_OUT/sc.$$"
+		strace -f -c -o "$_f" -- "$@" >/dev/null 2>&1 </dev/null
+		awk '$NF == "total" { t = $4 } $NF == "write" { w = $4 }
+		    END { print (t == "" ? "-" : t), (w == "" ? 0 : w) }' "$_f"
 		;;
 	esac
-	rm -f "$BENCH_OUT/sc.$$"
+	rm -f "$_f"
 }
 
-# measure CASE KIND LABEL [-k reps] [-n runs] [-S] -- command...
-#   -k: start the command reps times per run and divide (startup)
-#   -n: runs instead of BENCH_RUNS (slow peers: BENCH_SLOW_RUNS)
-#   -S: do not count syscalls
-measure() {
-	_case=$1 _kind=$2 _label=$3
-	shift 3
-	_reps=1 _runs=$BENCH_RUNS _sc=1 _warm=1
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-k) _reps=$2; shift 2 ;;
-		-n) _runs=$2; _warm=0; shift 2 ;;
-		-S) _sc=0; shift ;;
-		--) shift; break ;;
-		*) die "measure: bad option $1" ;;
-		esac
+# A case: the commands that answer one question on one scenario,
+# measured together (t/bench/run interleaves them) and compared.
+#
+#   case_begin CASE
+#   cmd [-slow] KIND LABEL command [arg ...]    KIND: floor, ours, peer
+#   case_end
+#
+# Commands marked -slow (seconds per run) are measured BENCH_SLOW_RUNS
+# times, among themselves, without warm-up or repetition.
+case_begin() {
+	_case=$1
+	_ncmd=0
+	_spec=$BENCH_OUT/case
+	rm -rf "$_spec"
+	mkdir -p "$_spec"
+}
+
+cmd() {
+	_slow=0
+	[ "$1" = -slow ] && { _slow=1; shift; }
+	printf '%s\t%s\t%s\n' "$_slow" "$1" "$2" >"$_spec/$_ncmd.meta"
+	shift 2
+	printf '%s\n' "$@" >"$_spec/$_ncmd.argv"
+	_ncmd=$((_ncmd + 1))
+}
+
+# _group SLOW: run the commands whose slow flag is SLOW, append results.
+_group() {
+	_idx=
+	_j=0
+	while [ $_j -lt $_ncmd ]; do
+		IFS='	' read -r _s _k _l <"$_spec/$_j.meta"
+		[ "$_s" = "$1" ] && _idx="$_idx $_j"
+		_j=$((_j + 1))
 	done
-	[ "$_runs" -gt "$BENCH_RUNS" ] && _runs=$BENCH_RUNS
-	log "$_case: $_label"
-	set -- $("$BIN/run" -n "$_runs" -k "$_reps" -w "$_warm" \
-	    -o "$BENCH_OUT/last.out" -e "$BENCH_OUT/last.err" "$@") "$@"
-	_cpu=$1 _wall=$2 _rss=$3 _st=$4
-	shift 4
-	_rows=$(wc -l <"$BENCH_OUT/last.out")
-	[ "$_st" = 0 ] || note "$_case: $_label: exit status $_st: $(head -c 200 "$BENCH_OUT/last.err" | head -1)"
-	if [ $_sc = 1 ]; then
-		_n=$(syscalls "$@")
-		[ -n "$_n" ] || _n=-
+	[ -n "$_idx" ] || return 0
+	# The argv of every command, one argument per line, "::" between.
+	_oldifs=$IFS
+	set --
+	for _j in $_idx; do
+		[ $# -gt 0 ] && set -- "$@" ::
+		set -f
+		IFS='
+'
+		set -- "$@" $(cat "$_spec/$_j.argv")
+		IFS=$_oldifs
+		set +f
+	done
+	if [ "$_slowgroup" = 1 ]; then
+		_opts="-n $BENCH_SLOW_RUNS -w 0"
+		[ "$BENCH_SLOW_RUNS" -gt "$BENCH_RUNS" ] && _opts="-n $BENCH_RUNS -w 0"
 	else
-		_n=-
+		_opts="-n $BENCH_RUNS -a $BENCH_MIN_MS"
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SCEN" "$_case" \
-	    "$_kind" "$_label" "$_cpu" "$_wall" "$_rss" "$_n" "$_rows" \
-	    "$_st" >>"$RESULTS"
+	log "$_case:$(for _j in $_idx; do cut -f3 "$_spec/$_j.meta" | sed 's/^/ [/; s/$/]/'; done | tr -d '\n')"
+	"$BIN/run" $_opts -o "$_spec" -e "$_spec" "$@" >"$_spec/run.txt" ||
+	    die "run failed"
+	_n=0
+	for _j in $_idx; do
+		_n=$((_n + 1))
+		IFS='	' read -r _s _k _l <"$_spec/$_j.meta"
+		set -- $(sed -n "${_n}p" "$_spec/run.txt")
+		_cpu=$1 _wall=$2 _rss=$3 _st=$4 _reps=$5
+		_rows=$(wc -l <"$_spec/$((_n - 1)).out")
+		[ "$_st" = 0 ] || note "$_case: $_l: exit status $_st: $(head -c 200 "$_spec/$((_n - 1)).err" | head -1)"
+		set -f
+		_oldifs=$IFS
+		IFS='
+'
+		set -- $(cat "$_spec/$_j.argv")
+		IFS=$_oldifs
+		set +f
+		set -- $(syscalls "$@")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		    "$SCEN" "$_case" "$_k" "$_l" "$_cpu" "$_wall" "$_rss" \
+		    "$1" "$2" "$_rows" "$_st" "$_reps" >>"$RESULTS"
+	done
+}
+
+case_end() {
+	_slowgroup=0
+	_group 0
+	_slowgroup=1
+	_group 1
+	rm -rf "$_spec"
 }

@@ -18,26 +18,30 @@ function verdict(ok) { return ok ? "met" : "MISSED" }
 	n = ++nrow[s, c]
 	kind[s, c, n] = k; label[s, c, n] = l; cpu[s, c, n] = $5
 	wall[s, c, n] = $6; rss[s, c, n] = $7; sc[s, c, n] = $8
-	rows[s, c, n] = $9
+	wr[s, c, n] = $9; rows[s, c, n] = $10
 	if (k == "floor") fcpu[s, c] = $5
-	if (k == "ours") { hasours[s, c] = 1; ocpu[s, c] = $5; orss[s, c] = $7; osc[s, c] = $8; olabel[s, c] = l }
+	if (k == "ours") {
+		hasours[s, c] = 1; ocpu[s, c] = $5; orss[s, c] = $7
+		osc[s, c] = $8 - $9; olabel[s, c] = l
+	}
 	if (k == "peer") { pcpu[s, c, l] = $5 }
 }
 END {
 	for (i = 1; i <= ns; i++) {
 		s = scen[i]
 		printf "== %s\n", s
-		printf "%-28s %-34s %9s %9s %7s %9s %6s %7s %7s\n", "case", \
+		printf "%-28s %-30s %9s %9s %7s %8s %7s %6s %7s %7s\n", "case", \
 		    "command", "CPU ms", "wall ms", "RSS kB", "syscalls", \
-		    "rows", "xfloor", "xours"
+		    "writes", "rows", "xfloor", "xours"
 		nc = split(cases[s], cl, SUBSEP)
 		for (j = 1; j <= nc; j++) {
 			c = cl[j]
 			for (r = 1; r <= nrow[s, c]; r++)
-				printf "%-28s %-34s %9.3f %9.3f %7d %9s %6s %7s %7s\n", \
+				printf "%-28s %-30s %9.3f %9.3f %7d %8s %7s %6s %7s %7s\n", \
 				    r == 1 ? c : "", label[s, c, r], \
 				    ms(cpu[s, c, r]), ms(wall[s, c, r]), \
-				    rss[s, c, r], sc[s, c, r], rows[s, c, r], \
+				    rss[s, c, r], sc[s, c, r], wr[s, c, r], \
+				    rows[s, c, r], \
 				    ratio(cpu[s, c, r], fcpu[s, c]), \
 				    ratio(cpu[s, c, r], ocpu[s, c])
 		}
@@ -110,7 +114,7 @@ END {
 	}
 	for (m in lo)
 		if (hin[m] > lon[m])
-			printf "%-9s %-30s syscalls %s at %d lines, %s at %d (growth <= 32)  %s\n", \
+			printf "%-9s %-30s syscalls but writes: %s at %d lines, %s at %d (growth <= 32)  %s\n", \
 			    "dxstat", m, lo[m], lon[m], hi[m], hin[m], \
 			    verdict(hi[m] - lo[m] <= 32)
 }' "$1"

@@ -89,30 +89,31 @@ for n in $SCALES; do
 	lines=$(wc -l <"$T/proc/diskstats")
 	[ "$lines" = "$n" ] || die "generated $lines lines, wanted $n"
 
-	c="$n lines since-boot"
-	measure "$c" floor "floor-dxstat" -- \
-	    "$BIN/floor-dxstat" "$T/proc/diskstats" "$T/proc/uptime"
-	[ $DXSTAT = 1 ] && measure "$c" ours "dxstat -R TREE $DXP" -- \
-	    "$TOP/cmd/dxstat" -R "$T" $DXP
 	if [ $IOSTAT = 1 ]; then
 		mount --bind "$T/proc/diskstats" /proc/diskstats &&
 		mount --bind "$T/proc/uptime" /proc/uptime &&
 		mount --bind "$T/sys/block" /sys/block ||
 		    die "bind mounts failed"
-		measure "$c" peer "iostat -dx -p ALL" -- \
-		    iostat -dx -p ALL
 	fi
 
-	c="$n lines two-sample"
-	measure "$c" floor "floor-dxstat -2" -- \
-	    "$BIN/floor-dxstat" -2 "$T/snap1" "$T/snap2"
-	[ $DXSTAT = 1 ] && measure "$c" ours "dxstat -f OLD -f NEW $DXP" -- \
-	    "$TOP/cmd/dxstat" $DXP -f "$T/snap1" -f "$T/snap2"
-	if [ $IOSTAT = 1 ]; then
-		measure "$c" peer "iostat -dx -p ALL -y 1 1" -- \
-		    iostat -dx -p ALL -y 1 1
-		umount /sys/block /proc/uptime /proc/diskstats
-	fi
+	case_begin "$n lines since-boot"
+	cmd floor "floor-dxstat" "$BIN/floor-dxstat" "$T/proc/diskstats" \
+	    "$T/proc/uptime"
+	[ $DXSTAT = 1 ] && cmd ours "dxstat -R TREE $DXP" \
+	    "$TOOLDIR/dxstat" -R "$T" $DXP
+	[ $IOSTAT = 1 ] && cmd peer "iostat -dx -p ALL" iostat -dx -p ALL
+	case_end
+
+	# iostat sleeps a second per start: no repetitions for it.
+	case_begin "$n lines two-sample"
+	cmd floor "floor-dxstat -2" "$BIN/floor-dxstat" -2 "$T/snap1" \
+	    "$T/snap2"
+	[ $DXSTAT = 1 ] && cmd ours "dxstat -f OLD -f NEW $DXP" \
+	    "$TOOLDIR/dxstat" $DXP -f "$T/snap1" -f "$T/snap2"
+	[ $IOSTAT = 1 ] && cmd -slow peer "iostat -dx -p ALL -y 1 1" \
+	    iostat -dx -p ALL -y 1 1
+	case_end
+	[ $IOSTAT = 1 ] && umount /sys/block /proc/uptime /proc/diskstats
 	rm -rf "$T"
 done
 exit 0

@@ -38,17 +38,17 @@ scan() {
 		sysctl -q -w kernel.task_delayacct=$d ||
 		    die "cannot set kernel.task_delayacct"
 		if [ $d = 1 ]; then
-			c="$1, delayacct on"
-			measure "$c" floor "floor-dwho -d" -- "$BIN/floor-dwho" -d
+			case_begin "$1, delayacct on"
+			cmd floor "floor-dwho -d" "$BIN/floor-dwho" -d
 		else
-			c="$1, delayacct off"
-			measure "$c" floor "floor-dwho" -- "$BIN/floor-dwho"
+			case_begin "$1, delayacct off"
+			cmd floor "floor-dwho" "$BIN/floor-dwho"
 		fi
-		[ $DWHO = 1 ] && measure "$c" ours "dwho" -- "$TOP/cmd/dwho"
-		[ $PIDSTAT = 1 ] && measure "$c" peer "pidstat -d" -- \
-		    pidstat -d
-		[ -n "$IOTOP" ] && measure "$c" peer "$IOTOP -b -o -n 1" -- \
+		[ $DWHO = 1 ] && cmd ours "dwho" "$TOOLDIR/dwho"
+		[ $PIDSTAT = 1 ] && cmd peer "pidstat -d" pidstat -d
+		[ -n "$IOTOP" ] && cmd peer "$IOTOP -b -o -n 1" \
 		    "$IOTOP" -b -o -n 1
+		case_end
 	done
 	sysctl -q -w kernel.task_delayacct="$DELAY"
 }

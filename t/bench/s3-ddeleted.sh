@@ -30,13 +30,13 @@ for n in $SCALES; do
 	    die "cannot start $n processes with $NFD descriptors"
 	at_exit "reap $mgr"
 	note "$n x $NFD descriptors: $(nprocs) processes in all"
-	c="$n x $NFD fds"
-	measure "$c" floor "floor-ddeleted" -- "$BIN/floor-ddeleted"
-	[ $DD = 1 ] && measure "$c" ours "ddeleted" -- "$TOP/cmd/ddeleted"
-	[ $LSOF = 1 ] && measure "$c" peer "lsof +L1" -n "$BENCH_SLOW_RUNS" -- \
-	    lsof +L1
-	measure "$c" peer "find /proc/[0-9]*/fd -lname" -n "$BENCH_SLOW_RUNS" -- \
+	case_begin "$n x $NFD fds"
+	cmd floor "floor-ddeleted" "$BIN/floor-ddeleted"
+	[ $DD = 1 ] && cmd ours "ddeleted" "$TOOLDIR/ddeleted"
+	[ $LSOF = 1 ] && cmd -slow peer "lsof +L1" lsof +L1
+	cmd -slow peer "find /proc/[0-9]*/fd -lname" \
 	    sh -c 'exec find /proc/[0-9]*/fd -lname "*(deleted)"'
+	case_end
 	reap "$mgr"
 done
 exit 0

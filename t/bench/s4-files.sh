@@ -11,7 +11,7 @@ SCEN=files
 # files TOOL [args]: the regular /proc and /sys files the tool opens.
 files() {
 	strace -f -y -e trace=openat,open -o "$BENCH_OUT/files.st" \
-	    "$TOP/cmd/$1" >/dev/null 2>&1 </dev/null
+	    "$TOOLDIR/$1" >/dev/null 2>&1 </dev/null
 	sed -n 's/.* = [0-9][0-9]*<\(\/[ps][ry][os][^>]*\)>$/\1/p' \
 	    "$BENCH_OUT/files.st" |
 	    sed 's|^/proc/[0-9][0-9]*/|/proc/self/|' |
@@ -27,8 +27,10 @@ for t in dpsi dqueue; do
 	[ $# -gt 0 ] || { note "$t: opened no /proc or /sys file"; continue; }
 	note "$t reads $# files: $(printf '%s ' "$@" | cut -c1-160)"
 	c="$t ($# files)"
-	measure "$c" floor "floor-cat FILES" -- "$BIN/floor-cat" "$@"
-	measure "$c" ours "$t" -- "$TOP/cmd/$t"
-	measure "$c" peer "cat FILES" -- cat "$@"
+	case_begin "$c"
+	cmd floor "floor-cat FILES" "$BIN/floor-cat" "$@"
+	cmd ours "$t" "$TOOLDIR/$t"
+	cmd peer "cat FILES" cat "$@"
+	case_end
 done
 exit 0
