@@ -18,7 +18,7 @@ TOP=$(cd "$BENCH_DIR/../.." && pwd)
 : "${BENCH_RUNS:=5}"
 : "${BENCH_SLOW_RUNS:=3}"
 : "${BENCH_QUICK:=0}"
-BIN=$BENCH_OUT/bin
+BIN=$BENCH_DIR/out/bin	# built by make bench
 # The tools measured: cmd/ of this tree, or BENCH_TOOLDIR.
 TOOLDIR=${BENCH_TOOLDIR:-$TOP/cmd}
 RESULTS=$BENCH_OUT/results.tsv
