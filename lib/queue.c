@@ -561,8 +561,12 @@ ds_queue_attr_write(const struct ds_root *r, const char *disk,
 		return -ENOMEM;
 	memcpy(buf, v, len);
 	buf[len] = '\n';
-	/* No O_CREAT: a missing attribute must not become a file. */
-	if ((fd = ds_openat(r, p, O_WRONLY | O_NONBLOCK)) < 0) {
+	/*
+	 * No O_CREAT: a missing attribute must not become a file.  O_TRUNC
+	 * is what a shell's ">" does; sysfs ignores it, a captured tree
+	 * needs it.
+	 */
+	if ((fd = ds_openat(r, p, O_WRONLY | O_TRUNC | O_NONBLOCK)) < 0) {
 		free(buf);
 		return fd;
 	}
