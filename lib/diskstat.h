@@ -450,7 +450,7 @@ int ds_sched_parse(const char *text, struct ds_sched *s);
 /*
  * Find the whole disk whose queue serves name: name itself when it is
  * in disks (the sorted sys/block listing), else the disk D holding
- * sys/block/D/name (a partition).  -ENOENT when neither, -EINVAL for a
+ * sys/block/D/name/partition (a partition).  -ENOENT when neither, -EINVAL for a
  * name that cannot be a device ("", ".", "..", holding '/').
  */
 int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,

@@ -127,10 +127,12 @@ ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
 	for (i = 0; i < disks->n; i++) {
 		int fd;
 
-		if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s/%s",
-		    disks->name[i], name) >= sizeof(rel))
+		/* Only a partition has a "partition" file (its number). */
+		if ((size_t)snprintf(rel, sizeof(rel),
+		    "sys/block/%s/%s/partition", disks->name[i], name) >=
+		    sizeof(rel))
 			continue;
-		fd = ds_openat(r, rel, O_PATH | O_DIRECTORY);
+		fd = ds_openat(r, rel, O_PATH);
 		if (fd < 0)
 			continue;
 		close(fd);
