@@ -87,6 +87,12 @@ is "$(grep '^dqueue_wbt_latency_seconds{device="vda"}' "$TRASH/out")" 'dqueue_wb
    "prom: wbt_lat_usec 75000 is 0.075 s"
 is "$(grep -c 'device="zram0"} ' "$TRASH/out")" 10 "prom: zram0 has no sample for what it lacks"
 
+dqueue -R "$H" -o prom -w "$TRASH/dqueue.prom" >"$TRASH/out"
+is "$?:$(wc -c <"$TRASH/out")" "0:0" "prom -w: nothing on stdout"
+ok "prom -w: both families in the file" test_cmp "$E/host.prom" "$TRASH/dqueue.prom"
+DISKSTAT_ROOT=$H dqueue -o prom >"$TRASH/out"
+ok "DISKSTAT_ROOT is -R" test_cmp "$E/host.prom" "$TRASH/out"
+
 # --- Long form -----------------------------------------------------------
 dqueue -R "$B" -a -o tsv >"$TRASH/out"
 ok "-a: rows as expected" test_cmp "$E/bfq-a.tsv" "$TRASH/out"
