@@ -51,8 +51,10 @@ tool_errc(int status, int e, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* glibc has no verrc(3): verr(3) prints strerror(errno). */
+	errno = e < 0 ? -e : e;
 	va_start(ap, fmt);
-	verrc(status, e < 0 ? -e : e, fmt, ap);
+	verr(status, fmt, ap);
 }
 
 static inline void
@@ -60,8 +62,9 @@ tool_warnc(int e, const char *fmt, ...)
 {
 	va_list ap;
 
+	errno = e < 0 ? -e : e;
 	va_start(ap, fmt);
-	vwarnc(e < 0 ? -e : e, fmt, ap);
+	vwarn(fmt, ap);
 	va_end(ap);
 }
 
