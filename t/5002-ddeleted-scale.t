@@ -98,7 +98,7 @@ head -c 123456 /dev/urandom >"$D/victim"
 many=$!
 at_exit "kill $many 2>/dev/null; wait $many 2>/dev/null"
 i=0
-while ! grep -q '^ready$' "$TRASH/pids" && [ $i -lt 300 ]; do
+while ! grep -q '^ready$' "$TRASH/pids" 2>/dev/null && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
