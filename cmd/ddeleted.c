@@ -192,8 +192,13 @@ summary_row(struct tool *t, struct ds_writer *w, const char *mount,
 		ds_w_null(w);
 		return;
 	}
-	if ((e = ds_du(&t->r, mount, &reach, &errs)) < 0) {
-		tool_warnc(e, "%s", mount);
+	if ((e = ds_du(&t->r, mount, fs->dev, &reach, &errs)) < 0) {
+		if (e == -EXDEV)
+			warnx("%s: another filesystem is mounted over it, or "
+			    "it is a btrfs subvolume; reachable not computed",
+			    mount);
+		else
+			tool_warnc(e, "%s", mount);
 		ds_w_null(w);
 		ds_w_null(w);
 		return;

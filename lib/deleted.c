@@ -241,6 +241,7 @@ ds_deleted_free(struct ds_deleted *d)
 struct mntcache {
 	uint32_t id;
 	size_t mount, mount_len, fstype, fstype_len;
+	size_t top, top_len;	/* the whole filesystem's mount */
 };
 
 /* Mount tables of other mount namespaces, by "mnt:[inode]". */
@@ -372,36 +373,57 @@ ns_mounts(struct scan *s, int pidfd)
  * Mount point and type of mount id, as the host (our namespace) sees
  * them.  A mount of another namespace is matched by id in that
  * namespace's table, then by device in ours; when we have no mount of
- * that filesystem, the process's own mount point is kept.
+ * that filesystem, the process's own mount point is kept.  *top is the
+ * mount of the whole filesystem (root "/") when the host has one, for
+ * the per-filesystem summary: a bind mount of a subdirectory would
+ * make du see only part of it.
  */
 static void
-resolve_mount(struct scan *s, int pidfd, uint32_t id, struct ds_delfile *f)
+resolve_mount(struct scan *s, int pidfd, uint32_t id, struct ds_delfile *f,
+    size_t *top, size_t *top_len)
 {
-	const struct ds_mount *m = NULL, *h;
+	const struct ds_mount *m = NULL, *h, *t = NULL;
 	struct ds_mounts *ms;
 	struct mntcache *c;
 	size_t i;
 
 	for (i = 0; i < s->nmc; i++)
 		if (s->mc[i].id == id) {
-			f->mount = s->mc[i].mount;
-			f->mount_len = s->mc[i].mount_len;
-			f->fstype = s->mc[i].fstype;
-			f->fstype_len = s->mc[i].fstype_len;
+			c = &s->mc[i];
+			f->mount = c->mount;
+			f->mount_len = c->mount_len;
+			f->fstype = c->fstype;
+			f->fstype_len = c->fstype_len;
+			*top = c->top;
+			*top_len = c->top_len;
 			return;
 		}
-	if (s->have_host)
-		m = ds_mount_by_id(&s->host, id);
+	if (s->have_host && (m = ds_mount_by_id(&s->host, id)) != NULL)
+		t = m;
 	if (m == NULL && (ms = ns_mounts(s, pidfd)) != NULL &&
 	    ms != &s->host && (m = ds_mount_by_id(ms, id)) != NULL &&
 	    s->have_host && (h = ds_mount_host_view(&s->host, m)) != NULL)
-		m = h;
+		m = t = h;
 	if (m == NULL)
 		return;
+	for (i = 0; t != NULL && strcmp(t->root, "/") != 0 &&
+	    i < s->host.n; i++)
+		if (s->host.m[i].major == t->major &&
+		    s->host.m[i].minor == t->minor &&
+		    strcmp(s->host.m[i].root, "/") == 0)
+			t = &s->host.m[i];
+	if (t == NULL)
+		t = m;
 	f->mount_len = strlen(m->mnt);
 	f->mount = ds_deleted_intern(s->d, m->mnt, f->mount_len);
 	f->fstype_len = strlen(m->fstype);
 	f->fstype = ds_deleted_intern(s->d, m->fstype, f->fstype_len);
+	*top = f->mount;
+	*top_len = f->mount_len;
+	if (t != m) {
+		*top_len = strlen(t->mnt);
+		*top = ds_deleted_intern(s->d, t->mnt, *top_len);
+	}
 	if (s->nmc == s->capmc) {
 		size_t cap = s->capmc ? s->capmc * 2 : 16;
 		c = realloc(s->mc, cap * sizeof(*c));
@@ -416,6 +438,8 @@ resolve_mount(struct scan *s, int pidfd, uint32_t id, struct ds_delfile *f)
 	c->mount_len = f->mount_len;
 	c->fstype = f->fstype;
 	c->fstype_len = f->fstype_len;
+	c->top = *top;
+	c->top_len = *top_len;
 }
 
 static const char *
@@ -445,7 +469,7 @@ add(struct scan *s, int pidfd, int fdnum, const struct statx *stx,
 	struct ds_delfile *f;
 	struct ds_delfs *fs;
 	const char *fst;
-	size_t fsi;
+	size_t fsi, top = DS_DEL_NONE, top_len = 0;
 
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 64;
@@ -475,17 +499,18 @@ add(struct scan *s, int pidfd, int fdnum, const struct statx *stx,
 	f->fs = fsi;
 	/* The mount id: fdinfo's for a descriptor, statx's for a mapping. */
 	if (fi != NULL && (fi->have & DS_FDI_MNT))
-		resolve_mount(s, pidfd, fi->mnt_id, f);
+		resolve_mount(s, pidfd, fi->mnt_id, f, &top, &top_len);
 	else if (stx->stx_mask & STATX_MNT_ID)
-		resolve_mount(s, pidfd, (uint32_t)stx->stx_mnt_id, f);
+		resolve_mount(s, pidfd, (uint32_t)stx->stx_mnt_id, f, &top,
+		    &top_len);
 	fs = &d->fs[fsi];
 	if (f->fstype == DS_DEL_NONE && (fst = magic_name(fs->magic)) != NULL) {
 		f->fstype_len = strlen(fst);
 		f->fstype = ds_deleted_intern(d, fst, f->fstype_len);
 	}
-	if (fs->mount == DS_DEL_NONE && f->mount != DS_DEL_NONE) {
-		fs->mount = f->mount;
-		fs->mount_len = f->mount_len;
+	if (fs->mount == DS_DEL_NONE && top != DS_DEL_NONE) {
+		fs->mount = top;
+		fs->mount_len = top_len;
 	}
 	if (fs->fstype == DS_DEL_NONE && f->fstype != DS_DEL_NONE) {
 		fs->fstype = f->fstype;
@@ -981,8 +1006,8 @@ du_dir(struct du *u, int dfd)
 }
 
 int
-ds_du(const struct ds_root *r, const char *dir, uint64_t *bytes,
-    uint64_t *errors)
+ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors)
 {
 	struct du u;
 	struct stat st;
@@ -995,6 +1020,10 @@ ds_du(const struct ds_root *r, const char *dir, uint64_t *bytes,
 		u.e = -errno;
 		close(fd);
 		return u.e;
+	}
+	if (dev != 0 && st.st_dev != dev) {
+		close(fd);
+		return -EXDEV;
 	}
 	u.dev = st.st_dev;
 	u.bytes = (uint64_t)st.st_blocks * 512;

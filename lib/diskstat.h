@@ -548,10 +548,11 @@ int ds_delfs_stat(const struct ds_root *r, const char *path,
  * Like du -sx: bytes allocated (st_blocks x 512) by every inode
  * reachable by name from dir (below the root), each inode once,
  * without crossing into other filesystems.  Unreadable directories are
- * counted in *errors and skipped.
+ * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
+ * that device (another mount stacked over the mount point).
  */
-int ds_du(const struct ds_root *r, const char *dir, uint64_t *bytes,
-    uint64_t *errors);
+int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors);
 
 /* What --truncate checks before it acts. */
 struct ds_delprobe {

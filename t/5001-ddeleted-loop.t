@@ -25,6 +25,7 @@ cleanup() {
 			_i=$((_i + 1))
 		done
 	done
+	umount "$TRASH/sub2" 2>/dev/null
 	umount "$MNT" || { sleep 1; umount "$MNT"; }
 }
 at_exit cleanup
@@ -39,6 +40,17 @@ wait_for() {
 	done
 	[ -s "$1" ]
 }
+
+# The host's bind mount of a subdirectory: rows show it, the summary
+# the whole filesystem's mount (so that --du walks all of it).  First,
+# so that its row comes first.
+mkdir "$MNT/sub" "$TRASH/sub2"
+mount --bind "$MNT/sub" "$TRASH/sub2"
+echo b >"$TRASH/sub2/b.log"
+sleep 1000 3<"$TRASH/sub2/b.log" &
+bindp=$!
+pids="$pids $bindp"
+sleep 0.2
 
 # The emergency: a shell appends 40 MiB through >>, starts a child
 # that inherits the descriptor, and the log is removed.
@@ -114,7 +126,7 @@ nsp=$!
 pids="$pids $nsp"
 wait_for "$TRASH/ns.ready"
 
-rm "$MNT/app.log" "$MNT/h1"
+rm "$MNT/app.log" "$MNT/h1" "$TRASH/sub2/b.log"
 sync
 
 # ---- rows ----
@@ -136,6 +148,8 @@ is "$(awk -F'\t' -v p=$mapfd '$1 == p { print $4, $12 }' "$TRASH/all")" \
 is "$(awk -F'\t' -v p=$nsp '$1 == p { print $4, $9, $11, $12 }' "$TRASH/all" | sort)" \
     "$(printf '%s\n' "5 $MNT disk $TRASH/bind/ns.log" "6 $TRASH/priv memory $TRASH/priv/priv.log")" \
     "other namespace: the host's mount point; a private tmpfs its own"
+is "$(awk -F'\t' -v p=$bindp '$1 == p { print $4, $9, $12 }' "$TRASH/all")" \
+    "3 $TRASH/sub2 $TRASH/sub2/b.log" "bind mount of a subdirectory: its own mount point"
 
 # ---- summary: held against df and du ----
 dfused=$(df -B1 --output=used "$MNT" | tail -1 | tr -d ' ')
@@ -147,7 +161,7 @@ set -- $(tail -1 "$TRASH/sum" | tr '\t' ' ')
 is "$1 $2" "$MNT ext4" "mount and type"
 is "$4" "$dfused" "used equals df's"
 held=$6
-is "$7 $8" "4 5" "files: log, ns.log, mapped, mapfd; holders: 5 processes"
+is "$7 $8" "5 6" "files: log, ns.log, mapped, mapfd, b.log; holders: 6 processes"
 is "$9" "$duall" "reachable equals du -sxB1"
 gap=$((dfused - duall))
 diff=$((held - gap))

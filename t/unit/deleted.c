@@ -233,11 +233,14 @@ test_du_scan(void)
 	want += (uint64_t)st.st_blocks * 512;
 	stat(p, &st);
 	want += (uint64_t)st.st_blocks * 512;
-	is_int(ds_du(&root, dir, &bytes, &errs), 0, "du walk");
+	is_int(ds_du(&root, dir, 0, &bytes, &errs), 0, "du walk");
 	is_u64(bytes, want, "du: hard links once");
 	is_u64(errs, 0, "du: no errors");
-	is_int(ds_du(&root, "/nonexistent-ds", &bytes, &errs), -ENOENT,
+	is_int(ds_du(&root, "/nonexistent-ds", 0, &bytes, &errs), -ENOENT,
 	    "du: missing dir");
+	stat(dir, &st);
+	is_int(ds_du(&root, dir, st.st_dev + 1, &bytes, &errs), -EXDEV,
+	    "du: another device");
 
 	/* a loses one name: b survives, so it is not deleted. */
 	unlink(p);
