@@ -389,7 +389,7 @@ main(int argc, char **argv)
 	const char *trunc = NULL;
 	uint64_t min = 0;
 	size_t i, j;
-	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k;
+	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0;
 
 	tool_init(&t);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "s", longopts,
@@ -444,6 +444,7 @@ main(int argc, char **argv)
 		wt[k].path = argv[k];
 		if ((e = ds_delfs_stat(&t.r, argv[k], &wt[k].fs)) < 0) {
 			tool_warnc(e, "%s", argv[k]);
+			status = 1;
 			continue;
 		}
 		wt[k].ok = 1;
@@ -481,5 +482,5 @@ main(int argc, char **argv)
 	ds_writer_free(&w);
 	ds_deleted_free(&d);
 	free(wt);
-	tool_exit(0);
+	tool_exit(status);
 }

@@ -78,6 +78,12 @@ ok "--min-size message" grep -q "min-size 10X: not a size" "$TRASH/err"
 ddeleted -o tsv -H "$exp_mount" >"$TRASH/op"
 is "$(cut -f7 "$TRASH/op" | sort -u)" "$exp_dev" "mount operand: only that filesystem"
 
+test_must_fail 1 ddeleted -o tsv -H "$TRASH/nowhere" "$exp_mount" >"$TRASH/op2" 2>"$TRASH/err"
+is "$?" 0 "a missing operand: exit 1"
+ok "a missing operand: says which" grep -q "^ddeleted: $TRASH/nowhere: No such file or directory" "$TRASH/err"
+is "$(awk -F'\t' -v p=$holder '$1 == p { print $4 }' "$TRASH/op2" | tr '\n' ' ')" "3 6 7 " \
+    "a missing operand: the others still listed"
+
 ddeleted -s -o tsv "$exp_mount" >"$TRASH/sum"
 is "$(head -1 "$TRASH/sum")" "$(printf 'mount\tfstype\tsize\tused\tavail\theld\tfiles\tholders')" "summary header"
 ok "summary: held counts our 64 KiB" awk -F'\t' -v m="$exp_mount" -v b=$((exp_blocks * 512)) \
