@@ -566,4 +566,150 @@ int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 /* ---- Deleted open files ----------------------------------------------- */
 
+/*
+ * ddeleted: files deleted (st_nlink 0) but still held open or mapped.
+ * A process or descriptor can vanish at any moment; the scan counts
+ * such cases and goes on.
+ */
+
+/* The fields of /proc/PID/fdinfo/N the scan uses. */
+struct ds_fdinfo {
+	uint64_t pos;		/* file offset, bytes */
+	uint32_t flags;		/* open(2) flags (the file prints octal) */
+	uint32_t mnt_id;	/* mount id, as in mountinfo's first field */
+	unsigned int have;	/* DS_FDI_* bits of the fields found */
+};
+#define DS_FDI_POS	1u
+#define DS_FDI_FLAGS	2u
+#define DS_FDI_MNT	4u
+/* -EINVAL when none of the three fields is there. */
+int ds_fdinfo_parse(const char *text, struct ds_fdinfo *fi);
+
+/* One line of /proc/PID/maps; path points into the line (not copied). */
+struct ds_map {
+	uint64_t start, end, offset, inode;
+	unsigned int major, minor;	/* hexadecimal in the file */
+	char perms[5];
+	const char *path;	/* "" for an anonymous mapping */
+	size_t path_len;
+};
+/* Parse one line (len bytes, no newline).  -EINVAL when malformed. */
+int ds_map_parse(const char *line, size_t len, struct ds_map *m);
+
+/*
+ * Does the name (a link target) end in " (deleted)"?  Returns 1 and
+ * shortens *len by the suffix, or 0.  Only the last suffix is taken:
+ * a deleted "x (deleted)" reads "x (deleted) (deleted)".
+ */
+int ds_deleted_strip(const char *s, size_t *len);
+/*
+ * Memory-backed: a filesystem type of tmpfs, ramfs, hugetlbfs or
+ * devtmpfs, a statfs magic of those (fs_magic 0: unknown), or a name
+ * of memfd ("/memfd:"), SysV shm ("/SYSV") or POSIX shm ("/dev/shm/").
+ */
+int ds_deleted_memory(const char *path, size_t len, const char *fstype,
+    uint64_t fs_magic);
+/*
+ * The host's mount of the filesystem that mount m (read in another
+ * mount namespace) shows: same device and root, else same device and
+ * root "/", else the first of that device.  NULL when the host has none.
+ */
+const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
+    const struct ds_mount *m);
+
+#define DS_DEL_NONE ((size_t)-1)	/* no string */
+
+/* A filesystem holding deleted files, keyed by st_dev. */
+struct ds_delfs {
+	uint64_t dev;			/* st_dev */
+	size_t mount, mount_len;	/* in the pool; DS_DEL_NONE if unknown */
+	size_t fstype, fstype_len;
+	uint64_t magic;			/* statfs f_type */
+	int have_statfs;
+	uint64_t frsize, blocks, bfree, bavail;	/* statfs, f_frsize units */
+};
+
+/* One holder (a descriptor or a mapping) of a deleted file. */
+struct ds_delfile {
+	int pid;
+	int fd;			/* -1: a mapping without descriptor ("mem") */
+	uint32_t uid;		/* owner of /proc/PID */
+	uint64_t dev, ino;	/* st_dev, st_ino */
+	uint64_t size;		/* st_size, bytes */
+	uint64_t blocks;	/* st_blocks, 512-byte units */
+	int memory;		/* class memory, not disk */
+	struct ds_fdinfo fi;	/* descriptors only (fi.have 0 for mem) */
+	size_t fs;		/* index in ds_deleted.fs */
+	size_t path, path_len;	/* without " (deleted)" */
+	size_t comm, comm_len;
+	size_t mount, mount_len;
+	size_t fstype, fstype_len;
+};
+
+struct ds_deleted {
+	struct ds_delfile *f;
+	size_t n, cap;
+	struct ds_delfs *fs;
+	size_t nfs, capfs;
+	struct ds_buf pool;	/* the strings, by offset */
+	size_t procs;		/* processes looked at */
+	size_t denied;		/* their descriptors not readable (EACCES) */
+	size_t vanished;	/* gone during the scan: normal */
+	size_t unconfirmed;	/* mappings marked deleted that map_files
+				   could not confirm (needs root) */
+};
+
+/* Scan every process under the root's proc.  Replaces d's contents. */
+int ds_deleted_scan(const struct ds_root *r, struct ds_deleted *d);
+void ds_deleted_free(struct ds_deleted *d);
+/* The string at off in the pool ("" for DS_DEL_NONE). */
+const char *ds_deleted_str(const struct ds_deleted *d, size_t off);
+/* Add a string to the pool; its offset, or DS_DEL_NONE on ENOMEM. */
+size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
+/* Sort holders by pid, then descriptor, mappings last. */
+void ds_deleted_sort(struct ds_deleted *d);
+
+/* Per filesystem: each deleted inode counted once. */
+struct ds_delsum {
+	size_t fs;		/* index in ds_deleted.fs */
+	uint64_t held;		/* bytes allocated, each inode once */
+	uint64_t size;		/* st_size, each inode once */
+	uint64_t files;		/* distinct inodes */
+	uint64_t holders;	/* distinct processes */
+};
+/* *out is allocated (free it); *n rows, in the order of d->fs. */
+int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
+    size_t *n);
+/* statfs and st_dev of a path below the root, as a ds_delfs entry. */
+int ds_delfs_stat(const struct ds_root *r, const char *path,
+    struct ds_delfs *fs);
+
+/*
+ * Like du -sx: bytes allocated (st_blocks x 512) by every inode
+ * reachable by name from dir (below the root), each inode once,
+ * without crossing into other filesystems.  Unreadable directories are
+ * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
+ * that device (another mount stacked over the mount point).
+ */
+int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors);
+
+/* What --truncate checks before it acts. */
+struct ds_delprobe {
+	uint64_t dev, ino, size, blocks, nlink;
+	int regular;		/* S_ISREG */
+	int memory;		/* memory-backed (see ds_deleted_memory) */
+	int mapped;		/* the process maps this file, or may */
+	struct ds_fdinfo fi;
+	char path[4096];	/* link target, suffix stripped */
+};
+int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
+    struct ds_delprobe *p);
+/*
+ * Truncate to 0 bytes through proc/PID/fd/FD, after checking it is
+ * still the inode probed.  *freed: bytes of allocation released.
+ */
+int ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
+    const struct ds_delprobe *p, uint64_t *freed);
+
 #endif
