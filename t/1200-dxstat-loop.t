@@ -5,7 +5,10 @@
 need_loop
 need_cmd dd
 
-dev=$(mkloop 64) || skip_all "cannot make a loop device"
+# Not dev=$(mkloop 64): in a command substitution mkloop's at_exit runs
+# in a subshell and the device would never be detached.
+mkloop 64 >"$TRASH/dev" || skip_all "cannot make a loop device"
+dev=$(cat "$TRASH/dev")
 command -v udevadm >/dev/null 2>&1 && udevadm settle 2>/dev/null
 
 N=257			# direct 4 KiB reads
