@@ -66,6 +66,12 @@ struct dmname {
 	char name[256];		/* "" when not a device-mapper device */
 };
 
+/* What sys/block said of a name, remembered so it is asked once. */
+struct known {
+	char name[DS_DISK_NAME_MAX];
+	int whole;
+};
+
 struct sample {
 	struct ds_diskstats ds;
 	uint64_t uptime_ns;
@@ -82,6 +88,8 @@ struct dx {
 	struct ds_blockdevs bd;
 	int use_bd;		/* whole disks from sys/block, else by name */
 	int bd_rescanned;	/* sys/block read again this sample */
+	struct known *kn;
+	size_t nkn, capkn;
 	struct dmname *dmn;
 	size_t ndmn, capdmn;
 	struct ds_writer w;
@@ -113,10 +121,8 @@ is_glob(const char *s)
 }
 
 static int
-whole_disk(struct dx *x, const char *name)
+whole_disk_now(struct dx *x, const char *name)
 {
-	if (!x->use_bd)
-		return !ds_name_is_partition(name);
 	if (ds_blockdevs_has(&x->bd, name))
 		return 1;
 	/*
@@ -134,20 +140,52 @@ whole_disk(struct dx *x, const char *name)
 	return 0;
 }
 
+/*
+ * Is name a whole disk?  Answers are remembered per name, so sys/block
+ * is read again only for a name never seen before, not every sample.
+ * hint: where the name was last time (devices keep their order).
+ */
+static int
+whole_disk(struct dx *x, const char *name, size_t hint)
+{
+	struct known *k;
+	size_t i;
+
+	if (!x->use_bd)
+		return !ds_name_is_partition(name);
+	if (hint < x->nkn && strcmp(x->kn[hint].name, name) == 0)
+		return x->kn[hint].whole;
+	for (i = 0; i < x->nkn; i++)
+		if (strcmp(x->kn[i].name, name) == 0)
+			return x->kn[i].whole;
+	if (x->nkn == x->capkn) {
+		size_t cap = x->capkn ? x->capkn * 2 : 64;
+		k = realloc(x->kn, cap * sizeof(*k));
+		if (k == NULL)
+			err(1, NULL);
+		x->kn = k;
+		x->capkn = cap;
+	}
+	k = &x->kn[x->nkn++];
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->whole = whole_disk_now(x, name);
+	return k->whole;
+}
+
 /* 0: not shown; 1: shown unless idle since boot; 2: named, always shown. */
 static int
-selected(struct dx *x, const char *name)
+selected(struct dx *x, const char *name, size_t hint)
 {
 	int i, r = 0;
 
 	if (x->nsel == 0)
-		return x->part || whole_disk(x, name);
+		return x->part || whole_disk(x, name, hint);
 	for (i = 0; i < x->nsel; i++) {
 		if (!is_glob(x->sel[i])) {
 			if (strcmp(x->sel[i], name) == 0)
 				return 2;
 		} else if (r == 0 && fnmatch(x->sel[i], name, 0) == 0 &&
-		    (x->part || whole_disk(x, name))) {
+		    (x->part || whole_disk(x, name, hint))) {
 			r = 1;
 		}
 	}
@@ -221,7 +259,7 @@ report(struct dx *x, const struct ds_diskstats *prev,
 		const struct ds_disk *c = &cur->disk[i], *p = NULL;
 		const char *name;
 
-		if ((sel = selected(x, c->name)) == 0)
+		if ((sel = selected(x, c->name, i)) == 0)
 			continue;
 		if (sel == 1 && !x->all && never_did_io(c))
 			continue;
@@ -507,5 +545,6 @@ main(int argc, char **argv)
 	ds_buf_free(&x.buf);
 	ds_buf_free(&x.scratch);
 	free(x.dmn);
+	free(x.kn);
 	tool_exit(0);
 }
