@@ -122,6 +122,12 @@ cp "$T1/proc/diskstats" "$TRASH/empty/proc/"
 test_must_fail 1 dxstat -R "$TRASH/empty" >/dev/null 2>"$TRASH/err"
 is "$?:$(cat "$TRASH/err")" "0:dxstat: $TRASH/empty/proc/uptime: No such file or directory" "tree without uptime"
 
+test_must_fail 1 dxstat -R "$T1" -s >/dev/full 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:dxstat: write error: No space left on device" "-s >/dev/full: write error"
+dxstat -R "$T1" -y -o tsv -H 0.01 1 >"$TRASH/static"
+is "$(cut -f2-4,25 "$TRASH/static" | head -1)" "$(printf 'sda\t-\t-\t2')" \
+    "a static tree sampled twice: no time passed, figures null, in_flight kept"
+
 # Usage errors.
 for a in "-s 1" "-s sda" "-f $TRASH/a 1" "-y" "-f - -f -" "-f $TRASH/a -f $TRASH/a -f $TRASH/a" "-s -f $TRASH/a"; do
 	# shellcheck disable=SC2086
