@@ -327,6 +327,85 @@ int ds_dm_name(const struct ds_root *r, const char *dev,
 
 /* ---- dxstat: snapshots and deltas ------------------------------------- */
 
+/*
+ * A snapshot: /proc/diskstats with the time it was read.  As a file:
+ *
+ *	uptime 350735.47		(seconds since boot, CLOCK_BOOTTIME)
+ *	time 1764470000.123		(optional: Unix time, seconds)
+ *	   8       0 sda 1 2 3 ...	(the verbatim /proc/diskstats text)
+ */
+struct ds_snap {
+	uint64_t uptime_ns;
+	uint64_t time_ns;	/* wall clock; 0 when the file had none */
+	struct ds_diskstats ds;
+	const char *why;	/* after -EINVAL from ds_snap_parse: what */
+	size_t why_line;	/* and on which line (1-based) */
+};
+
+/*
+ * Parse a snapshot file.  The header lines ("uptime", "time") come
+ * before the first diskstats line, in any order; a missing or damaged
+ * uptime line is -EINVAL with why set.  Damaged diskstats lines are
+ * skipped and counted in ds.bad, as ds_diskstats_parse does.
+ */
+int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
+/* Append a snapshot to out: header lines, then the diskstats text. */
+int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
+    const char *diskstats, size_t len);
+void ds_snap_free(struct ds_snap *s);
+
+/* How a device's counters moved between two samples. */
+enum ds_delta_kind {
+	DS_DELTA_OK,		/* every counter forward (ms ones mod 2^32) */
+	DS_DELTA_WRAP,		/* a 32-bit request/sector counter wrapped */
+	DS_DELTA_RESET,		/* counters restarted: counted from zero */
+	DS_DELTA_NEW,		/* no previous sample: counted from zero */
+};
+
+/*
+ * Per-counter increments from prev to cur into d (prev NULL: since the
+ * device appeared, d = cur).  Millisecond counters are 32-bit in every
+ * kernel and are taken modulo 2^32.  A request or sector counter below
+ * its previous value is a 32-bit kernel's wrap when both values fit in
+ * 32 bits, no counter of the line is wider, and the wrapped increment
+ * is under 2^31; anything else is a reset (the device was removed and
+ * added again) and every counter of the device counts from zero.
+ * d[DS_IN_FLIGHT] is cur's value, a gauge.  *have gets the counters
+ * both samples printed.
+ */
+enum ds_delta_kind ds_disk_delta(const struct ds_disk *prev,
+    const struct ds_disk *cur, uint64_t d[DS_NCOUNTERS], uint32_t *have);
+
+/* iostat -x figures of one device, in iostat's column order. */
+enum ds_xcol {
+	DS_X_RS, DS_X_RKBS, DS_X_RRQMS, DS_X_RRQM_PCT, DS_X_RAWAIT,
+	DS_X_RAREQSZ,
+	DS_X_WS, DS_X_WKBS, DS_X_WRQMS, DS_X_WRQM_PCT, DS_X_WAWAIT,
+	DS_X_WAREQSZ,
+	DS_X_DS, DS_X_DKBS, DS_X_DRQMS, DS_X_DRQM_PCT, DS_X_DAWAIT,
+	DS_X_DAREQSZ,
+	DS_X_FS, DS_X_FAWAIT,
+	DS_X_AQUSZ, DS_X_UTIL,
+	DS_X_N
+};
+
+struct ds_xstat {
+	double v[DS_X_N];
+	uint32_t have;		/* bit i: v[i] could be computed */
+	uint64_t completed;	/* requests completed in the interval */
+};
+
+/*
+ * The iostat -x formulas on counter increments d over interval_ns:
+ * rates are d/interval, *_await = dticks/dios and *areq-sz =
+ * dsectors/2/dios (both 0 when no request completed), %Xrqm =
+ * dmerges/(dmerges+dios)*100, aqu-sz = dtime_in_queue/interval,
+ * %util = dio_ticks/interval*100 (not capped).  A figure whose
+ * counters the line did not print has its have bit clear.
+ */
+void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
+    uint64_t interval_ns, struct ds_xstat *x);
+
 /* ---- Pressure stall information --------------------------------------- */
 
 /* ---- Mount table and cgroups ------------------------------------------ */
