@@ -41,6 +41,7 @@ struct dpsi {
 	uint64_t topn;		/* -n, 0: all */
 	int topfd;		/* the cgroup of -c, or the v2 mount's top */
 	int rc;			/* 1 after a warning: exit status */
+	int waiting;		/* -w RESOURCE:KIND:STALL/WINDOW */
 	size_t reports;
 	struct ds_buf scratch;
 	/* reading a walk */
@@ -268,8 +269,12 @@ read_sample(struct dpsi *d, struct sample *s)
 
 	sample_clear(s);
 	if (d->t.has_interval &&
-	    (e = ds_uptime_ns(&d->t.r, &d->scratch, &s->up_ns)) < 0)
-		tool_errc(1, e, "proc/uptime");
+	    (e = ds_uptime_ns(&d->t.r, &d->scratch, &s->up_ns)) < 0) {
+		/* Waiting needs no interval: the share is then unknown. */
+		if (!d->waiting)
+			tool_errc(1, e, "proc/uptime");
+		s->up_ns = 0;
+	}
 	if (!d->cgroup_mode) {
 		c = sample_add(s);
 		if (read_cg(d, c, -1, 0) > 0)
@@ -605,6 +610,7 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	d->res_explicit = 1;
 	/* Every row carries the share since the previous event (or arming). */
 	d->t.has_interval = 1;
+	d->waiting = 1;
 
 	if (d->cgroup_mode) {
 		snprintf(name, sizeof(name), "%s.pressure",

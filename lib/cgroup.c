@@ -64,7 +64,11 @@ walk(int fd, struct ds_buf *path, int depth,
 	/* cgroup.max.depth defaults to unlimited; fds bound us first. */
 	if (depth > 512)
 		return -ELOOP;
-	if ((dfd = dup(fd)) < 0)
+	/*
+	 * A new open file, not dup(): a dup shares the directory offset,
+	 * and the caller's fd must read from the start at the next walk.
+	 */
+	if ((dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
 	if ((d = fdopendir(dfd)) == NULL) {
 		e = -errno;
