@@ -233,16 +233,19 @@ walk_one(void *arg, int dirfd, const char *path)
 	struct cg *c;
 	size_t tl = strlen(d->top);
 
+	/*
+	 * Not the top itself: it holds every cgroup below, so it would
+	 * always rank first (the root's files are /proc/pressure's).
+	 * "dpsi -c PATH" gives its rows.
+	 */
+	if (strcmp(path, "/") == 0)
+		return 0;
 	c = sample_add(d->cur);
 	/* The path below the mount: the top (-c) and the walk's path. */
-	if (strcmp(path, "/") == 0) {
-		c->path = xstrdup(d->top);
-	} else {
-		c->path = xcalloc(1, tl + strlen(path) + 1);
-		if (strcmp(d->top, "/") != 0)
-			memcpy(c->path, d->top, tl);
-		strcat(c->path, path);
-	}
+	c->path = xcalloc(1, tl + strlen(path) + 1);
+	if (strcmp(d->top, "/") != 0)
+		memcpy(c->path, d->top, tl);
+	strcat(c->path, path);
 	/* A cgroup whose pressure files are off or gone has no rows. */
 	if (read_cg(d, c, dirfd, 1) == 0 && c->ok == 0) {
 		free(c->path);
@@ -311,8 +314,7 @@ read_sample(struct dpsi *d, struct sample *s)
 	d->cur = s;
 	if ((e = ds_cgroup_walk(d->topfd, walk_one, d)) < 0)
 		tool_errc(1, e, "cgroup %s", d->top);
-	if (s->n == 0)
-		fatal_cgroup(d, -ENOENT);
+	/* No cgroup below the top is an empty report, not an error. */
 }
 
 static int
