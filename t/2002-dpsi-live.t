@@ -79,9 +79,12 @@ dpsi -w io:some:50ms/2s -T 30 -H 2 >"$TRASH/out"
 is "$?" 0 "-w with a count of 2: exit 0"
 is "$(grep -c '	io	some	' "$TRASH/out")" 2 "two events reported"
 
-dpsi -w io:full:500ms/2s -T 30 -o json >"$TRASH/json"
-is "$?" 0 "the man page's example: -w io:full:500ms/2s"
+# io full needs every non-idle task stalled at once: on a machine shared
+# with busy neighbours it may not happen, so the json check uses some.
+dpsi -w io:some:100ms/2s -T 30 -o json >"$TRASH/json"
+is "$?" 0 "-w io:some:100ms/2s -o json: fired"
 ok "wait mode json valid" json_ok "$TRASH/json"
+is "$(jq -r .resource "$TRASH/json" | sort -u)" io "wait mode json: io rows"
 
 # Without CAP_SYS_RESOURCE the kernel wants a multiple of 2 s: say so.
 if command -v setpriv >/dev/null 2>&1 &&
