@@ -264,6 +264,19 @@ fatal_cgroup(struct dpsi *d, int e)
 	tool_errc(1, e, "cgroup %s", d->top);
 }
 
+/* A cgroup without its pressure files: removed, or accounting off. */
+static void
+fatal_nofiles(struct dpsi *d)
+{
+	int fd;
+
+	fd = openat(d->topfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fatal_cgroup(d, -ENOENT);
+	close(fd);
+	fatal_cgroup(d, -ENODEV);
+}
+
 static void
 read_sample(struct dpsi *d, struct sample *s)
 {
@@ -299,15 +312,9 @@ read_sample(struct dpsi *d, struct sample *s)
 		c->path = xstrdup(d->top);
 		if (read_cg(d, c, d->topfd, 0) > 0)
 			return;
-		if (c->ok == 0 && d->rc == 0) {
-			/* Every file missing: off, or the cgroup is gone. */
-			fd = openat(d->topfd, "cgroup.procs",
-			    O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				fatal_cgroup(d, -ENOENT);
-			close(fd);
-			fatal_cgroup(d, -ENODEV);
-		}
+		/* Every file missing: off, or the cgroup is gone. */
+		if (c->ok == 0 && d->rc == 0)
+			fatal_nofiles(d);
 		s->n = 0;
 		return;
 	}
@@ -557,7 +564,8 @@ report(struct dpsi *d, struct ds_writer *w, struct sample *prev,
 			}
 		}
 		/* prev pointers stay valid: they point into prev. */
-		qsort(cur->cg, cur->n, sizeof(*cur->cg), key_cmp);
+		if (cur->n > 1)
+			qsort(cur->cg, cur->n, sizeof(*cur->cg), key_cmp);
 	}
 	if (d->topn > 0 && d->topn < n)
 		n = (size_t)d->topn;
@@ -625,6 +633,8 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	}
 	e = fd < 0 ? (d->cgroup_mode ? -errno : fd) : 0;
 	if (e == -ENOENT || e == -ENODEV || e == -EOPNOTSUPP) {
+		if (d->cgroup_mode && e == -ENOENT)
+			fatal_nofiles(d);
 		if (d->cgroup_mode)
 			fatal_cgroup(d, e);
 		errx(1, "%s: %s", rel, ds_psi_errmsg(e, 0));

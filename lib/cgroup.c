@@ -101,7 +101,7 @@ walk(int fd, struct ds_buf *path, int depth,
 	if (e == 0 && errno != 0)
 		e = -errno;
 	closedir(d);
-	if (e == 0)
+	if (e == 0 && n > 1)
 		qsort(names, n, sizeof(*names), namecmp);
 	plen = path->len;
 	for (i = 0; e == 0 && i < n; i++) {

@@ -70,7 +70,7 @@ if [ -e "$V2/$idle/cgroup.pressure" ] && echo 0 >"$V2/$idle/cgroup.pressure"; th
 	ok "cgroup.pressure 0: -C skips it quietly" sh -c "! dpsi -C -r io 2>&1 | grep -q '/$idle'"
 	test_must_fail 1 dpsi -c "$idle" -w io:some:1s/2s -T 1 >/dev/null 2>"$TRASH/err"
 	is "$?" 0 "cgroup.pressure 0, -w: exit 1"
-	ok "cgroup.pressure 0, -w: says so" grep -q "pressure accounting is off" "$TRASH/err"
+	ok "cgroup.pressure 0, -w: says so" grep -qx "dpsi: cgroup /$idle: pressure accounting is off for this cgroup: echo 1 > cgroup.pressure" "$TRASH/err"
 else
 	skip "cgroup.pressure 0" "no cgroup.pressure (before 6.1)"
 fi
