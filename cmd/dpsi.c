@@ -693,7 +693,9 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 		if (wt->has_timeout) {
 			if (now >= deadline)
 				break;
-			timeout_ms = (int)((deadline - now + 999999) / 1000000);
+			/* poll() takes int ms: wait at most an hour at a time. */
+			timeout_ms = (deadline - now) / 1000000 >= 3600000 ?
+			    3600000 : (int)((deadline - now + 999999) / 1000000);
 		}
 		if (!sampling) {
 			struct pollfd pfd = { .fd = fd, .events = POLLPRI };
