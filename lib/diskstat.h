@@ -408,6 +408,91 @@ void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
 
 /* ---- Pressure stall information --------------------------------------- */
 
+enum ds_psi_res { DS_PSI_CPU, DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_IRQ,
+	DS_PSI_NRES };
+enum ds_psi_kind { DS_PSI_SOME, DS_PSI_FULL, DS_PSI_NKINDS };
+
+/* One line: "some avg10=0.18 avg60=0.34 avg300=0.10 total=159886802". */
+struct ds_psi_line {
+	uint64_t avg[3];	/* avg10, avg60, avg300: hundredths of a percent */
+	uint64_t total;		/* cumulative stall, microseconds */
+};
+
+/* One pressure file. */
+struct ds_psi {
+	unsigned int have;	/* bit k: the line of kind k was there */
+	size_t bad;		/* malformed or repeated lines skipped */
+	size_t first_bad;	/* 1-based line number of the first, 0 if none */
+	struct ds_psi_line line[DS_PSI_NKINDS];
+};
+
+/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
+const char *ds_psi_res_name(enum ds_psi_res res);
+const char *ds_psi_kind_name(enum ds_psi_kind kind);
+/* The index of a name of len bytes, or -EINVAL. */
+int ds_psi_res_parse(const char *s, size_t len);
+int ds_psi_kind_parse(const char *s, size_t len);
+/* Parse one line in place; -EINVAL when any of the four values is missing. */
+int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
+    struct ds_psi_line *l);
+/* Parse a file's text in place; -EINVAL when it has no good line. */
+int ds_psi_parse(char *text, struct ds_psi *p);
+/* Read and parse rel under the root, name under dirfd, or an open fd. */
+int ds_psi_read(const struct ds_root *r, const char *rel,
+    struct ds_buf *scratch, struct ds_psi *p);
+int ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
+    struct ds_psi *p);
+int ds_psi_read_fd(int fd, struct ds_buf *scratch, struct ds_psi *p);
+/*
+ * The share of an interval spent stalled, in percent (0 to 100), from
+ * two totals (us) and the interval (ns).  A total that went backwards
+ * (cgroup made again) counts from 0.  -EINVAL when interval_ns is 0.
+ */
+int ds_psi_share(uint64_t before, uint64_t after, uint64_t interval_ns,
+    double *pct);
+/*
+ * What an errno from opening or reading a pressure file means, for a
+ * message: ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without
+ * psi), ENODEV (cgroup.pressure 0).  NULL for other errors.
+ */
+const char *ds_psi_errmsg(int e, int cgroup);
+
+/* A trigger: "io:some:150ms/2s" is 150000 us of stall within 2 s. */
+struct ds_psi_trigger {
+	enum ds_psi_res res;
+	enum ds_psi_kind kind;
+	uint64_t stall_us;
+	uint64_t window_us;
+};
+
+#define DS_PSI_WINDOW_MIN 500000u	/* us */
+#define DS_PSI_WINDOW_MAX 10000000u
+
+/* RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s. */
+int ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t);
+/*
+ * The kernel's rules, checked before arming: -ERANGE window outside
+ * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
+ * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
+ */
+int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
+/* "some 150000 2000000" and its NUL; returns the bytes to write. */
+int ds_psi_trigger_format(const struct ds_psi_trigger *t, char *buf,
+    size_t size);
+/* Write the trigger to a pressure file opened O_RDWR; 0 or -errno. */
+int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
+/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
+int ds_psi_trigger_supported(int fd);
+/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
+int ds_psi_privileged(void);
+/* A message for an errno of ds_psi_trigger_check or _arm, or NULL. */
+const char *ds_psi_trigger_errmsg(int e);
+/*
+ * Is a trigger event real?  A freshly armed trigger can fire at once;
+ * an event counts when the total grew by at least stall_us.
+ */
+int ds_psi_confirm(uint64_t before, uint64_t after, uint64_t stall_us);
+
 /* ---- Mount table and cgroups ------------------------------------------ */
 
 /* One line of mountinfo; strings point into the owner's text, unescaped. */
@@ -443,6 +528,22 @@ const struct ds_mount *ds_mount_by_id(const struct ds_mounts *ms,
     unsigned int id);
 /* The cgroup v2 hierarchy's mount, or NULL when there is none. */
 const struct ds_mount *ds_mount_cgroup2(const struct ds_mounts *ms);
+/*
+ * Open the cgroup at path (relative to the v2 mount m, "" or "/" for
+ * its top) as a directory; fd or -errno (-EINVAL for ".." in path).
+ */
+int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
+    const char *path);
+/*
+ * Walk every cgroup below and including the directory topfd, parents
+ * first, siblings in name order, by openat() from the parent's fd.  fn
+ * gets each cgroup's directory fd (valid during the call) and its path
+ * relative to the top ("/", "/system.slice").  A cgroup removed during
+ * the walk is skipped.  A non-zero return of fn ends the walk and is
+ * returned; otherwise 0 or -errno.
+ */
+int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
+    const char *path), void *arg);
 
 /* ---- Processes -------------------------------------------------------- */
 
