@@ -26,6 +26,9 @@ NOTES=$BENCH_OUT/notes.txt
 SCEN=${SCEN:-${0##*/}}
 export LC_ALL=C TZ=UTC
 unset DISKSTAT_ROOT
+# What t/bench/spawn starts ends with this script, even killed -9.
+SPAWN_OWNER=$$
+export SPAWN_OWNER
 
 # As in bench.sh, when a scenario is run on its own.
 if [ -z "${BENCH_SYSCALLS:-}" ]; then

@@ -10,7 +10,8 @@
  * When everything is in place, prints the pid of a manager process and
  * exits.  The manager leads its own session and process group; every
  * process it made dies with it (PR_SET_PDEATHSIG), so `kill PID` (or a
- * KILL) removes the whole scenario.  Nothing outside DIR is created.
+ * KILL) removes the whole scenario, and so does the end of the process
+ * SPAWN_OWNER names, if set.  Nothing outside DIR is created.
  *
  * fds: DIR gets files f.0 .. f.NFD-1 (empty).  Processes 0-4 each hold
  * one file they created and unlinked (deleted.I, 64 KiB) and share one
@@ -42,7 +43,7 @@ num(const char *s)
 	char *end;
 	long v = strtol(s, &end, 10);
 
-	if (end == s || *end || v < 0 || v > 1000000) {
+	if (end == s || *end || v < 0 || v > 4194304) {
 		fprintf(stderr, "spawn: bad number: %s\n", s);
 		exit(2);
 	}
@@ -145,7 +146,7 @@ main(int argc, char **argv)
 {
 	int report[2], ready[2], dirfd = -1, shared = -1, devnull;
 	long n = 0, nfd = 0;
-	pid_t mgr;
+	pid_t mgr, owner = 0;
 	char c;
 
 	if (argc == 3 && strcmp(argv[1], "sleep") == 0)
@@ -164,6 +165,8 @@ main(int argc, char **argv)
 		    "spawn fds NPROC NFD DIR\n");
 		return 2;
 	}
+	if (getenv("SPAWN_OWNER") != NULL)
+		owner = (pid_t)num(getenv("SPAWN_OWNER"));
 	if (pipe(report) < 0)
 		die("pipe");
 	mgr = fork();
@@ -274,6 +277,13 @@ main(int argc, char **argv)
 	if (write(report[1], "k", 1) != 1)
 		die("report");
 	close(report[1]);
-	for (;;)
-		pause();
+	/*
+	 * With SPAWN_OWNER=PID, the scenario also ends when that process
+	 * is gone without cleaning up (a benchmark script killed -9).
+	 */
+	for (;;) {
+		sleep(1);
+		if (owner > 0 && kill(owner, 0) < 0 && errno == ESRCH)
+			on_term(SIGTERM);
+	}
 }
