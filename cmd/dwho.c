@@ -287,7 +287,7 @@ struct state {
 	int prom_ctr;		/* per-entry counters (prom, not -g) */
 	struct row *rows;
 	size_t cap;
-	int noted_delay, noted_unreadable;
+	int noted_delay, noted_unreadable, noted_bad;
 };
 
 static void
@@ -478,7 +478,15 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 	e = ds_procs_read(&s->t->r, flags, s->o->pids, s->o->npids, keep,
 	    s->o, ps);
 	if (e < 0)
-		tool_errc(1, e, "%s/proc", s->t->r.path);
+		tool_errc(1, e, "%s%s%s", s->t->r.live ? "/" : s->t->r.path,
+		    s->t->r.live ? "" : "/", ps->failed != NULL ? ps->failed :
+		    "proc");
+	if (ps->bad > 0 && !s->noted_bad) {
+		s->noted_bad = 1;
+		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
+		    "shown as - or skipped", ps->bad,
+		    ps->bad == 1 ? "file" : "files", ps->first_bad);
+	}
 }
 
 int

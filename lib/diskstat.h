@@ -449,6 +449,9 @@ struct ds_procs {
 	size_t n, cap;
 	uint64_t uptime_ns;	/* ds_uptime_ns() when the scan began */
 	size_t unreadable;	/* kept entries whose io was -EACCES/-EPERM */
+	size_t bad;		/* damaged stat (skipped) or io (kept, -) */
+	int first_bad;		/* pid of the first, 0 if none */
+	const char *failed;	/* on error: the path that failed */
 };
 
 #define DS_WHO_THREADS	0x1	/* one entry per thread */

@@ -204,6 +204,13 @@ dup_cmdline(const struct ds_buf *b, size_t *len)
 	return s;
 }
 
+static void
+note_bad(struct ds_procs *out, int pid)
+{
+	if (out->bad++ == 0)
+		out->first_bad = pid;
+}
+
 /*
  * One entry: dir is "proc/PID" or "proc/PID/task/TID".  Returns 1 kept,
  * 0 skipped (gone, unwanted), -errno on a hard failure (ENOMEM).
@@ -211,7 +218,7 @@ dup_cmdline(const struct ds_buf *b, size_t *len)
 static int
 read_one(const struct ds_root *r, unsigned int flags, const char *dir,
     int tgid, ds_who_keep keep, void *arg, struct ds_buf *b,
-    struct ds_pids *tids, struct ds_proc *p)
+    struct ds_pids *tids, struct ds_proc *p, struct ds_procs *out)
 {
 	struct ds_stat st;
 	char rel[96];
@@ -223,8 +230,10 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 	snprintf(rel, sizeof(rel), "%s/stat", dir);
 	if ((e = read_owned(r, rel, b, &p->uid)) < 0)
 		return 0;
-	if (ds_stat_parse(b->data, b->len, &st) < 0)
+	if (ds_stat_parse(b->data, b->len, &st) < 0) {
+		note_bad(out, tgid);
 		return 0;
+	}
 	p->pid = st.pid;
 	p->tgid = tgid;
 	p->starttime = st.starttime;
@@ -252,6 +261,7 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 		p->io_err = e;
 	} else if (ds_io_parse(b->data, &p->io) < 0) {
 		p->io_err = -EINVAL;
+		note_bad(out, tgid);
 	}
 	/*
 	 * Field 42 of a process's stat is its leader thread's only; the
@@ -305,8 +315,12 @@ ds_procs_read(const struct ds_root *r, unsigned int flags,
 		proc_free(&out->p[i]);
 	out->n = 0;
 	out->unreadable = 0;
+	out->bad = 0;
+	out->first_bad = 0;
+	out->failed = "proc/uptime";
 	if ((e = ds_uptime_ns(r, &b, &out->uptime_ns)) < 0)
 		goto done;
+	out->failed = "proc";
 	if (npids > 0) {
 		list = pids;
 		n = npids;
@@ -322,7 +336,7 @@ ds_procs_read(const struct ds_root *r, unsigned int flags,
 				goto done;
 			snprintf(dir, sizeof(dir), "proc/%d", list[i]);
 			k = read_one(r, flags, dir, list[i], keep, arg, &b,
-			    &tids, &out->p[out->n]);
+			    &tids, &out->p[out->n], out);
 			if (k > 0)
 				out->n++;
 			continue;
@@ -336,12 +350,13 @@ ds_procs_read(const struct ds_root *r, unsigned int flags,
 			snprintf(dir, sizeof(dir), "proc/%d/task/%d", list[i],
 			    ttids.pid[j]);
 			k = read_one(r, flags, dir, list[i], keep, arg, &b,
-			    &tids, &out->p[out->n]);
+			    &tids, &out->p[out->n], out);
 			if (k > 0)
 				out->n++;
 		}
 	}
 	e = 0;
+	out->failed = NULL;
 	/* -p lists may be unsorted and threads interleave: sort by id. */
 	qsort(out->p, out->n, sizeof(*out->p), cmp_proc);
 	for (i = 0; i < out->n; i++)
