@@ -287,7 +287,12 @@ struct state {
 	int prom_ctr;		/* per-entry counters (prom, not -g) */
 	struct row *rows;
 	size_t cap;
-	int noted_delay, noted_unreadable, noted_bad;
+	/* What the notes will say, and whether each was said. */
+	int off_delay, noted_delay;
+	size_t unreadable;
+	int noted_unreadable;
+	size_t bad;
+	int first_bad, noted_bad;
 };
 
 static void
@@ -367,6 +372,37 @@ write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
 	ds_w_row_end(&s->w);
 }
 
+/*
+ * The notes on standard error, each once.  A person at a terminal gets
+ * them before the first report; a pipe, a file or cron gets them after
+ * the data, at the end of the run (also on SIGINT or SIGTERM), so that
+ * "dwho 1 | head -1" ends quietly.
+ */
+static void
+notes(struct state *s)
+{
+	if (s->bad > 0 && !s->noted_bad) {
+		s->noted_bad = 1;
+		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
+		    "shown as - or skipped", s->bad,
+		    s->bad == 1 ? "file" : "files", s->first_bad);
+	}
+	if (s->off_delay && !s->noted_delay) {
+		s->noted_delay = 1;
+		warnx("delay accounting is off, %%iodelay is -: enable it with "
+		    "'sysctl kernel.task_delayacct=1' or the 'delayacct' boot "
+		    "option; only tasks started after enabling it are "
+		    "accounted");
+	}
+	if (s->unreadable > 0 && !s->noted_unreadable) {
+		s->noted_unreadable = 1;
+		warnx("I/O counters of %zu %s unreadable (other users' "
+		    "/proc/PID/io needs root): their byte and syscall "
+		    "columns are -", s->unreadable,
+		    s->unreadable == 1 ? "process are" : "processes are");
+	}
+}
+
 /* One report: cur against prev (NULL: since each process started). */
 static void
 report(struct state *s, const struct ds_procs *prev,
@@ -428,20 +464,12 @@ report(struct state *s, const struct ds_procs *prev,
 		qsort(s->rows, n, sizeof(*s->rows), cmp_row);
 	shown = o->top > 0 && o->top < n ? (size_t)o->top : n;
 
-	if (!delay && !s->noted_delay) {
-		s->noted_delay = 1;
-		warnx("delay accounting is off, %%iodelay is -: enable it with "
-		    "'sysctl kernel.task_delayacct=1' or the 'delayacct' boot "
-		    "option (the kernel documents that only tasks started "
-		    "after enabling it are accounted)");
-	}
-	if (cur->unreadable > 0 && !s->noted_unreadable) {
-		s->noted_unreadable = 1;
-		warnx("I/O counters of %zu %s unreadable (other users' "
-		    "/proc/PID/io needs root): their byte and syscall "
-		    "columns are -", cur->unreadable,
-		    cur->unreadable == 1 ? "process are" : "processes are");
-	}
+	if (!delay)
+		s->off_delay = 1;
+	if (cur->unreadable > s->unreadable)
+		s->unreadable = cur->unreadable;
+	if (isatty(STDERR_FILENO))
+		notes(s);
 	tool_report_begin(s->t, &s->w);
 	for (i = 0; i < shown; i++)
 		write_row(s, &s->rows[i], now, delay);
@@ -481,11 +509,9 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 		tool_errc(1, e, "%s%s%s", s->t->r.live ? "/" : s->t->r.path,
 		    s->t->r.live ? "" : "/", ps->failed != NULL ? ps->failed :
 		    "proc");
-	if (ps->bad > 0 && !s->noted_bad) {
-		s->noted_bad = 1;
-		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
-		    "shown as - or skipped", ps->bad,
-		    ps->bad == 1 ? "file" : "files", ps->first_bad);
+	if (ps->bad > 0 && s->bad == 0) {
+		s->bad = ps->bad;
+		s->first_bad = ps->first_bad;
 	}
 }
 
@@ -622,6 +648,7 @@ main(int argc, char **argv)
 			cur = tmp;
 		}
 	}
+	notes(&s);
 	ds_procs_free(&a);
 	ds_procs_free(&b);
 	ds_buf_free(&scratch);
