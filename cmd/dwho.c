@@ -440,7 +440,8 @@ report(struct state *s, const struct ds_procs *prev,
 	}
 	if (o->mode == M_GROUP) {
 		/* Sum the members of each cgroup into its first row. */
-		qsort(s->rows, n, sizeof(*s->rows), cmp_cgroup);
+		if (n > 1)
+			qsort(s->rows, n, sizeof(*s->rows), cmp_cgroup);
 		for (i = 0, g = 0; i < n; i = j) {
 			struct row sum = s->rows[i];
 
@@ -460,7 +461,7 @@ report(struct state *s, const struct ds_procs *prev,
 		n = g;
 	}
 	sort_opts = o;
-	if (o->sort_set || o->mode != M_GROUP)
+	if (n > 1 && (o->sort_set || o->mode != M_GROUP))
 		qsort(s->rows, n, sizeof(*s->rows), cmp_row);
 	shown = o->top > 0 && o->top < n ? (size_t)o->top : n;
 

@@ -358,7 +358,8 @@ ds_procs_read(const struct ds_root *r, unsigned int flags,
 	e = 0;
 	out->failed = NULL;
 	/* -p lists may be unsorted and threads interleave: sort by id. */
-	qsort(out->p, out->n, sizeof(*out->p), cmp_proc);
+	if (out->n > 1)
+		qsort(out->p, out->n, sizeof(*out->p), cmp_proc);
 	for (i = 0; i < out->n; i++)
 		if (out->p[i].io_err == -EACCES || out->p[i].io_err == -EPERM)
 			out->unreadable++;

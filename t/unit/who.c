@@ -66,6 +66,7 @@ main(void)
 	struct ds_proc a, b;
 	struct ds_who_rate r, s;
 	struct ds_procs ps = { 0 };
+	struct ds_buf buf = { 0 };
 	struct ds_root root;
 	const struct ds_proc *p;
 	char line[512];
@@ -197,8 +198,8 @@ main(void)
 	put("proc/307/stat", "307 (bad");	/* damaged: skipped */
 
 	ok(ds_root_open(&root, top) == 0, "root opens");
-	is_int(ds_delayacct_read(&root, &(struct ds_buf){ 0 }), 1,
-	    "task_delayacct 1");
+	is_int(ds_delayacct_read(&root, &buf), 1, "task_delayacct 1");
+	ds_buf_free(&buf);
 	is_int(ds_procs_read(&root, DS_WHO_DELAY | DS_WHO_CGROUP |
 	    DS_WHO_CMDLINE, NULL, 0, NULL, NULL, &ps), 0, "scan");
 	is_int((int)ps.n, 2, "two processes kept");
