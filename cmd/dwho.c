@@ -23,9 +23,11 @@ struct opts {
 	uint32_t uid;
 	regex_t re;		/* -c */
 	int have_re;
+	const char *sort_name;	/* -s */
 	int sort;		/* -s: index into vcols, -1 pid */
 	int sort_set;
 	uint64_t top;		/* -n, 0: all */
+	const char *source;	/* -G iostat|proc, NULL: choose */
 	long clk_tck;
 	struct ds_root *r;
 	struct ds_users users;
@@ -121,9 +123,9 @@ struct row {
 static void
 usage_to(FILE *f, int status)
 {
-	fprintf(f, "usage: dwho [-aglHt] [-c regex] [-n num] [-o fmt] "
-	    "[-p pid,...] [-R dir] [-s column] [-u user] [-w file] "
-	    "[interval [count]]\n");
+	fprintf(f, "usage: dwho [-aglHt] [-c regex] [-G iostat|proc] "
+	    "[-n num] [-o fmt] [-p pid,...] [-R dir] [-s column] [-u user] "
+	    "[-w file] [interval [count]]\n");
 	if (f == stdout)
 		tool_exit(status);
 	exit(status);
@@ -293,6 +295,9 @@ struct state {
 	int noted_unreadable;
 	size_t bad;
 	int first_bad, noted_bad;
+	const char *source_note;	/* which -g source, said once */
+	char source_buf[4200];
+	int noted_source;
 };
 
 static void
@@ -381,6 +386,10 @@ write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
 static void
 notes(struct state *s)
 {
+	if (s->source_note != NULL && !s->noted_source) {
+		s->noted_source = 1;
+		warnx("%s", s->source_note);
+	}
 	if (s->bad > 0 && !s->noted_bad) {
 		s->noted_bad = 1;
 		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
@@ -516,6 +525,429 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 	}
 }
 
+/* ---- -g from cgroup v2 io.stat ---------------------------------------- */
+
+static const char *const cg_rate_name[DS_IOS_N] = {
+	"rkB/s", "wkB/s", "r/s", "w/s", "dkB/s", "d/s",
+};
+static const char *const cg_total_name[DS_IOS_N] = {
+	"rbytes", "wbytes", "rios", "wios", "dbytes", "dios",
+};
+static const struct ds_col cg_ctr_col[DS_IOS_N] = {
+	{ "rbytes", DS_T_U64, DS_P_COUNTER, "cgroup_read_bytes_total",
+	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	{ "wbytes", DS_T_U64, DS_P_COUNTER, "cgroup_write_bytes_total",
+	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	{ "rios", DS_T_U64, DS_P_COUNTER, "cgroup_reads_total",
+	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	{ "wios", DS_T_U64, DS_P_COUNTER, "cgroup_writes_total",
+	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	{ "dbytes", DS_T_U64, DS_P_COUNTER, "cgroup_discard_bytes_total",
+	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0 },
+	{ "dios", DS_T_U64, DS_P_COUNTER, "cgroup_discards_total",
+	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0 },
+};
+static const struct ds_col c_device =
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 };
+
+struct cgrow {
+	const char *cgroup;
+	char device[64];
+	int all;		/* the cgroup's whole-disk sum */
+	unsigned int major, minor;
+	double v[DS_IOS_N];	/* rate, or total */
+	uint64_t u[DS_IOS_N];	/* total */
+	uint32_t have;
+	int active;
+};
+
+struct cgstate {
+	char mnt[4096];
+	struct cgrow *rows;
+	size_t n, cap;
+	int sort;		/* index, or -1 */
+	int rates;		/* interval given */
+};
+
+static int
+cg_sort_column(const char *name)
+{
+	int i;
+
+	for (i = 0; i < DS_IOS_N; i++)
+		if (strcmp(name, cg_rate_name[i]) == 0 ||
+		    strcmp(name, cg_total_name[i]) == 0)
+			return i;
+	return -2;
+}
+
+/* The v2 mount point: from the mount table, or a captured tree's
+   conventional place when the tree has no proc/self/mountinfo. */
+static int
+cg_mount(struct tool *t, char *mnt, size_t size)
+{
+	struct ds_mounts ms = { 0 };
+	const struct ds_mount *m;
+	int e;
+
+	e = ds_mountinfo_read(&t->r, "proc/self/mountinfo", &ms);
+	if (e < 0) {
+		ds_mounts_free(&ms);
+		if (t->r.live)
+			return e;
+		snprintf(mnt, size, "sys/fs/cgroup");
+		return 0;
+	}
+	m = ds_mount_cgroup2(&ms);
+	if (m == NULL) {
+		ds_mounts_free(&ms);
+		return -ENOENT;
+	}
+	snprintf(mnt, size, "%s", m->mnt);
+	ds_mounts_free(&ms);
+	return 0;
+}
+
+static struct cgstate cgs;
+
+/*
+ * Decide the -g source.  io.stat when the io controller is on in v2 (or,
+ * in a captured tree without the root's cgroup.controllers, when any
+ * cgroup has io.stat), unless processes are selected or -G proc.
+ */
+static int
+use_iostat(struct state *s, struct opts *o, struct tool *t)
+{
+	int forced = o->source != NULL, e, has;
+	struct ds_cgios probe = { 0 };
+	struct ds_buf b = { 0 };
+
+	if (!forced && (o->npids > 0 || o->user != NULL || o->have_re)) {
+		s->source_note = "-g: summing /proc/PID/io by cgroup "
+		    "(processes selected)";
+		return 0;
+	}
+	if ((e = cg_mount(t, cgs.mnt, sizeof(cgs.mnt))) < 0) {
+		if (forced)
+			tool_errc(1, e, "-G iostat: no cgroup v2 mount");
+		s->source_note = "-g: no cgroup v2 mount: summing "
+		    "/proc/PID/io by cgroup";
+		return 0;
+	}
+	has = ds_cgroup2_has_io(&t->r, cgs.mnt, &b);
+	ds_buf_free(&b);
+	if (has < 0 && ds_cgios_read(&t->r, cgs.mnt, &probe) == 0 &&
+	    probe.with_iostat > 0)
+		has = 1;
+	ds_cgios_free(&probe);
+	if (has == 1) {
+		snprintf(s->source_buf, sizeof(s->source_buf),
+		    "-g: per-cgroup figures from io.stat under %s%s",
+		    cgs.mnt[0] == '/' ? "" : "/", cgs.mnt);
+		s->source_note = s->source_buf;
+		return 1;
+	}
+	if (forced)
+		tool_errc(1, ENOTSUP, "-G iostat: %s%s: no io controller on "
+		    "cgroup v2", cgs.mnt[0] == '/' ? "" : "/", cgs.mnt);
+	snprintf(s->source_buf, sizeof(s->source_buf), "-g: io.stat missing "
+	    "(io controller not enabled on cgroup v2 at %s%s): summing "
+	    "/proc/PID/io by cgroup", cgs.mnt[0] == '/' ? "" : "/", cgs.mnt);
+	s->source_note = s->source_buf;
+	return 0;
+}
+
+static struct cgrow *
+cg_add(void)
+{
+	if (cgs.n == cgs.cap) {
+		size_t cap = cgs.cap ? cgs.cap * 2 : 64;
+		struct cgrow *p = reallocarray(cgs.rows, cap, sizeof(*p));
+		if (p == NULL)
+			err(1, NULL);
+		cgs.rows = p;
+		cgs.cap = cap;
+	}
+	memset(&cgs.rows[cgs.n], 0, sizeof(cgs.rows[0]));
+	return &cgs.rows[cgs.n++];
+}
+
+static int
+cmp_cgrow(const void *a, const void *b)
+{
+	const struct cgrow *x = a, *y = b;
+	int k = cgs.sort, c, hx, hy;
+
+	if (k >= 0) {
+		hx = (x->have >> k) & 1;
+		hy = (y->have >> k) & 1;
+		if (hx != hy)
+			return hy - hx;
+		if (hx && x->v[k] != y->v[k])
+			return x->v[k] < y->v[k] ? 1 : -1;
+	}
+	if ((c = strcmp(x->cgroup, y->cgroup)) != 0)
+		return c;
+	if (x->all != y->all)
+		return y->all - x->all;		/* "all" first */
+	if (x->major != y->major)
+		return x->major < y->major ? -1 : 1;
+	return (x->minor > y->minor) - (x->minor < y->minor);
+}
+
+/* Known devices of this report, looked up once each. */
+struct devinfo {
+	struct ds_devinfo i;
+	int ok;			/* sys/dev/block entry found */
+};
+
+static const struct devinfo *
+dev_info(struct tool *t, struct devinfo **tab, size_t *n, unsigned int maj,
+    unsigned int min)
+{
+	struct devinfo *d;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*tab)[i].i.major == maj && (*tab)[i].i.minor == min)
+			return &(*tab)[i];
+	if ((d = reallocarray(*tab, *n + 1, sizeof(*d))) == NULL)
+		err(1, NULL);
+	*tab = d;
+	d = &d[(*n)++];
+	d->ok = ds_blockdev_info(&t->r, maj, min, &d->i) == 0;
+	d->i.major = maj;
+	d->i.minor = min;
+	return d;
+}
+
+/*
+ * Is row k of a cgroup's rows [first, end) part of its whole-disk sum?
+ * Each byte counts once, at the top of its stack: partitions are left
+ * out, and so is a disk that another listed device (dm, md) sits on,
+ * since I/O through dm-crypt and the like may reach the disk in a
+ * worker's cgroup, not this one.  A device whose sysfs entry is gone
+ * cannot be placed and is left out.
+ */
+static int
+in_all(const struct devinfo *tab, size_t ntab, size_t first, size_t end,
+    size_t k)
+{
+	const struct devinfo *d = NULL, *e;
+	size_t i, j, b;
+
+	for (i = 0; i < ntab; i++)
+		if (tab[i].i.major == cgs.rows[k].major &&
+		    tab[i].i.minor == cgs.rows[k].minor)
+			d = &tab[i];
+	if (d == NULL || !d->ok || d->i.partition)
+		return 0;
+	for (j = first; j < end; j++) {
+		if (j == k)
+			continue;
+		for (e = NULL, i = 0; i < ntab; i++)
+			if (tab[i].i.major == cgs.rows[j].major &&
+			    tab[i].i.minor == cgs.rows[j].minor)
+				e = &tab[i];
+		if (e == NULL || !e->ok)
+			continue;
+		for (b = 0; b < e->i.nbelow; b++)
+			if (strcmp(e->i.below[b], d->i.name) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+static void
+cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
+    const struct ds_cgios *cur)
+{
+	struct devinfo *tab = NULL;
+	size_t ntab = 0, i, j, k, shown;
+	uint64_t now = ds_realtime_ns();
+	double secs = 0;
+	int x;
+
+	if (prev != NULL)
+		secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
+	cgs.n = 0;
+	for (i = 0; i < cur->n; i++) {
+		const struct ds_cgio *c = &cur->c[i], *p = NULL;
+		struct cgrow *all;
+		size_t first;
+
+		if (!c->have)
+			continue;
+		if (prev != NULL) {
+			p = ds_cgios_find(prev, c->path);
+			/* Recreated under the same name: it starts over. */
+			if (p != NULL && (p->ino != c->ino || !p->have))
+				p = NULL;
+		}
+		first = cgs.n;
+		all = cg_add();
+		all->cgroup = c->path;
+		all->all = 1;
+		strcpy(all->device, "all");
+		for (j = 0; j < c->st.n; j++) {
+			const struct ds_iostat_dev *d = &c->st.d[j], *pd = NULL;
+			const struct devinfo *di;
+			struct cgrow *rw;
+
+			for (k = 0; p != NULL && k < p->st.n; k++)
+				if (p->st.d[k].major == d->major &&
+				    p->st.d[k].minor == d->minor) {
+					pd = &p->st.d[k];
+					break;
+				}
+			di = dev_info(t, &tab, &ntab, d->major, d->minor);
+			rw = cg_add();
+			all = &cgs.rows[first];	/* cg_add may move it */
+			rw->cgroup = c->path;
+			rw->major = d->major;
+			rw->minor = d->minor;
+			if (di->ok)
+				snprintf(rw->device, sizeof(rw->device), "%s",
+				    di->i.name);
+			else
+				strcpy(rw->device, "-");
+			for (x = 0; x < DS_IOS_N; x++) {
+				uint64_t v, pv;
+
+				if (!(d->have & (1u << x)))
+					continue;
+				pv = pd != NULL && (pd->have & (1u << x)) ?
+				    pd->v[x] : 0;
+				/* Backwards (a device re-added): no rate. */
+				v = prev == NULL ? d->v[x] :
+				    d->v[x] >= pv ? d->v[x] - pv : 0;
+				rw->u[x] = d->v[x];
+				rw->v[x] = prev == NULL ? (double)v :
+				    secs > 0 ? (double)v / secs /
+				    (x == DS_IOS_RBYTES || x == DS_IOS_WBYTES ||
+				    x == DS_IOS_DBYTES ? 1024.0 : 1.0) : 0;
+				rw->have |= 1u << x;
+				if (v > 0)
+					rw->active = 1;
+			}
+		}
+		all = &cgs.rows[first];
+		for (k = first + 1; k < cgs.n; k++) {
+			const struct cgrow *rw = &cgs.rows[k];
+
+			if (!in_all(tab, ntab, first + 1, cgs.n, k))
+				continue;
+			for (x = 0; x < DS_IOS_N; x++)
+				if (rw->have & (1u << x)) {
+					all->u[x] += rw->u[x];
+					all->v[x] += rw->v[x];
+					all->have |= 1u << x;
+				}
+			all->active |= rw->active;
+		}
+		/* Cgroups with no I/O yet: the all row of zeros under -a. */
+		if (c->st.n == 0)
+			all->have = (1u << DS_IOS_N) - 1;
+	}
+	free(tab);
+	for (i = j = 0; i < cgs.n; i++)
+		if (s->o->all || cgs.rows[i].active)
+			cgs.rows[j++] = cgs.rows[i];
+	cgs.n = j;
+	if (cgs.n > 1)
+		qsort(cgs.rows, cgs.n, sizeof(*cgs.rows), cmp_cgrow);
+	shown = s->o->top > 0 && s->o->top < cgs.n ? (size_t)s->o->top : cgs.n;
+	if (isatty(STDERR_FILENO))
+		notes(s);
+	tool_report_begin(t, &s->w);
+	for (i = 0; i < shown; i++) {
+		const struct cgrow *rw = &cgs.rows[i];
+
+		ds_w_time(&s->w, now);
+		ds_w_str(&s->w, rw->cgroup);
+		ds_w_str(&s->w, rw->device);
+		for (x = 0; x < DS_IOS_N; x++) {
+			if (!(rw->have & (1u << x)))
+				ds_w_null(&s->w);
+			else if (t->fmt == DS_FMT_PROM || !cgs.rates)
+				ds_w_u64(&s->w, rw->u[x]);
+			else
+				ds_w_f(&s->w, rw->v[x]);
+		}
+		ds_w_row_end(&s->w);
+	}
+	tool_report_end(t, &s->w);
+}
+
+static void
+cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
+{
+	int e;
+
+	if ((e = ds_cgios_read(&t->r, cgs.mnt, cs)) < 0)
+		tool_errc(1, e, "%s%s", cgs.mnt[0] == '/' ? "" : "/",
+		    cgs.mnt);
+	if (t->has_interval && cs->uptime_ns == 0)
+		tool_errc(1, ENOENT, "%s/proc/uptime", t->r.path);
+	if (cs->bad > 0 && s->bad == 0) {
+		s->bad = cs->bad;
+		s->first_bad = 0;
+	}
+}
+
+static void
+cg_main(struct state *s, struct opts *o, struct tool *t)
+{
+	struct ds_cgios a = { 0 }, b = { 0 }, *prev = &a, *cur = &b, *tmp;
+	struct ds_col cols[3 + DS_IOS_N];
+	uint64_t deadline, n;
+	int i;
+
+	cgs.sort = -1;
+	if (o->sort_name != NULL &&
+	    (cgs.sort = cg_sort_column(o->sort_name)) == -2) {
+		warnx("-s %s: not a column (rkB/s, wkB/s, r/s, w/s, dkB/s, "
+		    "d/s, or rbytes, wbytes, rios, wios, dbytes, dios)",
+		    o->sort_name);
+		usage();
+	}
+	cgs.rates = t->has_interval && t->fmt != DS_FMT_PROM;
+	cols[0] = c_time;
+	cols[1] = c_cgroup;
+	cols[2] = c_device;
+	for (i = 0; i < DS_IOS_N; i++) {
+		cols[3 + i] = cg_ctr_col[i];
+		if (cgs.rates) {
+			cols[3 + i].name = cg_rate_name[i];
+			cols[3 + i].type = DS_T_F2;
+			cols[3 + i].prom = DS_P_NONE;
+		}
+	}
+	ds_writer_free(&s->w);
+	ds_writer_init(&s->w, t->out, t->fmt, cols, 3 + DS_IOS_N, t->header,
+	    "dwho");
+	cg_sample(s, t, prev);
+	if (!t->has_interval) {
+		cg_report(s, t, NULL, prev);
+	} else {
+		deadline = ds_boottime_ns() + t->interval_ns;
+		for (n = 0; t->count == 0 || n < t->count; n++) {
+			if (tool_wait(t, &deadline))
+				break;
+			cg_sample(s, t, cur);
+			cg_report(s, t, prev, cur);
+			tmp = prev;
+			prev = cur;
+			cur = tmp;
+		}
+	}
+	notes(s);
+	ds_cgios_free(&a);
+	ds_cgios_free(&b);
+	free(cgs.rows);
+	ds_writer_free(&s->w);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -533,7 +965,7 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	o.sort = -1;
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:gln:p:s:tu:",
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:gG:ln:p:s:tu:",
 	    longopts, NULL)) != -1) {
 		if (tool_option(&t, ch, optarg, usage))
 			continue;
@@ -571,14 +1003,18 @@ main(int argc, char **argv)
 			parse_pids(&o, optarg);
 			break;
 		case 's':
-			if ((o.sort = sort_column(optarg)) == -2) {
-				warnx("-s %s: not a column (pid, kB_rd/s, "
-				    "kB_wr/s, kB_ccwr/s, kB_rchar/s, "
-				    "kB_wchar/s, syscr/s, syscw/s, hit%%, "
-				    "%%iodelay)", optarg);
+			o.sort_name = optarg;
+			o.sort_set = 1;
+			break;
+		case 'G':
+			if (strcmp(optarg, "iostat") != 0 &&
+			    strcmp(optarg, "proc") != 0) {
+				warnx("-G %s: not a source (iostat, proc)",
+				    optarg);
 				usage();
 			}
-			o.sort_set = 1;
+			o.source = optarg;
+			o.mode = M_GROUP;
 			break;
 		case 't':
 			o.threads = 1;
@@ -609,17 +1045,38 @@ main(int argc, char **argv)
 		warnx("-g and -t: cgroups hold processes, not threads");
 		usage();
 	}
+	if (o.source != NULL && strcmp(o.source, "iostat") == 0 &&
+	    (o.npids > 0 || o.user != NULL || o.have_re)) {
+		warnx("-G iostat: io.stat is per cgroup; -p, -u and -c "
+		    "select processes");
+		usage();
+	}
+	tool_start(&t);
+	o.r = &t.r;
+	s.t = &t;
+	s.o = &o;
+	if (o.mode == M_GROUP && o.source != NULL &&
+	    strcmp(o.source, "proc") == 0)
+		s.source_note = "-g: summing /proc/PID/io by cgroup (-G proc)";
+	if (o.mode == M_GROUP && (o.source == NULL ||
+	    strcmp(o.source, "iostat") == 0) && use_iostat(&s, &o, &t)) {
+		cg_main(&s, &o, &t);
+		tool_exit(0);
+	}
+	if (o.sort_name != NULL &&
+	    (o.sort = sort_column(o.sort_name)) == -2) {
+		warnx("-s %s: not a column (pid, kB_rd/s, kB_wr/s, "
+		    "kB_ccwr/s, kB_rchar/s, kB_wchar/s, syscr/s, syscw/s, "
+		    "hit%%, %%iodelay)", o.sort_name);
+		usage();
+	}
 	/* -n alone: the heaviest block-layer users first. */
 	if (o.top > 0 && !o.sort_set) {
 		o.sort = V_TOTAL;
 		o.sort_set = 1;
 	}
-	tool_start(&t);
-	o.r = &t.r;
 	if ((o.clk_tck = sysconf(_SC_CLK_TCK)) <= 0)
 		o.clk_tck = 100;
-	s.t = &t;
-	s.o = &o;
 	setup_columns(&s);
 
 	if (o.mode == M_THREAD)

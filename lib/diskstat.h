@@ -519,6 +519,64 @@ double ds_who_hit(const struct ds_who_rate *r);
 /* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
 double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
 
+/* cgroup v2 io.stat (dwho -g): per cgroup and device, since creation. */
+enum ds_iostat_key {
+	DS_IOS_RBYTES, DS_IOS_WBYTES, DS_IOS_RIOS, DS_IOS_WIOS,
+	DS_IOS_DBYTES, DS_IOS_DIOS, DS_IOS_N
+};
+struct ds_iostat_dev {
+	unsigned int major, minor;
+	uint64_t v[DS_IOS_N];
+	uint32_t have;		/* bit per key the line had */
+};
+struct ds_iostat {
+	struct ds_iostat_dev *d;
+	size_t n, cap;
+	size_t bad;		/* lines that did not start with MAJ:MIN */
+};
+/* Parse io.stat text; unknown keys are ignored.  Replaces out's rows. */
+int ds_iostat_parse(const char *text, struct ds_iostat *out);
+void ds_iostat_free(struct ds_iostat *s);
+
+struct ds_cgio {
+	char *path;		/* "/" or "/system.slice/..." below the mount */
+	uint64_t ino;		/* a recreated cgroup has a new inode */
+	int have;		/* io.stat was read */
+	struct ds_iostat st;
+};
+struct ds_cgios {
+	struct ds_cgio *c;	/* sorted by path */
+	size_t n, cap;
+	size_t with_iostat;	/* cgroups that had io.stat */
+	size_t bad;		/* malformed io.stat lines */
+	uint64_t uptime_ns;	/* 0 when proc/uptime is unreadable */
+};
+/* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
+int ds_cgios_read(const struct ds_root *r, const char *mnt,
+    struct ds_cgios *out);
+void ds_cgios_free(struct ds_cgios *cs);
+const struct ds_cgio *ds_cgios_find(const struct ds_cgios *cs,
+    const char *path);
+/* mnt/cgroup.controllers lists "io": 1, 0 if not, -errno unreadable. */
+int ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
+    struct ds_buf *scratch);
+
+/*
+ * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
+ * and the whole disks it sits on (slaves/, partitions taken to their
+ * disk) when it is a dm or md device.  -errno when the entry is gone.
+ */
+#define DS_BELOW_MAX 16
+struct ds_devinfo {
+	unsigned int major, minor;
+	char name[64];
+	int partition;
+	char below[DS_BELOW_MAX][64];
+	size_t nbelow;
+};
+int ds_blockdev_info(const struct ds_root *r, unsigned int major,
+    unsigned int minor, struct ds_devinfo *out);
+
 /* ---- Queue attributes ------------------------------------------------- */
 
 /* ---- Deleted open files ----------------------------------------------- */
