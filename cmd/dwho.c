@@ -294,7 +294,7 @@ struct state {
 	size_t unreadable;
 	int noted_unreadable;
 	size_t bad;
-	int first_bad, noted_bad;
+	int first_bad, noted_bad, bad_iostat;
 	const char *source_note;	/* which -g source, said once */
 	char source_buf[4200];
 	int noted_source;
@@ -389,6 +389,11 @@ notes(struct state *s)
 	if (s->source_note != NULL && !s->noted_source) {
 		s->noted_source = 1;
 		warnx("%s", s->source_note);
+	}
+	if (s->bad > 0 && !s->noted_bad && s->bad_iostat) {
+		s->noted_bad = 1;
+		warnx("%zu malformed io.stat %s skipped", s->bad,
+		    s->bad == 1 ? "line" : "lines");
 	}
 	if (s->bad > 0 && !s->noted_bad) {
 		s->noted_bad = 1;
@@ -891,7 +896,7 @@ cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
 		tool_errc(1, ENOENT, "%s/proc/uptime", t->r.path);
 	if (cs->bad > 0 && s->bad == 0) {
 		s->bad = cs->bad;
-		s->first_bad = 0;
+		s->bad_iostat = 1;
 	}
 }
 
