@@ -823,9 +823,12 @@ cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
 					continue;
 				pv = pd != NULL && (pd->have & (1u << x)) ?
 				    pd->v[x] : 0;
-				/* Backwards (a device re-added): no rate. */
+				/*
+				 * Backwards: a reset (the device removed and
+				 * added again), counted from zero.
+				 */
 				v = prev == NULL ? d->v[x] :
-				    d->v[x] >= pv ? d->v[x] - pv : 0;
+				    d->v[x] >= pv ? d->v[x] - pv : d->v[x];
 				rw->u[x] = d->v[x];
 				rw->v[x] = prev == NULL ? (double)v :
 				    secs > 0 ? (double)v / secs /

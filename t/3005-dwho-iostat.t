@@ -76,9 +76,11 @@ u=$T/sys/fs/cgroup/user.slice/io.stat
 awk '$1 == "253:1" || $1 == "8:0" { sub(/rbytes=[0-9]+/, sprintf("rbytes=%.0f", substr($2, 8) + 4194304)) } { print }' "$u" >"$u.new"
 mv "$u.new" "$u"
 # system.slice recreated: a new directory (inode) with small counters
+# (made before the old one goes, so its inode differs)
+mkdir "$T/sys/fs/cgroup/new.slice"
+echo "253:0 rbytes=8192 wbytes=0 rios=2 wios=0 dbytes=0 dios=0" >"$T/sys/fs/cgroup/new.slice/io.stat"
 rm -rf "$T/sys/fs/cgroup/system.slice"
-mkdir "$T/sys/fs/cgroup/system.slice"
-echo "253:0 rbytes=8192 wbytes=0 rios=2 wios=0 dbytes=0 dios=0" >"$T/sys/fs/cgroup/system.slice/io.stat"
+mv "$T/sys/fs/cgroup/new.slice" "$T/sys/fs/cgroup/system.slice"
 # machine.slice: a device with no sysfs entry appears
 m=$T/sys/fs/cgroup/machine.slice/io.stat
 { cat "$m"; echo "259:9 rbytes=0 wbytes=4096 rios=0 wios=1 dbytes=0 dios=0"; } >"$m.new"
