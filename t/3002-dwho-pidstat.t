@@ -2,9 +2,10 @@
 # dwho against pidstat -d on the same fake /proc over one interval:
 # dwho reads it with -R, pidstat with the tree bind-mounted over /proc
 # in a private mount namespace (pidstat 12.6 reads /proc/uptime,
-# /proc/stat and each PID's stat, status, io and schedstat).  Between
-# the two samples the files are swapped by rename, so both tools see the
-# same two snapshots and the same uptime-based interval.
+# /proc/stat and each PID's stat, status, io and schedstat).  The tree
+# is a directory of absolute symlinks into "cur", itself a symlink to
+# sample A, switched to sample B by one rename between the two samples:
+# both tools see the same two snapshots and the same uptime interval.
 . "${0%/*}/lib.sh"
 . "$FIX/dwho/mkproc.sh"
 
@@ -27,15 +28,15 @@ mkproc "$TRASH/B" 300 new 99900 0 3072 0 0 3072 0 1 0
 # 400 exits, 500 is new
 mkproc "$TRASH/A" 400 gone 50000 0 1000 0 0 0 0 0 0
 mkproc "$TRASH/B" 500 born 99950 5 6144 0 0 6144 0 2 0
-cp -a "$TRASH/A" "$R/proc"
+mkdir "$R/proc"
+ln -s "$TRASH/A" "$TRASH/cur"
+for e in $( (ls "$TRASH/A"; ls "$TRASH/B") | sort -u); do
+	ln -s "$TRASH/cur/$e" "$R/proc/$e"
+done
 
-# swap: replace every file of sample A by B's, each by rename
+# swap: one rename switches every file from sample A to B
 swap() {
-	(cd "$TRASH/B" && find . -type f) | while read -r f; do
-		mkdir -p "$R/proc/${f%/*}"
-		cp "$TRASH/B/$f" "$R/proc/$f.new" && mv "$R/proc/$f.new" "$R/proc/$f"
-	done
-	rm -rf "$R/proc/400"
+	ln -s "$TRASH/B" "$TRASH/cur.new" && mv -T "$TRASH/cur.new" "$TRASH/cur"
 }
 
 havepidstat=

@@ -68,7 +68,7 @@ T=$TRASH/t
 cp -a "$TREE" "$T"
 mkdir -p "$T/proc"
 echo "100.00 100.00" >"$T/proc/uptime"
-dwho -R "$T" -g -o tsv 2 1 >"$TRASH/out" 2>"$TRASH/err" &
+dwho -R "$T" -g -o tsv 3 1 >"$TRASH/out" 2>"$TRASH/err" &
 dw=$!
 sleep 1
 u=$T/sys/fs/cgroup/user.slice/io.stat
