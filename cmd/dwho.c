@@ -425,7 +425,7 @@ report(struct state *s, const struct ds_procs *prev,
 	struct opts *o = s->o;
 	size_t i, n = 0, g, j, shown;
 	uint64_t now = ds_realtime_ns();
-	double secs;
+	double secs, age;
 
 	if (cur->n > s->cap) {
 		free(s->rows);
@@ -440,6 +440,19 @@ report(struct state *s, const struct ds_procs *prev,
 		if (prev != NULL) {
 			q = ds_procs_find(prev, p->pid);
 			secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
+			age = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
+			/*
+			 * Not in the first sample, yet older than the
+			 * interval (it changed user or name into the
+			 * selection): no baseline, so its rates since it
+			 * started rather than a lifetime in one interval.
+			 * A tick of slack for the start time's resolution.
+			 */
+			if ((q == NULL || q->starttime != p->starttime) &&
+			    age > secs + 2.0 / (double)o->clk_tck) {
+				q = NULL;
+				secs = age;
+			}
 		} else {
 			secs = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
 		}

@@ -24,10 +24,13 @@ mkproc "$TRASH/A" 200 x 50000 0 0 0 0 0 0 0 0
 mkproc "$TRASH/B" 200 x 50000 0 1234567 0 333 1234567 0 20 0
 # 300 is reused by a process that started in the interval
 mkproc "$TRASH/A" 300 old 50000 0 1000000000 0 0 1000000000 0 9 0
-mkproc "$TRASH/B" 300 new 99900 0 3072 0 0 3072 0 1 0
+mkproc "$TRASH/B" 300 new 100050 0 3072 0 0 3072 0 1 0
+# 600 was there all along but only now matches the selection (as
+# after a setuid): rates since it started, 10 s ago
+mkproc "$TRASH/B" 600 late 99300 0 10240 0 0 10240 0 10 0
 # 400 exits, 500 is new
 mkproc "$TRASH/A" 400 gone 50000 0 1000 0 0 0 0 0 0
-mkproc "$TRASH/B" 500 born 99950 5 6144 0 0 6144 0 2 0
+mkproc "$TRASH/B" 500 born 100100 5 6144 0 0 6144 0 2 0
 mkdir "$R/proc"
 ln -s "$TRASH/A" "$TRASH/cur"
 for e in $( (ls "$TRASH/A"; ls "$TRASH/B") | sort -u); do
@@ -60,7 +63,8 @@ printf '%s\n' \
     '100	root	dd	325.52	162.76	1.33	3.26	162.76	3.33	66.67	0.00	20.00' \
     '200	root	x	401.88	0.00	0.11	401.88	0.00	6.67	0.00	0.00	0.00' \
     '300	root	new	1.00	0.00	0.00	1.00	0.00	0.33	0.00	0.00	0.00' \
-    '500	root	born	2.00	0.00	0.00	2.00	0.00	0.67	0.00	0.00	1.67' >"$TRASH/want"
+    '500	root	born	2.00	0.00	0.00	2.00	0.00	0.67	0.00	0.00	1.67' \
+    '600	root	late	1.00	0.00	0.00	1.00	0.00	1.00	0.00	0.00	0.00' >"$TRASH/want"
 # no etc/passwd in the tree: the owner's uid as a number
 sed "s/	root	/	$(id -u)	/" "$TRASH/want" >"$TRASH/w" && mv "$TRASH/w" "$TRASH/want"
 ok "interval rates exact; reused pid and new process from their own counters" \
