@@ -149,13 +149,15 @@ cmd() {
 	_ncmd=$((_ncmd + 1))
 }
 
-# _group SLOW: run the commands whose slow flag is SLOW, append results.
+# _group SLOW: run the commands whose slow flag is SLOW (0 or 1)
+# together, then count their syscalls one by one; append the results.
 _group() {
+	_want=$1
 	_idx=
 	_j=0
 	while [ $_j -lt $_ncmd ]; do
 		IFS='	' read -r _s _k _l <"$_spec/$_j.meta"
-		[ "$_s" = "$1" ] && _idx="$_idx $_j"
+		[ "$_s" = "$_want" ] && _idx="$_idx $_j"
 		_j=$((_j + 1))
 	done
 	[ -n "$_idx" ] || return 0
@@ -171,7 +173,7 @@ _group() {
 		IFS=$_oldifs
 		set +f
 	done
-	if [ "$_slowgroup" = 1 ]; then
+	if [ "$_want" = 1 ]; then
 		_opts="-n $BENCH_SLOW_RUNS -w 0"
 		[ "$BENCH_SLOW_RUNS" -gt "$BENCH_RUNS" ] && _opts="-n $BENCH_RUNS -w 0"
 	else
@@ -203,9 +205,7 @@ _group() {
 }
 
 case_end() {
-	_slowgroup=0
 	_group 0
-	_slowgroup=1
 	_group 1
 	rm -rf "$_spec"
 }
