@@ -3,6 +3,8 @@
 # and the targets of issue 9.  Environment:
 #   BENCH_RUNS=5        runs per command; the medians are reported
 #   BENCH_SLOW_RUNS=3   runs for commands taking seconds (lsof at scale)
+#   BENCH_MIN_MS=50     a faster command is started repeatedly in each
+#                       run, for about this much of its CPU time
 #   BENCH_ONLY="dxstat dwho ddeleted files startup"  scenarios to run
 #   BENCH_QUICK=1       smaller scales, for a quick look
 #   BENCH_SYSCALLS=perf|strace  how syscalls are counted (default perf
@@ -13,7 +15,7 @@
 BENCH_DIR=$(cd "${0%/*}" && pwd)
 : "${BENCH_OUT:=$BENCH_DIR/out}"
 : "${BENCH_ONLY:=dxstat dwho ddeleted files startup}"
-export BENCH_OUT BENCH_TOOLDIR BENCH_RUNS BENCH_SLOW_RUNS BENCH_QUICK BENCH_SYSCALLS
+export BENCH_OUT BENCH_TOOLDIR BENCH_MIN_MS BENCH_RUNS BENCH_SLOW_RUNS BENCH_QUICK BENCH_SYSCALLS
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bench: needs root (mount namespace, sysctl, other users' /proc)" >&2

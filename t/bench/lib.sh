@@ -100,7 +100,7 @@ reap() {
 
 # ---- measuring -------------------------------------------------------
 
-: "${BENCH_MIN_MS:=20}"
+: "${BENCH_MIN_MS:=50}"
 
 # syscalls command...: "TOTAL WRITES" of one run, children included.
 syscalls() {
