@@ -82,14 +82,14 @@ END {
 			if (s == "dwho" && c ~ /^5000 /)
 				for (r = 1; r <= nrow[s, c]; r++)
 					if (label[s, c, r] ~ /^pidstat/)
-						printf "%-9s %-30s %s uses %6.2fx our CPU (>= 4; the floor's: %.2fx)  %s\n", \
+						printf "%-9s %-30s %s uses %6.2fx our CPU (>= 4; floor: %.2fx)  %s\n", \
 						    tool, c, "pidstat -d", \
 						    cpu[s, c, r] / o, cpu[s, c, r] / f, \
 						    verdict(cpu[s, c, r] / o >= 4)
 			if (s == "ddeleted")
 				for (r = 1; r <= nrow[s, c]; r++)
 					if (label[s, c, r] ~ /^lsof/)
-						printf "%-9s %-30s %s uses %6.2fx our CPU (>= 5; the floor's: %.2fx)  %s\n", \
+						printf "%-9s %-30s %s uses %6.2fx our CPU (>= 5; floor: %.2fx)  %s\n", \
 						    tool, c, "lsof +L1", \
 						    cpu[s, c, r] / o, cpu[s, c, r] / f, \
 						    verdict(cpu[s, c, r] / o >= 5)
