@@ -53,6 +53,30 @@ t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
 check: all $(UNITS)
 	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(UNITS) t/*.t
 
+# make bench: our tools against the peers and the floor programs
+# (t/bench/); needs root.  Never part of check.  BENCH_RUNS=N runs per
+# command (default 5); see t/bench/bench.sh for the other knobs.
+BENCHSRC := $(sort $(wildcard t/bench/*.c))
+BENCHBIN := $(patsubst t/bench/%.c,t/bench/out/bin/%,$(BENCHSRC))
+
+t/bench/out/bin/%: t/bench/%.c .flags
+	@mkdir -p t/bench/out/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
+# Static, so its own RSS stays below what it measures (see run.c).
+t/bench/out/bin/run: t/bench/run.c .flags
+	@mkdir -p t/bench/out/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ $<
+
+bench: all $(BENCHBIN)
+	sh t/bench/bench.sh
+
+bench-clean:
+	rm -rf t/bench/out
+
+clean: bench-clean
+.PHONY: bench bench-clean
+
 libdiskstat.pc: Makefile
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
 	    'includedir=$(INCDIR)' '' 'Name: libdiskstat' \
@@ -77,26 +101,8 @@ uninstall:
 	for m in $(MAN1); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m#doc/}; done
 	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
 
-# make bench: our tools against the peers and the floor programs
-# (t/bench/); needs root.  Never part of check.  BENCH_RUNS=N runs per
-# command (default 5); see t/bench/bench.sh for the other knobs.
-BENCHSRC := $(sort $(wildcard t/bench/*.c))
-BENCHBIN := $(patsubst t/bench/%.c,t/bench/out/bin/%,$(BENCHSRC))
-
-t/bench/out/bin/%: t/bench/%.c .flags
-	@mkdir -p t/bench/out/bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
-
-# Static, so its own RSS stays below what it measures (see run.c).
-t/bench/out/bin/run: t/bench/run.c .flags
-	@mkdir -p t/bench/out/bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ $<
-
-bench: all $(BENCHBIN)
-	sh t/bench/bench.sh
-
 clean:
 	rm -f lib/*.o $(LIB) $(TOOLS) $(UNITS) libdiskstat.pc .flags
-	rm -rf t/trash.* t/bench/out
+	rm -rf t/trash.*
 
-.PHONY: all check install uninstall clean bench
+.PHONY: all check install uninstall clean
