@@ -1,0 +1,116 @@
+#!/bin/sh
+# A real scrape: Debian's prometheus-node-exporter, textfile collector
+# only, on a loopback port.  Each tool writes NAME.prom with -w from a
+# captured tree; /metrics must carry every sample with the value the
+# tool's -o tsv shows for the same tree (in base units), and
+# node_textfile_scrape_error must be 0.  A broken file must make it 1.
+. "${0%/*}/lib.sh"
+. "$FIX/fleet/fleet.sh"
+need_cmd curl python3 ss
+EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter) ||
+	skip_all "needs prometheus-node-exporter"
+fleet_tools
+[ -n "$tools" ] || skip_all "no tool built yet"
+CMP=$FIX/fleet/promcmp.py
+
+TF=$TRASH/tf
+mkdir "$TF"
+scraped=
+for t in $tools; do
+	if tree=$(fleet_tree "$t"); then
+		"$t" -R "$tree" -o tsv >"$TRASH/$t.tsv" 2>"$TRASH/err"
+		is "$?" 0 "$t -R ${tree#$FIX/} -o tsv"
+		"$t" -R "$tree" -o prom -w "$TF/$t.prom" 2>"$TRASH/err"
+		is "$?" 0 "$t -R ${tree#$FIX/} -o prom -w $t.prom"
+		python3 "$CMP" tsv "$TOP/cmd/$t.c" "$t" "$TRASH/$t.tsv" "$TF/$t.prom" >"$TRASH/cmp"
+		case $? in
+		0) pass "$t: prom file equals tsv in base units ($(head -1 "$TRASH/cmp"))" ;;
+		2) skip "$t: prom file equals tsv" "$(head -1 "$TRASH/cmp")" ;;
+		*) fail "$t: prom file equals tsv in base units"; sed 's/^/# /' "$TRASH/cmp" ;;
+		esac
+	else
+		# No tree gives rows: the live system still shows the scrape.
+		"$t" -o prom -w "$TF/$t.prom" 2>"$TRASH/err"
+		is "$?" 0 "$t -o prom -w $t.prom (live: no fixture tree gives rows)"
+	fi
+	[ -s "$TF/$t.prom" ] && scraped="$scraped $t"
+done
+[ -n "$scraped" ] || skip_all "no tool wrote any metric"
+
+# The comparison can fail: a value changed by one unit is caught.
+first=${scraped# }
+first=${first%% *}
+if [ -f "$TRASH/$first.tsv" ]; then
+	awk '!/^#/ && !done { sub(/ [^ ]*$/, " 12345678901"); done = 1 } { print }' \
+	    "$TF/$first.prom" >"$TRASH/wrong.prom"
+	test_must_fail 1 python3 "$CMP" tsv "$TOP/cmd/$first.c" "$first" \
+	    "$TRASH/$first.tsv" "$TRASH/wrong.prom" >/dev/null
+	is "$?" 0 "control: a wrong value in the prom file is caught"
+fi
+
+# A free loopback port from 19100 up.
+port=19100
+while [ -n "$(ss -Hltn "( sport = :$port )" 2>/dev/null)" ]; do
+	port=$((port + 1))
+	[ $port -lt 19200 ] || skip_all "no free port in 19100-19199"
+done
+"$EXPORTER" --web.listen-address="127.0.0.1:$port" \
+    --collector.disable-defaults --collector.textfile \
+    --collector.textfile.directory="$TF" \
+    >"$TRASH/exporter.log" 2>&1 &
+epid=$!
+at_exit "kill $epid 2>/dev/null; wait $epid 2>/dev/null"
+
+scrape() {
+	curl -sf --max-time 5 "http://127.0.0.1:$port/metrics" >"$1"
+}
+i=0
+until scrape "$TRASH/metrics"; do
+	i=$((i + 1))
+	if [ $i -ge 100 ] || ! kill -0 $epid 2>/dev/null; then
+		fail "node_exporter answers on 127.0.0.1:$port"
+		sed 's/^/# /' "$TRASH/exporter.log"
+		exit 1
+	fi
+	sleep 0.1
+done
+pass "node_exporter answers on 127.0.0.1:$port"
+
+is "$(grep '^node_textfile_scrape_error ' "$TRASH/metrics")" \
+    "node_textfile_scrape_error 0" "node_textfile_scrape_error is 0"
+for t in $scraped; do
+	ok "$t.prom is listed by the textfile collector" \
+	    grep -q "^node_textfile_mtime_seconds{file=\"[^\"]*$t.prom\"}" "$TRASH/metrics"
+	python3 "$CMP" scraped "$TF/$t.prom" "$TRASH/metrics" >"$TRASH/cmp"
+	if [ $? -eq 0 ]; then
+		pass "$t: every sample scraped with its value and HELP ($(head -1 "$TRASH/cmp"))"
+	else
+		fail "$t: every sample scraped with its value and HELP"
+		sed 's/^/# /' "$TRASH/cmp"
+	fi
+	# Scraped directly against the tsv, for the figures a user reads.
+	if [ -f "$TRASH/$t.tsv" ]; then
+		# The page also holds node_* metrics: compare our families.
+		grep "^${t}_\|^# HELP ${t}_" "$TRASH/metrics" >"$TRASH/ours"
+		python3 "$CMP" tsv "$TOP/cmd/$t.c" "$t" "$TRASH/$t.tsv" "$TRASH/ours" >"$TRASH/cmp"
+		case $? in
+		0) pass "$t: scraped values equal -o tsv in base units ($(head -1 "$TRASH/cmp"))" ;;
+		2) skip "$t: scraped values equal -o tsv" "$(head -1 "$TRASH/cmp")" ;;
+		*) fail "$t: scraped values equal -o tsv in base units"; sed 's/^/# /' "$TRASH/cmp" ;;
+		esac
+	fi
+done
+
+# A broken file: the collector reports it, so the check above can fail.
+printf 'broken_metric{label="unclosed 1\n' >"$TF/zz-broken.prom"
+scrape "$TRASH/metrics2"
+is "$(grep '^node_textfile_scrape_error ' "$TRASH/metrics2")" \
+    "node_textfile_scrape_error 1" "a broken .prom file sets node_textfile_scrape_error 1"
+rm "$TF/zz-broken.prom"
+scrape "$TRASH/metrics3"
+is "$(grep '^node_textfile_scrape_error ' "$TRASH/metrics3")" \
+    "node_textfile_scrape_error 0" "back to 0 once the broken file is gone"
+
+kill $epid
+wait $epid 2>/dev/null
+ok "node_exporter stopped" sh -c "! kill -0 $epid 2>/dev/null"
