@@ -1,0 +1,34 @@
+#!/bin/sh
+# mandoc -Tlint is silent on every page in doc/ (only references to
+# pages this machine lacks are let through), every tool has its page,
+# and its SYNOPSIS is the tool's usage line.
+. "${0%/*}/lib.sh"
+. "$FIX/fleet/fleet.sh"
+need_cmd mandoc col
+fleet_tools
+
+n=0
+for m in "$TOP"/doc/*.1 "$TOP"/doc/*.3; do
+	[ -f "$m" ] || continue
+	n=$((n + 1))
+	mandoc -Tlint "$m" 2>&1 | grep -v 'referenced manual not found' >"$TRASH/lint"
+	is "$(cat "$TRASH/lint")" "" "mandoc -Tlint ${m#$TOP/}"
+done
+ok "doc/libdiskstat.3 exists" test -f "$TOP/doc/libdiskstat.3"
+
+for t in $tools; do
+	if [ ! -f "$TOP/doc/$t.1" ]; then
+		fail "doc/$t.1 exists"
+		continue
+	fi
+	# The rendered SYNOPSIS, joined into one line, against usage:.
+	syn=$(mandoc -Tascii -Owidth=500 "$TOP/doc/$t.1" | col -b |
+	    sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d' | tr -s ' \n' '  ' |
+	    sed 's/^ *//; s/ *$//')
+	# usage: and its continuation lines ("       dxstat -c ...").
+	use=$("$t" --help | awk -v t="$t" '
+	    NR == 1 { if (!sub(/^usage: /, "")) exit; print; next }
+	    $1 == t { print; next }
+	    { exit }' | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
+	is "$syn" "$use" "doc/$t.1 SYNOPSIS is $t's usage line"
+done
