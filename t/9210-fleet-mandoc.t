@@ -1,6 +1,6 @@
 #!/bin/sh
 # mandoc -Tlint is silent on every page in doc/ (only references to
-# pages this machine lacks are let through), every tool has its page,
+# pages this machine lacks, and its own stale mandoc.db, are let through), every tool has its page,
 # and its SYNOPSIS is the tool's usage line.
 . "${0%/*}/lib.sh"
 . "$FIX/fleet/fleet.sh"
@@ -11,7 +11,10 @@ n=0
 for m in "$TOP"/doc/*.1 "$TOP"/doc/*.3; do
 	[ -f "$m" ] || continue
 	n=$((n + 1))
-	mandoc -Tlint "$m" 2>&1 | grep -v 'referenced manual not found' >"$TRASH/lint"
+	# Not the page's fault: a reference to a page this machine lacks,
+	# and a stale mandoc.db on this machine.
+	mandoc -Tlint "$m" 2>&1 | grep -v -e 'referenced manual not found' \
+	    -e 'outdated mandoc.db' >"$TRASH/lint"
 	is "$(cat "$TRASH/lint")" "" "mandoc -Tlint ${m#$TOP/}"
 done
 ok "doc/libdiskstat.3 exists" test -f "$TOP/doc/libdiskstat.3"
