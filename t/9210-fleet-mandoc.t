@@ -35,3 +35,14 @@ for t in $tools; do
 	    { exit }' | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
 	is "$syn" "$use" "doc/$t.1 SYNOPSIS is $t's usage line"
 done
+
+# libdiskstat.3 keeps up with the header: every function declared in
+# lib/diskstat.h has its .Fn (or .Fo) line in the page.
+if [ -f "$TOP/doc/libdiskstat.3" ]; then
+	missing=
+	for f in $(grep -v '^[[:space:]/*#]' "$TOP/lib/diskstat.h" |
+	    grep -o '\<ds_[a-z0-9_]*(' | tr -d '(' | sort -u); do
+		grep -q "^\.F[no] $f\>" "$TOP/doc/libdiskstat.3" || missing="$missing $f"
+	done
+	is "${missing# }" "" "doc/libdiskstat.3 documents every function of lib/diskstat.h"
+fi
