@@ -77,8 +77,13 @@ for t in $tools; do
 		if [ -f "$TOP/doc/$t.1" ]; then
 			mandoc -Tutf8 "$TOP/doc/$t.1" 2>/dev/null | col -b >"$TRASH/man"
 			missing=
+			# Names made at run time (dpsi_io_some_...) are written
+			# once as a pattern: map/NAME.doc.sed gives that name.
+			sedf=$FIX/fleet/map/$t.doc.sed
 			for fam in $(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$TRASH/$t.prom"); do
-				grep -qF -e "$fam" -e "${fam#${t}_}" "$TRASH/man" ||
+				doc=$fam
+				[ -f "$sedf" ] && doc=$(echo "$fam" | sed -f "$sedf")
+				grep -qF -e "$fam" -e "${fam#${t}_}" -e "$doc" "$TRASH/man" ||
 				    missing="$missing $fam"
 			done
 			is "${missing# }" "" "$t ($src): every metric family named in doc/$t.1"

@@ -28,10 +28,11 @@ for t in $tools; do
 	syn=$(mandoc -Tascii -Owidth=500 "$TOP/doc/$t.1" | col -b |
 	    sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d' | tr -s ' \n' '  ' |
 	    sed 's/^ *//; s/ *$//')
-	# usage: and its continuation lines ("       dxstat -c ...").
-	use=$("$t" --help | awk -v t="$t" '
+	# usage: and its continuation lines (indented: more options, or
+	# another form "       dpsi -w ...").
+	use=$("$t" --help | awk '
 	    NR == 1 { if (!sub(/^usage: /, "")) exit; print; next }
-	    $1 == t { print; next }
+	    /^[ \t]/ { print; next }
 	    { exit }' | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
 	is "$syn" "$use" "doc/$t.1 SYNOPSIS is $t's usage line"
 done
