@@ -6,7 +6,7 @@
 # node_textfile_scrape_error must be 0.  A broken file must make it 1.
 . "${0%/*}/lib.sh"
 . "$FIX/fleet/fleet.sh"
-need_cmd curl python3 ss
+need_cmd curl python3
 EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter) ||
 	skip_all "needs prometheus-node-exporter"
 fleet_tools
@@ -48,13 +48,23 @@ if [ -f "$TRASH/$first.tsv" ]; then
 	is "$?" 0 "control: wrong values in the prom file are caught"
 fi
 
-# A free loopback port from 19100 up.
+# A free loopback port from 19100 up: none listening on it in
+# /proc/net/tcp{,6} (local address ...:PORT in hex, state 0A).
+listening() {
+	awk -v p="$(printf ':%04X' "$1")" \
+	    'substr($2, length($2) - 4) == p && $4 == "0A" { f = 1 } END { exit !f }' \
+	    /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
 port=19100
-while [ -n "$(ss -Hltn "( sport = :$port )" 2>/dev/null)" ]; do
+while listening $port; do
 	port=$((port + 1))
 	[ $port -lt 19200 ] || skip_all "no free port in 19100-19199"
 done
-"$EXPORTER" --web.listen-address="127.0.0.1:$port" \
+# --pdeathsig: the exporter goes with this script even when the script
+# is killed before its exit trap runs.
+pdeath=
+setpriv --help 2>/dev/null | grep -q pdeathsig && pdeath="setpriv --pdeathsig TERM"
+$pdeath "$EXPORTER" --web.listen-address="127.0.0.1:$port" \
     --collector.disable-defaults --collector.textfile \
     --collector.textfile.directory="$TF" \
     >"$TRASH/exporter.log" 2>&1 &

@@ -75,7 +75,8 @@ for t in $tools; do
 		fi
 		# Stable names, documented: each family in the man page.
 		if [ -f "$TOP/doc/$t.1" ]; then
-			mandoc -Tutf8 "$TOP/doc/$t.1" 2>/dev/null | col -b >"$TRASH/man"
+			# Rendered, without the backspace overstrike of bold.
+			mandoc -Tascii "$TOP/doc/$t.1" 2>/dev/null | sed 's/.\x08//g' >"$TRASH/man"
 			missing=
 			# Names made at run time (dpsi_io_some_...) are written
 			# once as a pattern: map/NAME.doc.sed gives that name.

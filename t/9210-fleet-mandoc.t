@@ -4,7 +4,7 @@
 # and its SYNOPSIS is the tool's usage line.
 . "${0%/*}/lib.sh"
 . "$FIX/fleet/fleet.sh"
-need_cmd mandoc col
+need_cmd mandoc
 fleet_tools
 
 n=0
@@ -25,7 +25,7 @@ for t in $tools; do
 		continue
 	fi
 	# The rendered SYNOPSIS, joined into one line, against usage:.
-	syn=$(mandoc -Tascii -Owidth=500 "$TOP/doc/$t.1" | col -b |
+	syn=$(mandoc -Tascii -Owidth=500 "$TOP/doc/$t.1" | sed 's/.\x08//g' |
 	    sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d' | tr -s ' \n' '  ' |
 	    sed 's/^ *//; s/ *$//')
 	# usage: and its continuation lines (indented: more options, or

@@ -5,7 +5,7 @@
 # what the dynamic tool prints, live and on a captured tree.
 . "${0%/*}/lib.sh"
 . "$FIX/fleet/fleet.sh"
-need_cmd make file nm
+need_cmd make nm readelf
 fleet_tools
 [ -n "$tools" ] || skip_all "no tool built yet"
 [ -f "$(cc -print-file-name=libc.a 2>/dev/null)" ] || skip_all "no static libc (libc6-dev)"
@@ -33,7 +33,9 @@ for t in $tools; do
 		fail "cmd/static/$t built"
 		continue
 	fi
-	ok "cmd/static/$t is statically linked" sh -c "file -L '$s' | grep -q 'statically linked'"
+	# Static: no program interpreter, no dynamic section.
+	ok "cmd/static/$t is statically linked" \
+	    sh -c "! readelf -lW '$s' | grep -q INTERP && ! readelf -dW '$s' | grep -q NEEDED"
 	is "$(ldd "$s" 2>&1 | tr -d '\t')" "not a dynamic executable" "ldd: $t has no shared library"
 	is "$(nm "$s" 2>/dev/null | grep -cE ' [TtWw] (getpw|getgr|__nss_|_nss_|getaddrinfo|gethostby)')" 0 \
 	    "$t: no NSS code linked in"
