@@ -47,6 +47,15 @@ else
 	skip "dqueue <TAB> lists a device" "/sys/block is empty here"
 fi
 
+# Arguments of tool options.
+is "$(comp dpsi -r m)" "memory " "dpsi -r m<TAB>: memory"
+mkdir -p "$TRASH/tree/sys/block/sda/queue"
+: >"$TRASH/tree/sys/block/sda/queue/nr_requests"
+: >"$TRASH/tree/sys/block/sda/queue/read_ahead_kb"
+is "$(comp dqueue -R "$TRASH/tree" --set nr)" "nr_requests= " "dqueue --set nr<TAB>: nr_requests="
+: >"$TRASH/dirs/snap1"
+is "$(cd "$TRASH/dirs" && comp dxstat -f s)" "snap1 " "dxstat -f <TAB>: files"
+
 # Options from each built tool's own --help.
 for t in $tools; do
 	want=$("$t" --help | tr ' ' '\n' | sed -n 's/^\[\{0,1\}\(-[A-Za-z0-9]\)$/\1/p; s/^\[-\([A-Za-z0-9]*\)\]$/\1/p' |
