@@ -10,6 +10,10 @@ fleet_tools
 VERSION=$(sed -n 's/^#define DS_VERSION "\(.*\)"/\1/p' "$TOP/lib/diskstat.h")
 D=$TRASH/root
 
+# A file of someone else's in the same directories: uninstall must leave it.
+mkdir -p "$D/usr/bin" "$D/usr/share/man/man1"
+echo other >"$D/usr/bin/other-tool"
+echo other >"$D/usr/share/man/man1/other-tool.1"
 make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr >"$TRASH/log" 2>&1
 st=$?
 is "$st" 0 "make install DESTDIR PREFIX=/usr"
@@ -30,7 +34,7 @@ is "$st" 0 "make install DESTDIR PREFIX=/usr"
 		[ -f "$m" ] && echo "0644 usr/share/man/man3/${m##*/}"
 	done
 } | sort -k2 >"$TRASH/expect"
-(cd "$D" && find . ! -type d -printf '%#m %P\n') | sort -k2 >"$TRASH/got"
+(cd "$D" && find . ! -type d ! -name 'other-tool*' -printf '%#m %P\n') | sort -k2 >"$TRASH/got"
 ok "installed files and modes are exactly the expected ones" test_cmp "$TRASH/expect" "$TRASH/got"
 ok "installed header is the tree's" cmp -s "$TOP/lib/diskstat.h" "$D/usr/include/diskstat.h"
 for m in "$TOP"/doc/*.[13]; do
@@ -129,7 +133,8 @@ done
 
 make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr >"$TRASH/log" 2>&1
 is "$?" 0 "make uninstall"
-is "$(cd "$D" && find . ! -type d | sort | tr '\n' ' ')" "" "uninstall leaves nothing but directories"
+is "$(cd "$D" && find . ! -type d | sort | tr '\n' ' ')" "./usr/bin/other-tool ./usr/share/man/man1/other-tool.1 " \
+    "uninstall leaves nothing but directories (and the files it did not install)"
 
 # Another prefix: the .pc follows it (it is not a stale file).
 make -s -C "$TOP" install DESTDIR="$TRASH/opt" PREFIX=/opt/ds >/dev/null 2>&1
