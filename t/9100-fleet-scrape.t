@@ -15,6 +15,26 @@ CMP=$FIX/fleet/promcmp.py
 
 TF=$TRASH/tf
 mkdir "$TF"
+
+# A known truth for ddeleted, which reads the live system: a deleted
+# 1 MiB file held open on a tmpfs of our own.
+DD=
+case " $tools " in
+*" ddeleted "*)
+	if [ "$(id -u)" -eq 0 ] && mkdir "$TRASH/dd" &&
+	    mount -t tmpfs -o size=8m tmpfs "$TRASH/dd" 2>/dev/null; then
+		at_exit "umount '$TRASH/dd' 2>/dev/null"
+		head -c 1048576 /dev/zero >"$TRASH/dd/held"
+		pd=
+		setpriv --help 2>/dev/null | grep -q pdeathsig && pd="setpriv --pdeathsig TERM"
+		$pd sleep 600 3<"$TRASH/dd/held" &
+		holder=$!
+		at_exit "kill $holder 2>/dev/null; wait $holder 2>/dev/null"
+		rm "$TRASH/dd/held"
+		DD=$TRASH/dd
+	fi
+	;;
+esac
 scraped=
 for t in $tools; do
 	if tree=$(fleet_tree "$t"); then
@@ -123,6 +143,18 @@ if [ -s "$TF/dwho.prom" ] && grep -q 'pid="26231"' "$TF/dwho.prom"; then
 		want=$(sed -n "s/^$f: //p" "$io")
 		got=$(sed -n "/^$m{.*pid=\"26231\"/s/.* //p" "$TRASH/metrics")
 		ok "scraped $m of pid 26231 is its $f, $want" \
+		    python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' "$got" "$want"
+	done
+fi
+
+# ddeleted's figures for our tmpfs: 8 MiB, one deleted file of 1 MiB
+# allocated, held by one process.
+if [ -n "$DD" ] && [ -s "$TF/ddeleted.prom" ]; then
+	for pair in size_bytes:8388608 held_bytes:1048576 files:1 holders:1; do
+		m=ddeleted_${pair%%:*}
+		want=${pair#*:}
+		got=$(grep "^$m{" "$TRASH/metrics" | grep -F "mount=\"$DD\"" | sed 's/.* //')
+		ok "scraped $m of our tmpfs is $want" \
 		    python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' "$got" "$want"
 	done
 fi
