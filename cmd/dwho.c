@@ -988,7 +988,7 @@ main(int argc, char **argv)
 	unsigned int flags = 0;
 	int ch, e, delay;
 
-	tool_init(&t);
+	tool_init(&t, argv);
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	o.sort = -1;
