@@ -109,6 +109,14 @@ ds_dm_name(const struct ds_root *r, const char *dev, struct ds_buf *scratch,
 	size_t l;
 	int e;
 
+	/*
+	 * dev comes from diskstats text (a snapshot, a captured tree): it
+	 * becomes one path component, so it must not climb out of
+	 * sys/block or reach below another device.
+	 */
+	if (*dev == '\0' || strchr(dev, '/') != NULL ||
+	    strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0)
+		return -EINVAL;
 	snprintf(rel, sizeof(rel), "sys/block/%s/dm/name", dev);
 	if ((e = ds_read_file(r, rel, scratch)) < 0)
 		return e;

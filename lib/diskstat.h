@@ -321,7 +321,10 @@ void ds_blockdevs_free(struct ds_blockdevs *b);
  * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
  */
 int ds_name_is_partition(const char *name);
-/* sys/block/DEV/dm/name into name; -ENOENT when not a dm device. */
+/*
+ * sys/block/DEV/dm/name into name; -ENOENT when not a dm device,
+ * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
+ */
 int ds_dm_name(const struct ds_root *r, const char *dev,
     struct ds_buf *scratch, char *name, size_t size);
 
@@ -874,7 +877,11 @@ void ds_qfiles_free(struct ds_qfiles *fs);
  */
 int ds_queue_attr_path(const struct ds_root *r, const char *disk,
     const char *attr, char *rel, size_t size);
-/* Read an attribute (rel from ds_queue_attr_path); trailing blanks cut. */
+/*
+ * Read an attribute (rel from ds_queue_attr_path); trailing blanks cut.
+ * This and the two below refuse a disk that cannot be a device name
+ * ("", ".", "..", holding '/') with -EINVAL.
+ */
 int ds_queue_attr_read(const struct ds_root *r, const char *disk,
     const char *rel, struct ds_buf *b);
 /* 1 when some write bit of the file's mode is set, 0 if not, -errno. */

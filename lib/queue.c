@@ -458,6 +458,8 @@ attr_word(const char *s)
 static int
 queue_rel(char *rel, size_t size, const char *disk, const char *attr)
 {
+	if (!name_ok(disk))
+		return -EINVAL;
 	if ((size_t)snprintf(rel, size, "sys/block/%s/queue/%s", disk, attr) >=
 	    size)
 		return -ENAMETOOLONG;

@@ -225,6 +225,20 @@ main(void)
 	is_str(buf.data, "32", "written trimmed, read trimmed");
 	is_int(ds_queue_attr_write(&r, "sda", "max_sectors_kb", "1"), -ENOENT,
 	    "write never creates a file");
+	/* The disk is a path component: one that walks out is refused. */
+	is_int(ds_queue_attr_read(&r, "../block/sda", "nr_requests", &buf),
+	    -EINVAL, "read: a disk holding '/' is refused");
+	is_int(ds_queue_attr_read(&r, "..", "nr_requests", &buf), -EINVAL,
+	    "read: disk \"..\" is refused");
+	is_int(ds_queue_attr_writable(&r, "../block/sda", "nr_requests"),
+	    -EINVAL, "writable: a disk holding '/' is refused");
+	is_int(ds_queue_attr_write(&r, "../block/sda", "nr_requests", "64"),
+	    -EINVAL, "write: a disk holding '/' is refused");
+	is_int(ds_queue_attr_read(&r, "sda", "nr_requests", &buf), 0,
+	    "read after the refused write");
+	is_str(buf.data, "32", "the refused write changed nothing");
+	is_int(ds_queue_attr_write(&r, ".", "nr_requests", "64"), -EINVAL,
+	    "write: disk \".\" is refused");
 
 	ds_blockdevs_free(&b);
 	ds_buf_free(&buf);

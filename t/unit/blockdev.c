@@ -1,0 +1,87 @@
+/* Block devices: device-mapper names, and device operands. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diskstat.h"
+#include "tap.h"
+
+static void
+put(const char *top, const char *rel, const char *text)
+{
+	char p[4096];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", top, rel);
+	if ((f = fopen(p, "w")) == NULL)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+dir(const char *top, const char *rel)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", top, rel);
+	mkdir(p, 0755);
+}
+
+static void
+dm_names(const char *top)
+{
+	struct ds_root r;
+	struct ds_buf b = { 0 };
+	char name[64];
+
+	dir(top, "sys");
+	dir(top, "sys/block");
+	dir(top, "sys/block/dm-0");
+	dir(top, "sys/block/dm-0/dm");
+	put(top, "sys/block/dm-0/dm/name", "vg0-root\n");
+	dir(top, "sys/block/sda");
+	/* What a hostile name would reach: sys/block/../dm/name and above. */
+	dir(top, "sys/dm");
+	put(top, "sys/dm/name", "outside\n");
+	dir(top, "etc");
+	dir(top, "etc/dm");
+	put(top, "etc/dm/name", "outside\n");
+	if (ds_root_open(&r, top) < 0) {
+		ok(0, "root opens");
+		return;
+	}
+	is_int(ds_dm_name(&r, "dm-0", &b, name, sizeof(name)), 0, "dm name");
+	is_str(name, "vg0-root", "dm name read");
+	is_int(ds_dm_name(&r, "sda", &b, name, sizeof(name)), -ENOENT,
+	    "not a dm device");
+	strcpy(name, "unchanged");
+	is_int(ds_dm_name(&r, "..", &b, name, sizeof(name)), -EINVAL,
+	    "\"..\" is refused");
+	is_str(name, "unchanged", "\"..\": nothing read");
+	is_int(ds_dm_name(&r, ".", &b, name, sizeof(name)), -EINVAL,
+	    "\".\" is refused");
+	is_int(ds_dm_name(&r, "dm-0/../../../etc", &b, name, sizeof(name)),
+	    -EINVAL, "a name holding '/' is refused");
+	is_str(name, "unchanged", "'/': nothing read");
+	is_int(ds_dm_name(&r, "", &b, name, sizeof(name)), -EINVAL,
+	    "an empty name is refused");
+	ds_buf_free(&b);
+	ds_root_close(&r);
+}
+
+int
+main(void)
+{
+	char top[] = "/tmp/ds-unit-blockdev.XXXXXX", cmd[4200];
+
+	if (mkdtemp(top) == NULL)
+		return 1;
+	dm_names(top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", top);
+	return tap_done();
+}
