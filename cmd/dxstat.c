@@ -86,6 +86,7 @@ struct dx {
 	const char *files[2];
 	int nfiles;
 	struct ds_blockdevs bd;
+	int use_sys;		/* sys is the counters' machine: not -f alone */
 	int use_bd;		/* whole disks from sys/block, else by name */
 	int bd_rescanned;	/* sys/block read again this sample */
 	struct known *kn;
@@ -199,7 +200,8 @@ dm_name(struct dx *x, const char *dev)
 	struct dmname *d;
 	size_t i;
 
-	if (strncmp(dev, "dm-", 3) != 0)
+	/* A snapshot from elsewhere: the local dm names are not its. */
+	if (!x->use_sys || strncmp(dev, "dm-", 3) != 0)
 		return NULL;
 	for (i = 0; i < x->ndmn; i++)
 		if (strcmp(x->dmn[i].dev, dev) == 0)
@@ -524,10 +526,12 @@ main(int argc, char **argv)
 	 * Whole disks are the names in sys/block, read once.  Snapshot
 	 * files may come from another machine, so only a root given on
 	 * purpose is trusted for them; otherwise, and in a tree without
-	 * sys/block, partitions are told by their names.
+	 * sys/block, partitions are told by their names, and -N keeps the
+	 * kernel names.
 	 */
-	if (x.nfiles == 0 || x.t.root != NULL ||
-	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"))) {
+	x.use_sys = x.nfiles == 0 || x.t.root != NULL ||
+	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"));
+	if (x.use_sys) {
 		e = ds_blockdevs_read(&x.t.r, &x.bd);
 		if (e == 0)
 			x.use_bd = 1;

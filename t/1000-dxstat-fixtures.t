@@ -60,6 +60,19 @@ dxstat -R "$T1" -f "$TRASH/s1" -o tsv -H >"$TRASH/f1"
 is "$(cut -f2- "$TRASH/f1")" "$(cut -f2- "$TRASH/opt")" "-R TREE -f SNAP: the same since-boot report as the tree"
 is "$(devs -f "$TRASH/s1")" "sda nvme0n1 dm-0 dm-1 zram0 " \
     "-f SNAP without -R: partitions by name (the file may come from elsewhere)"
+# -N with -f and no root: the local /sys is not the snapshot's machine,
+# so its dm names must not be used.  Shown with a local /sys/block that
+# has other dm names (the tree's, bind-mounted in a private namespace).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /sys/block' sh "$T1/sys/block" 2>/dev/null; then
+	is "$(unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /sys/block && exec dxstat -o tsv -H -N -f "$2"' sh "$T1/sys/block" "$TRASH/s1" | cut -f2 | tr '\n' ' ')" \
+	    "sda nvme0n1 dm-0 dm-1 zram0 " "-N -f SNAP without -R: kernel names, the local dm names unused"
+	is "$(unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /sys/block && exec dxstat -o tsv -H -N -R "$1/../.." -f "$2"' sh "$T1/sys/block" "$TRASH/s1" | cut -f2 | tr '\n' ' ')" \
+	    "sda nvme0n1 vg0-root vg0-swap " "-N -f SNAP with -R: the tree's dm names"
+else
+	skip "-N -f SNAP without -R: kernel names" "needs root and unshare -m"
+	skip "-N -f SNAP with -R: the tree's dm names" "needs root and unshare -m"
+fi
 ok "-f SNAP: time column from the snapshot" awk -F'\t' -v t="$(sed -n 's/^time \([0-9]*\.[0-9][0-9][0-9]\).*/\1/p' "$TRASH/s1")" '$1 != t { exit 1 }' "$TRASH/f1"
 is "$(dxstat -R "$T1" -o tsv -H -f - <"$TRASH/s1" | cut -f2-)" "$(cut -f2- "$TRASH/f1")" "-f - reads stdin"
 
