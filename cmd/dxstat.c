@@ -347,8 +347,13 @@ snapshot(struct dx *x)
 		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s.uptime_ns)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
-	if ((e = ds_snap_format(&out, s.uptime_ns, ds_realtime_ns(),
-	    x->buf.data, x->buf.len)) < 0)
+	/*
+	 * The time line says when the counters were read.  A captured tree
+	 * was read some other time, maybe on another machine: "now" would
+	 * be a lie, and the line is optional.
+	 */
+	if ((e = ds_snap_format(&out, s.uptime_ns,
+	    x->t.r.live ? ds_realtime_ns() : 0, x->buf.data, x->buf.len)) < 0)
 		tool_errc(1, e, "snapshot");
 	if (x->t.outfile != NULL) {
 		if ((e = ds_atomic_open(&x->t.atomic, x->t.outfile)) < 0)
