@@ -360,8 +360,20 @@ list(struct ctx *c)
 			c->status = 1;
 			continue;
 		}
+		/*
+		 * queue/ that cannot be opened fails every attribute in it
+		 * the same way: say it once.  Missing (-ENOENT) is a
+		 * captured tree that left it out: just "-".
+		 */
+		if (q.qerr != 0 && q.qerr != -ENOENT) {
+			tool_warnc(q.qerr, "%s: queue", tg->name);
+			c->status = 1;
+		}
 		for (k = 0; k < DS_QA_N; k++)
-			attr_warn(c, tg->name, k, q.err[k]);
+			if (q.qerr == 0 || q.err[k] != q.qerr ||
+			    k == DS_QA_NR_HW_QUEUES || k == DS_QA_HOLDERS ||
+			    k == DS_QA_SLAVES)
+				attr_warn(c, tg->name, k, q.err[k]);
 		if (!prom) {
 			ds_w_str(&w, tg->name);
 			for (k = 0; k < NELEM(list_attr); k++)
@@ -526,17 +538,26 @@ scheduler_first(struct ctx *c)
 		}
 }
 
-/* The comparable form of a value read back, into c->text. */
-static const char *
-canon(struct ctx *c, const char *attr, const char *value)
+/* The comparable form of a value into c->text; 0 or -errno. */
+static int
+canon_err(struct ctx *c, const char *attr, const char *value)
 {
 	size_t need = strlen(value) + 32;
+	int e;
 
 	c->text.len = 0;
 	if (ds_buf_reserve(&c->text, need) < 0)
 		err(1, NULL);
-	if (ds_queue_value_canon(attr, value, c->text.data, need) < 0)
+	if ((e = ds_queue_value_canon(attr, value, c->text.data, need)) < 0)
 		snprintf(c->text.data, need, "%s", value);
+	return e;
+}
+
+/* The comparable form of a value read back (as read when damaged). */
+static const char *
+canon(struct ctx *c, const char *attr, const char *value)
+{
+	canon_err(c, attr, value);
 	return c->text.data;
 }
 
@@ -569,6 +590,14 @@ check(struct ctx *c)
 				else
 					tool_warnc(e, "%s: %s", tg->name,
 					    st->attr);
+				c->status = 1;
+				continue;
+			}
+			/* A damaged line differs from nothing: an error. */
+			if (strcmp(st->attr, "scheduler") == 0 &&
+			    canon_err(c, st->attr, c->scratch.data) == -EINVAL) {
+				warnx("%s: %s: malformed scheduler line",
+				    tg->name, st->attr);
 				c->status = 1;
 				continue;
 			}

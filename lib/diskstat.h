@@ -831,6 +831,11 @@ struct ds_queue {
 	 * scheduler line); another -errno from open or read.
 	 */
 	int err[DS_QA_N];
+	/*
+	 * 0, or -errno of opening queue/ itself (-ENOTDIR: a file in its
+	 * place); then every attribute read from it has this error.
+	 */
+	int qerr;
 	uint64_t v[DS_QA_N];	/* numeric attributes */
 	struct ds_sched sched;
 	char write_cache[32];
@@ -842,8 +847,8 @@ struct ds_queue {
 /*
  * Read the queue of disk; holders and slaves come from dev's own
  * directory (dev NULL or equal to disk: the disk; else a partition of
- * it).  Returns 0 even when single attributes failed (see err[]);
- * -errno when the queue directory itself cannot be opened.
+ * it).  Returns 0 even when single attributes or queue/ itself failed
+ * (see err[] and qerr); -errno when sys/block/DISK cannot be opened.
  */
 int ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
     struct ds_buf *scratch, struct ds_queue *q);
@@ -899,7 +904,8 @@ int ds_queue_attr_write(const struct ds_root *r, const char *disk,
  * and runs of blanks inside made one space; a number in canonical
  * decimal ("0128" is "128"); for the scheduler the bracketed name of a
  * scheduler line, and the kernel's alias "deadline" as "mq-deadline".
- * -ENAMETOOLONG when out is too small.
+ * -ENAMETOOLONG when out is too small; -EINVAL for a scheduler value
+ * whose brackets do not make one active name ("[x] [y]", "none [bfq").
  */
 int ds_queue_value_canon(const char *attr, const char *value, char *out,
     size_t size);

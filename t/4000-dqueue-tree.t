@@ -130,6 +130,38 @@ is "$(awk -F'\t' '$1 == "vda" { print $2, $3, $4, $5, $6, $7, $8 }' "$TRASH/out"
    "damaged files: - for them, the good values still print"
 is "$(grep -c '^zram0' "$TRASH/out")" 1 "damaged files: other devices still print"
 
+# A regular file where queue/ should be: one message for the device, not
+# one per attribute; the row still prints, so do the other devices.
+cp -R "$H" "$TRASH/noq"
+rm -rf "$TRASH/noq/sys/block/vda/queue"
+echo x >"$TRASH/noq/sys/block/vda/queue"
+test_must_fail 1 dqueue -R "$TRASH/noq" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "queue/ a regular file: exit 1"
+is "$(cat "$TRASH/err")" "dqueue: vda: queue: Not a directory" "queue/ a regular file: one message"
+is "$(awk -F'\t' '$1 == "vda" { print $2, $3, $5, $14 }' "$TRASH/out")" "- - - 1" \
+   "queue/ a regular file: - for its values, mq/ still counted"
+is "$(grep -c '^zram0' "$TRASH/out")" 1 "queue/ a regular file: other devices still print"
+test_must_fail 1 dqueue -R "$TRASH/noq" -a vda >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:dqueue: vda: queue: Not a directory" "queue/ a regular file: -a says it once"
+
+# A FIFO for the scheduler reads as nothing: no scheduler, and said so.
+cp -R "$H" "$TRASH/fifo"
+rm "$TRASH/fifo/sys/block/vda/queue/scheduler"
+mkfifo "$TRASH/fifo/sys/block/vda/queue/scheduler"
+test_must_fail 1 dqueue -R "$TRASH/fifo" -o tsv vda >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "FIFO scheduler: exit 1"
+is "$(cat "$TRASH/err")" "dqueue: vda: scheduler: malformed scheduler line" "FIFO scheduler: one message"
+is "$(sed -n 2p "$TRASH/out" | cut -f3,4,5)" "-	-	256" "FIFO scheduler: scheduler and schedulers both -"
+dqueue -R "$TRASH/fifo" -o json vda >"$TRASH/out" 2>/dev/null
+is "$(jq -c '[.scheduler, .schedulers]' "$TRASH/out")" '[null,null]' "FIFO scheduler: JSON null, not \"\""
+
+# --check against a damaged scheduler line is an error, not a difference.
+echo '[mq-deadline] [bfq]' >"$BQ/scheduler"
+test_must_fail 1 dqueue -R "$TRASH/bad" -o tsv --check scheduler=bfq vda >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "--check on a malformed scheduler line: exit 1, not 3"
+is "$(cat "$TRASH/err")" "dqueue: vda: scheduler: malformed scheduler line" "--check: says malformed"
+is "$(wc -c <"$TRASH/out")" 0 "--check: no difference row for it"
+
 # --- Hostile names ---------------------------------------------------------
 mkdir -p "$TRASH/hostile/sys/block"
 for n in "tab	x" "new
