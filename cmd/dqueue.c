@@ -620,40 +620,43 @@ check(struct ctx *c)
 		c->status = EXIT_DIFFERS;
 }
 
-/* The failure message's tail: what was applied before it. */
+/*
+ * Remember an applied setting for the message a failure ends with:
+ * "dev attr=value", and what was asked when the kernel stored another.
+ */
 static void
-applied_note(struct ctx *c, size_t done)
+applied_add(struct ds_buf *b, const char *dev, const char *attr,
+    const char *value, const char *asked)
 {
-	size_t i, n = 0;
+	size_t l = strlen(dev) + strlen(attr) + strlen(value) +
+	    (asked != NULL ? strlen(asked) + 9 : 0) + 4;
+	int n;
 
-	c->text.len = 0;
-	for (i = 0; i < done; i++) {
-		const struct target *tg = &c->tg[i / c->nst];
-		const struct setting *st = &c->st[i % c->nst];
-		size_t l = strlen(tg->name) + strlen(st->attr) +
-		    strlen(st->value) + 4;
+	if (ds_buf_reserve(b, l) < 0)
+		err(1, NULL);
+	n = snprintf(b->data + b->len, l + 1, "%s%s %s=%s", b->len > 0 ?
+	    ", " : "", dev, attr, value);
+	b->len += (size_t)n;
+	if (asked != NULL)
+		b->len += (size_t)snprintf(b->data + b->len, l + 1 - (size_t)n,
+		    " (asked %s)", asked);
+}
 
-		if (ds_buf_reserve(&c->text, l) < 0)
-			err(1, NULL);
-		n = (size_t)snprintf(c->text.data + c->text.len, l + 1,
-		    "%s%s %s=%s", i > 0 ? ", " : "", tg->name, st->attr,
-		    st->value);
-		c->text.len += n;
-	}
-	if (done == 0)
-		warnx("stopped; nothing was applied");
-	else
-		warnx("stopped; applied before the failure: %s",
-		    c->text.data);
+/* A value's comparable form in out (as read when it has none). */
+static void
+canon_to(const char *attr, const char *value, char *out, size_t size)
+{
+	if (ds_queue_value_canon(attr, value, out, size) < 0)
+		snprintf(out, size, "%s", value);
 }
 
 static void
 set(struct ctx *c)
 {
 	struct ds_writer w;
-	struct ds_buf old = { 0 };
-	char rel[256];
-	size_t i, k, done = 0;
+	struct ds_buf old = { 0 }, applied = { 0 };
+	char rel[256], was[512], got[512];
+	size_t i, k;
 	int e;
 
 	scheduler_first(c);
@@ -717,27 +720,52 @@ set(struct ctx *c)
 				    st->attr);
 				break;
 			}
+			canon_to(st->attr, old.data, was, sizeof(was));
+			canon_to(st->attr, c->scratch.data, got, sizeof(got));
 			if (!ds_queue_value_eq(st->attr, st->value,
 			    c->scratch.data)) {
-				warnx("%s: %s: wrote %s, read back %s",
-				    tg->name, st->attr, st->value,
-				    canon(c, st->attr, c->scratch.data));
-				break;
+				/*
+				 * The write went through but the kernel stored
+				 * something else (nr_requests 0 becomes 4): the
+				 * device did change unless it kept the old
+				 * value.  Say so, count it, stop; no revert,
+				 * which could fail the same way.
+				 */
+				if (ds_queue_value_eq(st->attr, old.data,
+				    c->scratch.data)) {
+					warnx("%s: %s: wrote %s, read back %s "
+					    "(was %s): the kernel kept the old "
+					    "value", tg->name, st->attr,
+					    st->value, got, was);
+					break;
+				}
+				warnx("%s: %s: wrote %s, read back %s (was %s): "
+				    "the kernel changed the value", tg->name,
+				    st->attr, st->value, got, was);
+				applied_add(&applied, tg->name, st->attr, got,
+				    st->value);
+			} else {
+				c->status = 0;
+				applied_add(&applied, tg->name, st->attr, got,
+				    NULL);
 			}
-			c->status = 0;
-			done++;
 			ds_w_str(&w, tg->name);
 			ds_w_str(&w, st->attr);
-			ds_w_str(&w, canon(c, st->attr, old.data));
-			ds_w_str(&w, canon(c, st->attr, c->scratch.data));
+			ds_w_str(&w, was);
+			ds_w_str(&w, got);
 			ds_w_row_end(&w);
 		}
 	}
 	ds_buf_free(&old);
 	tool_report_end(&c->t, &w);
 	ds_writer_free(&w);
-	if (c->status != 0)
-		applied_note(c, done);
+	if (c->status != 0) {
+		if (applied.len == 0)
+			warnx("stopped; nothing was applied");
+		else
+			warnx("stopped after applying: %s", applied.data);
+	}
+	ds_buf_free(&applied);
 }
 
 int

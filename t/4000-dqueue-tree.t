@@ -213,7 +213,7 @@ ok "--set: a row per setting, old and new" test_cmp "$TRASH/want" "$TRASH/out"
 is "$(cat $Q/read_ahead_kb $Q/nomerges | tr '\n' ' ')" "256 1 " "--set: written, newline-terminated"
 test_must_fail 1 dqueue -R "$B" -o tsv --set read_ahead_kb=512,logical_block_size=4096,nomerges=2 sda >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "--set read-only attribute: exit 1"
-printf 'dqueue: sda: logical_block_size: read-only attribute\ndqueue: stopped; applied before the failure: sda read_ahead_kb=512\n' >"$TRASH/want"
+printf 'dqueue: sda: logical_block_size: read-only attribute\ndqueue: stopped after applying: sda read_ahead_kb=512\n' >"$TRASH/want"
 ok "--set read-only: says so, and what was applied" test_cmp "$TRASH/want" "$TRASH/err"
 is "$(cat $Q/read_ahead_kb $Q/nomerges $Q/logical_block_size | tr '\n' ' ')" "512 1 512 " \
    "--set: stops at the first failure"
