@@ -3,8 +3,6 @@
  * wanted values, and set with a read-back that proves the kernel kept
  * what it was given.
  */
-#include <fnmatch.h>
-
 #include "tool.h"
 
 #define EXIT_DIFFERS 3		/* --check: some setting does not hold */
@@ -167,12 +165,6 @@ usage(void)
 	usage_to(stderr, 2);
 }
 
-static int
-is_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
 static void
 add_target(struct ctx *c, const char *name, const char *disk)
 {
@@ -192,52 +184,66 @@ add_target(struct ctx *c, const char *name, const char *disk)
 }
 
 /*
- * Operands to devices: a glob matches whole disks (sys/block), a name
- * may also be a partition, which shows its disk's queue.  No operand:
- * every whole disk.
+ * Operands to devices, in the order given: a glob or a /dev/mapper/
+ * name matches whole disks (sys/block; dm devices by their dm name), a
+ * plain name may also be a partition, which shows its disk's queue.
+ * No operand: every whole disk.
  */
 static void
 targets(struct ctx *c, int argc, char **argv)
 {
-	size_t i;
-	int k, e, found;
+	struct ds_devsel sel;
+	char dm[256];
+	size_t i, k;
+	int e;
 
 	if (argc == 0) {
 		for (i = 0; i < c->disks.n; i++)
 			add_target(c, c->disks.name[i], c->disks.name[i]);
 		return;
 	}
-	for (k = 0; k < argc; k++) {
+	if (ds_devsel_init(&sel, argv, (size_t)argc) < 0)
+		err(1, NULL);
+	for (k = 0; k < sel.n; k++) {
 		char disk[DS_DISK_NAME_MAX * 4];
-		const char *a = argv[k];
+		struct ds_devop *op = &sel.op[k];
 
-		/* /dev/sda and sda are the same device. */
-		if (strncmp(a, "/dev/", 5) == 0)
-			a += 5;
-		if (is_glob(a)) {
-			for (found = 0, i = 0; i < c->disks.n; i++)
-				if (fnmatch(a, c->disks.name[i], 0) == 0) {
-					add_target(c, c->disks.name[i],
-					    c->disks.name[i]);
-					found = 1;
+		if (op->glob || op->dm) {
+			for (i = 0; i < c->disks.n; i++) {
+				const char *n = c->disks.name[i];
+				int hasdm = op->dm &&
+				    strncmp(n, "dm-", 3) == 0 &&
+				    ds_dm_name(&c->t.r, n, &c->scratch, dm,
+				    sizeof(dm)) == 0;
+
+				if (ds_devop_match(op, n,
+				    hasdm ? dm : NULL)) {
+					add_target(c, n, n);
+					op->matched = 1;
 				}
-			if (!found) {
-				warnx("%s: no device matches", a);
+			}
+			if (!op->matched) {
+				warnx("%s: %s", op->arg, op->glob ?
+				    "no device matches" :
+				    "no such block device");
 				c->status = 1;
 			}
 			continue;
 		}
-		e = ds_queue_resolve(&c->t.r, &c->disks, a, disk, sizeof(disk));
+		e = ds_queue_resolve(&c->t.r, &c->disks, op->pat, disk,
+		    sizeof(disk));
 		if (e < 0) {
 			if (e == -ENOENT || e == -EINVAL)
-				warnx("%s: no such block device", a);
+				warnx("%s: no such block device", op->arg);
 			else
-				tool_warnc(e, "%s", a);
+				tool_warnc(e, "%s", op->arg);
 			c->status = 1;
 			continue;
 		}
-		add_target(c, a, disk);
+		op->matched = 1;
+		add_target(c, op->pat, disk);
 	}
+	ds_devsel_free(&sel);
 }
 
 /* Names joined by sep into c->text; NULL when the list is missing. */
@@ -595,7 +601,8 @@ check(struct ctx *c)
 			}
 			/* A damaged line differs from nothing: an error. */
 			if (strcmp(st->attr, "scheduler") == 0 &&
-			    canon_err(c, st->attr, c->scratch.data) == -EINVAL) {
+			    canon_err(c, st->attr,
+			    c->scratch.data) == -EINVAL) {
 				warnx("%s: %s: malformed scheduler line",
 				    tg->name, st->attr);
 				c->status = 1;
@@ -739,9 +746,9 @@ set(struct ctx *c)
 					    st->value, got, was);
 					break;
 				}
-				warnx("%s: %s: wrote %s, read back %s (was %s): "
-				    "the kernel changed the value", tg->name,
-				    st->attr, st->value, got, was);
+				warnx("%s: %s: wrote %s, read back %s "
+				    "(was %s): the kernel changed the value",
+				    tg->name, st->attr, st->value, got, was);
 				applied_add(&applied, tg->name, st->attr, got,
 				    st->value);
 			} else {

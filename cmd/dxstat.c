@@ -4,7 +4,6 @@
  * counters.
  */
 #include <fcntl.h>
-#include <fnmatch.h>
 
 #include "tool.h"
 
@@ -81,12 +80,13 @@ struct sample {
 struct dx {
 	struct tool t;
 	int part, all, zero, dm, noboot, snap;
-	char **sel;		/* device names and globs */
-	int nsel;
+	struct ds_devsel sel;	/* device operands */
+	int sel_said;		/* unmatched operands were told */
+	int status;		/* 1 once an operand matched nothing */
 	const char *files[2];
 	int nfiles;
 	struct ds_blockdevs bd;
-	int use_sys;		/* sys is the counters' machine: not -f alone */
+	int use_sys;		/* sys is the counters' machine */
 	int use_bd;		/* whole disks from sys/block, else by name */
 	int bd_rescanned;	/* sys/block read again this sample */
 	struct known *kn;
@@ -113,12 +113,6 @@ static void
 usage(void)
 {
 	usage_to(stderr, 2);
-}
-
-static int
-is_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
 }
 
 static int
@@ -173,26 +167,6 @@ whole_disk(struct dx *x, const char *name, size_t hint)
 	return k->whole;
 }
 
-/* 0: not shown; 1: shown unless idle since boot; 2: named, always shown. */
-static int
-selected(struct dx *x, const char *name, size_t hint)
-{
-	int i, r = 0;
-
-	if (x->nsel == 0)
-		return x->part || whole_disk(x, name, hint);
-	for (i = 0; i < x->nsel; i++) {
-		if (!is_glob(x->sel[i])) {
-			if (strcmp(x->sel[i], name) == 0)
-				return 2;
-		} else if (r == 0 && fnmatch(x->sel[i], name, 0) == 0 &&
-		    (x->part || whole_disk(x, name, hint))) {
-			r = 1;
-		}
-	}
-	return r;
-}
-
 /* The device-mapper name of dev, read once per device; NULL if none. */
 static const char *
 dm_name(struct dx *x, const char *dev)
@@ -221,6 +195,48 @@ dm_name(struct dx *x, const char *dev)
 	    sizeof(d->name)) < 0)
 		d->name[0] = '\0';
 	return d->name[0] != '\0' ? d->name : NULL;
+}
+
+/*
+ * 0: not shown; 1: shown unless idle since boot; 2: named, always
+ * shown.  Operands match kernel names, and dm names with -N or when
+ * given as /dev/mapper/NAME; a glob selects whole disks (all with -p).
+ */
+static int
+selected(struct dx *x, const char *name, size_t hint)
+{
+	const char *dm = NULL;
+
+	if (x->sel.n == 0)
+		return x->part || whole_disk(x, name, hint);
+	if (x->dm || x->sel.ndm > 0)
+		dm = dm_name(x, name);
+	return ds_devsel_match(&x->sel, name, dm, x->sel.nglob == 0 ||
+	    x->part || whole_disk(x, name, hint));
+}
+
+/*
+ * After the first report: an operand that selected nothing is told
+ * once, as dqueue does, and makes the exit status 1; the devices that
+ * were found are reported all the same.
+ */
+static void
+say_unmatched(struct dx *x)
+{
+	size_t i;
+
+	if (x->sel_said)
+		return;
+	x->sel_said = 1;
+	for (i = 0; i < x->sel.n; i++) {
+		const struct ds_devop *op = &x->sel.op[i];
+
+		if (op->matched)
+			continue;
+		warnx("%s: %s", op->arg, op->glob ? "no device matches" :
+		    "no such device");
+		x->status = 1;
+	}
 }
 
 static const struct ds_disk *
@@ -291,6 +307,7 @@ report(struct dx *x, const struct ds_diskstats *prev,
 		ds_w_row_end(&x->w);
 	}
 	tool_report_end(&x->t, &x->w);
+	say_unmatched(x);
 }
 
 /* Say once per change that lines were skipped; the rest is reported. */
@@ -503,9 +520,9 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	tool_interval(&x.t, &argc, argv, usage);
-	x.sel = argv;
-	x.nsel = argc;
-	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.nsel > 0)) {
+	if (ds_devsel_init(&x.sel, argv, (size_t)argc) < 0)
+		err(1, NULL);
+	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.sel.n > 0)) {
 		warnx("-s takes no snapshot file, device or interval");
 		usage();
 	}
@@ -555,5 +572,6 @@ main(int argc, char **argv)
 	ds_buf_free(&x.scratch);
 	free(x.dmn);
 	free(x.kn);
-	tool_exit(0);
+	ds_devsel_free(&x.sel);
+	tool_exit(x.status);
 }

@@ -328,6 +328,43 @@ int ds_name_is_partition(const char *name);
 int ds_dm_name(const struct ds_root *r, const char *dev,
     struct ds_buf *scratch, char *name, size_t size);
 
+/*
+ * Device operands (dxstat, dqueue): a kernel name ("sda"), the same
+ * with "/dev/" before it, "/dev/mapper/NAME" for the device-mapper
+ * device named NAME, or a shell glob (fnmatch(3)) of any of these.
+ */
+struct ds_devop {
+	const char *arg;	/* as given, for messages */
+	const char *pat;	/* name or glob, /dev/ or /dev/mapper/ cut */
+	int glob;		/* pat holds '*', '?' or '[' */
+	int dm;			/* given as /dev/mapper/: dm names only */
+	int matched;		/* it selected a device (ds_devsel_match) */
+};
+struct ds_devsel {
+	struct ds_devop *op;
+	size_t n;
+	size_t nglob;		/* operands that are globs */
+	size_t ndm;		/* operands given as /dev/mapper/ */
+};
+/* The operands args[0..n-1] (kept, not copied).  -ENOMEM. */
+int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
+void ds_devsel_free(struct ds_devsel *s);
+/*
+ * 1 when op names or matches the device with kernel name name and dm
+ * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
+ * others at both.  Marks nothing.
+ */
+int ds_devop_match(const struct ds_devop *op, const char *name,
+    const char *dm);
+/*
+ * A device against every operand: 2 when one names it (not a glob), 1
+ * when only globs match it and whole is set (globs select whole disks;
+ * the caller says whether this one counts as such), 0 otherwise.  Each
+ * operand that selected it gets matched set.
+ */
+int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole);
+
 /* ---- dxstat: snapshots and deltas ------------------------------------- */
 
 /*
