@@ -342,9 +342,29 @@ truncate_one(struct tool *t, const char *arg, int pid, int fd)
 	if (p.memory)
 		errx(1, "%s: %s: memory-backed, it holds no disk space; not "
 		    "truncated", arg, p.path);
-	if (p.mapped)
+	if (p.map.mapped == DS_MAPPED)
 		errx(1, "%s: %s: mapped by process %d, which truncation can "
-		    "crash; not truncated", arg, p.path, pid);
+		    "crash; not truncated", arg, p.path, p.map.pid);
+	if (p.map.mapped == DS_MAPPED_MAYBE)
+		errx(1, "%s: %s: process %d maps an inode of that number and "
+		    "its map_files cannot be read to tell (needs root); "
+		    "truncation can crash it; not truncated", arg, p.path,
+		    p.map.pid);
+	/*
+	 * Maps that cannot be read: without root, other users' processes,
+	 * any of which may map the file.  Root is refused only by
+	 * processes protected from it (the supervisor of an outer
+	 * namespace), which the scan cannot see either; say so and go on.
+	 */
+	if (p.map.unreadable > 0 && geteuid() != 0)
+		errx(1, "%s: %s: the mappings of %zu processes (process %d "
+		    "first) cannot be read without root, and truncating a "
+		    "file one of them maps can crash it; not truncated", arg,
+		    p.path, p.map.unreadable, p.map.unreadable_pid);
+	if (p.map.unreadable > 0)
+		warnx("%s: the mappings of %zu processes (process %d first) "
+		    "cannot be read even by root; they are not checked", arg,
+		    p.map.unreadable, p.map.unreadable_pid);
 	warnx("%s: %s: truncating to 0 bytes; its contents (%" PRIu64
 	    " bytes) are lost", arg, p.path, p.size);
 	if (!(p.fi.have & DS_FDI_FLAGS))

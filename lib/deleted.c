@@ -1036,16 +1036,84 @@ ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
 
 /* ---- --truncate ------------------------------------------------------- */
 
+/*
+ * One process's mappings of (dev, ino): a line of maps with that inode
+ * number, confirmed by stat through map_files (the device in maps is
+ * the superblock's, which differs from st_dev on btrfs and overlayfs).
+ */
+static int
+maps_hold(const struct ds_root *r, int pid, uint64_t dev, uint64_t ino,
+    struct ds_buf *b)
+{
+	char rel[96], name[40];
+	struct stat st;
+	struct ds_map m;
+	char *cur, *line;
+	int e;
+
+	snprintf(rel, sizeof(rel), "proc/%d/maps", pid);
+	if ((e = ds_read_file(r, rel, b)) < 0)
+		return e;
+	cur = b->data;
+	while ((line = ds_next_line(&cur)) != NULL) {
+		if (ds_map_parse(line, strlen(line), &m) < 0 ||
+		    m.inode != ino)
+			continue;
+		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
+		    m.end);
+		snprintf(rel, sizeof(rel), "proc/%d/map_files/%s", pid, name);
+		if (fstatat(r->fd, rel, &st, 0) < 0) {
+			e = -errno;
+			/* Unmapped since maps was read. */
+			if (e == -ENOENT)
+				continue;
+			return DS_MAPPED_MAYBE;
+		}
+		if (st.st_dev == dev && st.st_ino == ino)
+			return DS_MAPPED;
+	}
+	return 0;
+}
+
+int
+ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
+    struct ds_buf *b, struct ds_mapcheck *c)
+{
+	struct ds_pids pids = { 0 };
+	size_t i;
+	int e;
+
+	memset(c, 0, sizeof(*c));
+	if ((e = ds_pids_read(r, "proc", &pids)) < 0)
+		return e;
+	for (i = 0; i < pids.n && c->mapped != DS_MAPPED; i++) {
+		e = maps_hold(r, pids.pid[i], dev, ino, b);
+		/* A process that exited maps nothing. */
+		if (e == -ENOENT || e == -ESRCH || e == 0)
+			continue;
+		if (e < 0) {
+			/* Another user's maps without root, or protected. */
+			if (c->unreadable++ == 0)
+				c->unreadable_pid = pids.pid[i];
+			continue;
+		}
+		if (c->mapped == 0 || e == DS_MAPPED) {
+			c->mapped = e;
+			c->pid = pids.pid[i];
+		}
+	}
+	ds_pids_free(&pids);
+	return 0;
+}
+
 int
 ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p)
 {
-	char rel[64], name[40];
+	char rel[64];
 	struct ds_buf b = { 0 };
 	struct statfs sf;
 	struct stat st;
-	struct ds_map m;
-	char *cur, *line;
 	ssize_t n;
 	size_t len;
 	int e, pfd;
@@ -1080,28 +1148,17 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	if (ds_read_file(r, rel, &b) == 0)
 		(void)ds_fdinfo_parse(b.data, &p->fi);
 	/*
-	 * Mapped by this process?  A mapping with the same inode number is
-	 * checked through map_files; when that cannot be read it counts as
-	 * mapped, since truncating under a mapping can kill the holder.
+	 * Mapped by any process?  Truncating under a mapping raises SIGBUS
+	 * in whoever touches the pages past the new end, so every
+	 * process's maps is read, not only the holder's.  Only a file
+	 * --truncate would act on is worth that scan.
 	 */
-	snprintf(rel, sizeof(rel), "proc/%d/maps", pid);
-	if ((e = ds_read_file(r, rel, &b)) < 0) {
-		ds_buf_free(&b);
-		return e;
-	}
-	cur = b.data;
-	while (!p->mapped && (line = ds_next_line(&cur)) != NULL) {
-		if (ds_map_parse(line, strlen(line), &m) < 0 ||
-		    m.inode != p->ino)
-			continue;
-		snprintf(rel, sizeof(rel), "proc/%d/map_files/", pid);
-		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
-		    m.end);
-		if (strlen(rel) + strlen(name) < sizeof(rel))
-			strcat(rel, name);
-		if (fstatat(r->fd, rel, &st, 0) < 0 ||
-		    (st.st_dev == p->dev && st.st_ino == p->ino))
-			p->mapped = 1;
+	if (p->regular && p->nlink == 0 && !p->memory) {
+		if ((e = ds_deleted_mapper(r, p->dev, p->ino, &b,
+		    &p->map)) < 0) {
+			ds_buf_free(&b);
+			return e;
+		}
 	}
 	ds_buf_free(&b);
 	return 0;

@@ -1079,12 +1079,32 @@ int ds_delfs_stat(const struct ds_root *r, const char *path,
 int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
     uint64_t *bytes, uint64_t *errors);
 
+/*
+ * Does any process map the file (dev, ino)?  A maps line with its inode
+ * number is confirmed through map_files.  mapped: 0 when none does,
+ * DS_MAPPED when pid does, DS_MAPPED_MAYBE when pid's maps names the
+ * inode but map_files cannot be read (not root).  Processes whose maps
+ * cannot be read at all are counted in unreadable (the first in
+ * unreadable_pid): without root, another user's.
+ */
+#define DS_MAPPED	1
+#define DS_MAPPED_MAYBE	2
+struct ds_mapcheck {
+	int mapped;
+	int pid;
+	size_t unreadable;
+	int unreadable_pid;
+};
+/* b is scratch.  0, or -errno when proc cannot be listed. */
+int ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
+    struct ds_buf *b, struct ds_mapcheck *c);
+
 /* What --truncate checks before it acts. */
 struct ds_delprobe {
 	uint64_t dev, ino, size, blocks, nlink;
 	int regular;		/* S_ISREG */
 	int memory;		/* memory-backed (see ds_deleted_memory) */
-	int mapped;		/* the process maps this file, or may */
+	struct ds_mapcheck map;	/* filled for a regular deleted disk file */
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };

