@@ -47,3 +47,31 @@ x = m[65535]' "$D/m" >"$TRASH/ready" &
 else
 	for i in 1 2 3 4 5 6; do skip "truncate mapped by another" "$D is $fs"; done
 fi
+
+# ---- relative mountpoint operands: from the current directory ----
+# A tmpfs mounted at $TRASH/mnt holds no deleted file; a relative
+# operand must name it, not the root's "/mnt".
+if [ "$(id -u)" -eq 0 ] && mkdir "$TRASH/mnt" && mount -t tmpfs -o size=1m dsfix "$TRASH/mnt" 2>/dev/null; then
+	at_exit "umount '$TRASH/mnt'"
+	exp=$(( $(stat -f -c %b "$TRASH/mnt") * $(stat -f -c %S "$TRASH/mnt") ))
+	(cd "$TRASH" && ddeleted -s -o tsv -H mnt) >"$TRASH/rel" 2>"$TRASH/err"
+	is "$?" 0 "relative operand: exit 0"
+	is "$(cut -f1,2,6,7 "$TRASH/rel")" "$(printf '%s\ttmpfs\t0\t0' "$TRASH/mnt")" \
+	    "relative operand: the filesystem under the current directory"
+	is "$(cut -f3 "$TRASH/rel")" $exp "relative operand: its size"
+else
+	skip "relative operand: exit 0" "needs root to mount a tmpfs"
+	skip "relative operand: the filesystem" "needs root to mount a tmpfs"
+	skip "relative operand: its size" "needs root to mount a tmpfs"
+fi
+(cd "$TRASH" && test_must_fail 1 ddeleted -s -o tsv -H nowhere-rel) 2>"$TRASH/err"
+is "$?" 0 "relative operand that does not exist: exit 1"
+ok "relative operand that does not exist: named" grep -q "^ddeleted: nowhere-rel: No such file or directory" "$TRASH/err"
+
+# Under -R, operands are paths inside the tree: "sub" is $tree/sub,
+# relative or not, whatever the current directory.
+mkdir -p "$TRASH/tree/proc" "$TRASH/tree/sub"
+(cd / && ddeleted -R "$TRASH/tree" -s -o tsv -H sub) >"$TRASH/rt" 2>"$TRASH/err"
+is "$?" 0 "-R: a relative operand inside the tree"
+(cd / && test_must_fail 1 ddeleted -R "$TRASH/tree" -s -o tsv -H sub/none) 2>"$TRASH/err"
+is "$?" 0 "-R: operand missing in the tree: exit 1"
