@@ -270,7 +270,7 @@ fatal_nofiles(struct dpsi *d)
 {
 	int fd;
 
-	fd = openat(d->topfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+	fd = openat(d->topfd, "cgroup.procs", O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		fatal_cgroup(d, -ENOENT);
 	close(fd);

@@ -360,7 +360,8 @@ ns_mounts(struct scan *s, int pidfd)
 	 * This process's mountinfo names its mounts; any process of the
 	 * namespace would do, so the table is read once per namespace.
 	 */
-	if ((fd = openat(pidfd, "mountinfo", O_RDONLY | O_CLOEXEC)) >= 0) {
+	if ((fd = openat(pidfd, "mountinfo",
+	    O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0) {
 		if (ds_read_fd(fd, &c->m.text) == 0 &&
 		    ds_mountinfo_parse(c->m.text.data, &c->m) == 0)
 			c->ok = 1;
@@ -570,7 +571,7 @@ scan_fds(struct scan *s, int pidfd, int fdd)
 			fd = (int)v;
 			memset(&fi, 0, sizeof(fi));
 			snprintf(rel, sizeof(rel), "fdinfo/%s", name);
-			e = openat(pidfd, rel, O_RDONLY | O_CLOEXEC);
+			e = openat(pidfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 			if (e >= 0) {
 				if (ds_read_fd(e, &s->buf) == 0)
 					(void)ds_fdinfo_parse(s->buf.data, &fi);
@@ -620,7 +621,7 @@ scan_maps(struct scan *s, int pidfd, size_t first)
 	ssize_t n;
 	size_t i, len;
 
-	fd = openat(pidfd, "maps", O_RDONLY | O_CLOEXEC);
+	fd = openat(pidfd, "maps", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	e = ds_read_fd(fd, &s->buf);
@@ -720,7 +721,7 @@ scan_pid(struct scan *s, int pid)
 		goto out;
 	if (fstat(pidfd, &sb) < 0)
 		sb.st_uid = (uid_t)-1;
-	fdd = openat(pidfd, "stat", O_RDONLY | O_CLOEXEC);
+	fdd = openat(pidfd, "stat", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fdd >= 0) {
 		if (ds_read_fd(fdd, &s->buf) == 0 &&
 		    ds_stat_parse(s->buf.data, s->buf.len, &st) == 0) {

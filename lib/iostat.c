@@ -314,7 +314,7 @@ ds_blockdev_info(const struct ds_root *r, unsigned int major,
 		return e;
 	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/partition", major,
 	    minor);
-	if ((fd = ds_openat(r, rel, O_RDONLY)) >= 0) {
+	if ((fd = ds_openat(r, rel, O_PATH)) >= 0) {
 		close(fd);
 		out->partition = 1;
 		return 0;

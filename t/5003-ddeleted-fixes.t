@@ -75,3 +75,14 @@ mkdir -p "$TRASH/tree/proc" "$TRASH/tree/sub"
 is "$?" 0 "-R: a relative operand inside the tree"
 (cd / && test_must_fail 1 ddeleted -R "$TRASH/tree" -s -o tsv -H sub/none) 2>"$TRASH/err"
 is "$?" 0 "-R: operand missing in the tree: exit 1"
+
+# ---- FIFOs in a -R tree: never a hang ----
+F=$TRASH/ftree
+mkdir -p "$F/proc/42/fd" "$F/proc/43/fd" "$F/proc/self"
+mkfifo "$F/proc/42/maps" "$F/proc/42/stat" "$F/proc/self/mountinfo"
+printf '7f00-7f01 r--s 00000000 fe:00 5 /x (deleted)\n' >"$F/proc/43/maps"
+timeout 10 ddeleted -R "$F" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "FIFO maps, stat, mountinfo: finishes, exit 0"
+is "$(wc -l <"$TRASH/out")" 1 "FIFO tree: header only"
+timeout 10 ddeleted -R "$F" -s -o tsv -H proc >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "FIFO tree -s: finishes, exit 0"
