@@ -834,7 +834,12 @@ cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
 				snprintf(rw->device, sizeof(rw->device), "%s",
 				    di->i.name);
 			else
-				strcpy(rw->device, "-");
+				/*
+				 * Not in sysfs (vanished, or a tree without
+				 * it): MAJ:MIN still tells devices apart.
+				 */
+				snprintf(rw->device, sizeof(rw->device),
+				    "%u:%u", d->major, d->minor);
 			for (x = 0; x < DS_IOS_N; x++) {
 				uint64_t v, pv;
 

@@ -52,3 +52,18 @@ is "$?" 0 "-g: FIFO partition marker: finishes, exit 0"
 is "$(cut -f2- "$TRASH/out" | tr '\t\n' ' :')" \
     "/box all 4096 8192 1 2 0 0:/box sda 4096 8192 1 2 0 0:/box sda1 4096 0 1 0 0 0:" \
     "-g: rows, the partition not in all"
+
+# -g: devices sysfs does not name are told apart by MAJ:MIN.
+N=$TRASH/n
+mkdir -p "$N/sys/fs/cgroup/box"
+echo io >"$N/sys/fs/cgroup/box/cgroup.controllers"
+printf '8:0 rbytes=4096 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n8:16 rbytes=8192 wbytes=0 rios=2 wios=0 dbytes=0 dios=0\n' \
+    >"$N/sys/fs/cgroup/box/io.stat"
+dwho -R "$N" -g -o tsv -H >"$TRASH/out" 2>/dev/null
+is "$(cut -f2-5 "$TRASH/out" | tr '\t\n' ' :')" \
+    "/box 8:0 4096 0:/box 8:16 8192 0:" \
+    "-g: unnamed devices as MAJ:MIN, distinct rows"
+dwho -R "$N" -g -o prom >"$TRASH/prom" 2>/dev/null
+is "$(grep -v '^#' "$TRASH/prom" | sed 's/ [0-9]*$//' | sort | uniq -d | wc -l)" 0 \
+    "-g prom: no duplicate series"
+ok "-g prom: device label MAJ:MIN" grep -qx 'dwho_cgroup_read_bytes_total{cgroup="/box",device="8:16"} 8192' "$TRASH/prom"
