@@ -799,8 +799,9 @@ main(int argc, char **argv)
 	struct sample sa = { 0 }, sb = { 0 }, *prev, *cur, *tmp;
 	struct waiter wt = { 0 };
 	struct prom_cols pc;
-	struct ds_mounts ms = { 0 };
+	struct ds_mount cm;
 	const struct ds_mount *m;
+	char cgmnt[4096];
 	struct ds_writer w;
 	struct dpsi d;
 	uint64_t deadline, n;
@@ -902,12 +903,15 @@ main(int argc, char **argv)
 
 	if (d.cgroup_mode) {
 		/* The v2 hierarchy is wherever the mount table says. */
-		if ((e = ds_mountinfo_read(&d.t.r, "proc/self/mountinfo",
-		    &ms)) < 0)
-			tool_errc(1, e, "proc/self/mountinfo");
-		if ((m = ds_mount_cgroup2(&ms)) == NULL)
+		if ((e = ds_cgroup2_mount(&d.t.r, cgmnt, sizeof(cgmnt))) ==
+		    -ENOENT)
 			errx(1, "proc/self/mountinfo: no cgroup2 mount "
 			    "(no cgroup v2 hierarchy to read)");
+		if (e < 0)
+			tool_errc(1, e, "proc/self/mountinfo");
+		memset(&cm, 0, sizeof(cm));
+		cm.mnt = cgmnt;
+		m = &cm;
 		d.top = xcalloc(1, (d.cpath ? strlen(d.cpath) : 0) + 2);
 		strcpy(d.top, "/");
 		if (d.cpath != NULL) {
@@ -927,7 +931,6 @@ main(int argc, char **argv)
 		if (d.topfd < 0)
 			tool_errc(1, d.topfd, "cgroup %s (under %s)", d.top,
 			    m->mnt);
-		ds_mounts_free(&ms);
 	}
 
 	if (d.t.fmt == DS_FMT_PROM) {

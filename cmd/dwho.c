@@ -605,33 +605,6 @@ cg_sort_column(const char *name)
 	return -2;
 }
 
-/* The v2 mount point: from the mount table, or a captured tree's
-   conventional place when the tree has no proc/self/mountinfo. */
-static int
-cg_mount(struct tool *t, char *mnt, size_t size)
-{
-	struct ds_mounts ms = { 0 };
-	const struct ds_mount *m;
-	int e;
-
-	e = ds_mountinfo_read(&t->r, "proc/self/mountinfo", &ms);
-	if (e < 0) {
-		ds_mounts_free(&ms);
-		if (t->r.live)
-			return e;
-		snprintf(mnt, size, "sys/fs/cgroup");
-		return 0;
-	}
-	m = ds_mount_cgroup2(&ms);
-	if (m == NULL) {
-		ds_mounts_free(&ms);
-		return -ENOENT;
-	}
-	snprintf(mnt, size, "%s", m->mnt);
-	ds_mounts_free(&ms);
-	return 0;
-}
-
 static struct cgstate cgs;
 
 /*
@@ -651,7 +624,7 @@ use_iostat(struct state *s, struct opts *o, struct tool *t)
 		    "(processes selected)";
 		return 0;
 	}
-	if ((e = cg_mount(t, cgs.mnt, sizeof(cgs.mnt))) < 0) {
+	if ((e = ds_cgroup2_mount(&t->r, cgs.mnt, sizeof(cgs.mnt))) < 0) {
 		if (forced)
 			tool_errc(1, e, "-G iostat: no cgroup v2 mount");
 		s->source_note = "-g: no cgroup v2 mount: summing "

@@ -584,6 +584,14 @@ int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
  */
 int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
     const char *path), void *arg);
+/*
+ * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
+ * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
+ * captured tree without that file falls back to "/sys/fs/cgroup".
+ * -ENOENT when the table has no cgroup2 mount; -errno when the table
+ * cannot be read.
+ */
+int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
 
 /* ---- Processes -------------------------------------------------------- */
 
