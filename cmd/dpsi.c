@@ -20,7 +20,7 @@ struct cg {
 	unsigned int ok;	/* bit r: resource r read */
 	struct ds_psi p[DS_PSI_NRES];
 	const struct cg *prev;	/* the same cgroup in the previous sample */
-	double key;		/* sort key: largest share or avg10 */
+	double key;		/* sort key: share or avg10 of order[0] */
 };
 
 struct sample {
@@ -540,28 +540,29 @@ report(struct dpsi *d, struct ds_writer *w, struct sample *prev,
     struct sample *cur, unsigned int mask)
 {
 	uint64_t now = ds_realtime_ns();
-	size_t i, n = cur->n, ri;
+	size_t i, n = cur->n;
 	int k;
 
 	match(prev, cur);
-	/* -C: the most stalled first, by the interval's share (or avg10). */
+	/*
+	 * -C: the most stalled first, by the interval's share (or avg10)
+	 * of the first resource of -r, kind "some" ("full" where there is
+	 * only that, as for irq): "which workload is stalled on I/O" with
+	 * the default order, not whichever resource is busiest (cpu).
+	 */
 	if (d->all && (prev != NULL || d->topn > 0)) {
+		enum ds_psi_res r = d->order[0];
+
 		for (i = 0; i < cur->n; i++) {
 			struct cg *c = &cur->cg[i];
+
 			c->key = -1;
-			for (ri = 0; ri < d->nres; ri++) {
-				enum ds_psi_res r = d->order[ri];
-				for (k = 0; k < DS_PSI_NKINDS; k++) {
-					double v;
-					if (!(c->p[r].have & (1u << k)))
-						continue;
-					v = prev != NULL ?
-					    share(prev, cur, c, r, k) :
-					    (double)c->p[r].line[k].avg[0];
-					if (v > c->key)
-						c->key = v;
-				}
-			}
+			k = (c->p[r].have & (1u << DS_PSI_SOME)) ? DS_PSI_SOME :
+			    DS_PSI_FULL;
+			if (!(c->p[r].have & (1u << k)))
+				continue;
+			c->key = prev != NULL ? share(prev, cur, c, r, k) :
+			    (double)c->p[r].line[k].avg[0];
 		}
 		/* prev pointers stay valid: they point into prev. */
 		if (cur->n > 1)
