@@ -648,6 +648,9 @@ struct ds_users {
 /* The name, or the number as text; valid until the next call. */
 const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
     uint32_t uid);
+/* The uid of a name in the same table; -ENOENT when there is none. */
+int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
+    uint32_t *uid);
 void ds_users_free(struct ds_users *u);
 
 /*
