@@ -1058,6 +1058,12 @@ main(int argc, char **argv)
 	}
 	tool_start(&t);
 	o.r = &t.r;
+	/* A name is looked up once, in the root's etc/passwd. */
+	if (o.user != NULL && !o.have_uid) {
+		if (ds_user_uid(&o.users, &t.r, o.user, &o.uid) < 0)
+			errx(1, "%s: no such user", o.user);
+		o.have_uid = 1;
+	}
 	s.t = &t;
 	s.o = &o;
 	if (o.mode == M_GROUP && o.source != NULL &&

@@ -1114,10 +1114,10 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	char rel[64];
 	struct ds_buf b = { 0 };
 	struct statfs sf;
-	struct stat st;
+	struct stat st, sn;
 	ssize_t n;
 	size_t len;
-	int e, pfd;
+	int e, pfd, stripped;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
@@ -1127,8 +1127,8 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	if ((size_t)n >= sizeof(p->path))
 		return -ENAMETOOLONG;
 	len = (size_t)n;
-	(void)ds_deleted_strip(p->path, &len);
 	p->path[len] = '\0';
+	stripped = ds_deleted_strip(p->path, &len);
 	if ((pfd = ds_openat(r, rel, O_PATH)) < 0)
 		return pfd;
 	if (fstat(pfd, &st) < 0) {
@@ -1136,6 +1136,16 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 		close(pfd);
 		return e;
 	}
+	/*
+	 * Not deleted, and the full name (suffix and all) is this very
+	 * file: it is really called "x (deleted)"; messages show that.
+	 */
+	if (!(stripped && st.st_nlink != 0 &&
+	    fstatat(r->fd, p->path[0] == '/' ? p->path + 1 : p->path, &sn,
+	    0) == 0 && sn.st_dev == st.st_dev && sn.st_ino == st.st_ino))
+		p->path[len] = '\0';
+	else
+		len = (size_t)n;
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
 	p->size = (uint64_t)st.st_size;

@@ -265,7 +265,17 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 			proc_free(p);
 			return 0;
 		}
-		p->io_err = e;
+		/*
+		 * Refused (another user's, without root) is counted apart;
+		 * a directory, a FIFO with an idle writer or a huge file is
+		 * damage like any other.
+		 */
+		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
+			p->io_err = e;
+		} else {
+			p->io_err = -EINVAL;
+			note_bad(out, tgid);
+		}
 	} else if (ds_io_parse(b->data, &p->io) < 0) {
 		p->io_err = -EINVAL;
 		note_bad(out, tgid);

@@ -67,3 +67,27 @@ dwho -R "$N" -g -o prom >"$TRASH/prom" 2>/dev/null
 is "$(grep -v '^#' "$TRASH/prom" | sed 's/ [0-9]*$//' | sort | uniq -d | wc -l)" 0 \
     "-g prom: no duplicate series"
 ok "-g prom: device label MAJ:MIN" grep -qx 'dwho_cgroup_read_bytes_total{cgroup="/box",device="8:16"} 8192' "$TRASH/prom"
+
+# ---- -u: an unknown name is an error; uids and known names work ----
+test_must_fail 1 dwho -R "$R" -u nosuchuser -o tsv >/dev/null 2>"$TRASH/err"
+is "$?" 0 "-u nosuchuser: exit 1"
+is "$(cat "$TRASH/err")" "dwho: nosuchuser: no such user" "-u nosuchuser: says so"
+is "$(dwho -R "$R" -u tester -H -o tsv 2>/dev/null | cut -f2 | tr '\n' ' ')" "100 " "-u name from the tree's passwd"
+is "$(dwho -R "$R" -u "$(id -u)" -H -o tsv 2>/dev/null | cut -f2 | tr '\n' ' ')" "100 " "-u uid"
+is "$(dwho -R "$R" -u 4242 -H -o tsv 2>/dev/null | wc -l)" 0 "-u uid not in passwd: no rows, no error"
+
+# ---- proc/PID/io that is a directory or too big: malformed, noted ----
+Q=$TRASH/q
+mkdir -p "$Q/proc/sys/kernel"
+echo "1000.00 1500.00" >"$Q/proc/uptime"
+echo 1 >"$Q/proc/sys/kernel/task_delayacct"
+mkproc "$Q/proc" 100 dd 50000 250 5120000 1024000 0 10240000 1024000 1000 500
+mkproc "$Q/proc" 400 dirio 50000 0 - 0 0 0 0 0 0
+mkdir "$Q/proc/400/io"
+mkproc "$Q/proc" 500 bigio 50000 0 - 0 0 0 0 0 0
+truncate -s 65M "$Q/proc/500/io"
+dwho -R "$Q" -a -o tsv -H >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "damaged io: exit 0"
+is "$(cut -f2,5 "$TRASH/out" | tr '\t\n' ' :')" "100 10.00:400 -:500 -:" "damaged io: rows with -"
+is "$(cat "$TRASH/err")" "dwho: 2 malformed proc/PID/stat or io files (first: pid 400): shown as - or skipped" \
+    "damaged io (directory, too big): noted as malformed"

@@ -86,3 +86,20 @@ is "$?" 0 "FIFO maps, stat, mountinfo: finishes, exit 0"
 is "$(wc -l <"$TRASH/out")" 1 "FIFO tree: header only"
 timeout 10 ddeleted -R "$F" -s -o tsv -H proc >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "FIFO tree -s: finishes, exit 0"
+
+# ---- --truncate messages: the real name of a file called "x (deleted)" ----
+echo t >"$D/tricky (deleted)"
+echo h >"$D/h1"
+ln "$D/h1" "$D/h2"
+sleep 1000 3<"$D/tricky (deleted)" 4<"$D/h1" &
+h2=$!
+at_exit "kill $h2 2>/dev/null"
+sleep 0.2
+rm "$D/h1"
+test_must_fail 1 ddeleted --truncate $h2:3 2>"$TRASH/err"
+is "$?" 0 "--truncate 'tricky (deleted)' that has its name: refused"
+is "$(cat "$TRASH/err")" "ddeleted: $h2:3: $D/tricky (deleted): not deleted (1 links); not truncated" \
+    "the message shows the real name, suffix and all"
+test_must_fail 1 ddeleted --truncate $h2:4 2>"$TRASH/err"
+is "$(cat "$TRASH/err")" "ddeleted: $h2:4: $D/h1: not deleted (1 links); not truncated" \
+    "a removed hard link whose other name survives: the removed name, suffix off"
