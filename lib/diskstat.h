@@ -584,6 +584,14 @@ int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
  */
 int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
     const char *path), void *arg);
+/*
+ * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
+ * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
+ * captured tree without that file falls back to "/sys/fs/cgroup".
+ * -ENOENT when the table has no cgroup2 mount; -errno when the table
+ * cannot be read.
+ */
+int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
 
 /* ---- Processes -------------------------------------------------------- */
 
@@ -640,6 +648,9 @@ struct ds_users {
 /* The name, or the number as text; valid until the next call. */
 const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
     uint32_t uid);
+/* The uid of a name in the same table; -ENOENT when there is none. */
+int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
+    uint32_t *uid);
 void ds_users_free(struct ds_users *u);
 
 /*
@@ -1079,12 +1090,32 @@ int ds_delfs_stat(const struct ds_root *r, const char *path,
 int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
     uint64_t *bytes, uint64_t *errors);
 
+/*
+ * Does any process map the file (dev, ino)?  A maps line with its inode
+ * number is confirmed through map_files.  mapped: 0 when none does,
+ * DS_MAPPED when pid does, DS_MAPPED_MAYBE when pid's maps names the
+ * inode but map_files cannot be read (not root).  Processes whose maps
+ * cannot be read at all are counted in unreadable (the first in
+ * unreadable_pid): without root, another user's.
+ */
+#define DS_MAPPED	1
+#define DS_MAPPED_MAYBE	2
+struct ds_mapcheck {
+	int mapped;
+	int pid;
+	size_t unreadable;
+	int unreadable_pid;
+};
+/* b is scratch.  0, or -errno when proc cannot be listed. */
+int ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
+    struct ds_buf *b, struct ds_mapcheck *c);
+
 /* What --truncate checks before it acts. */
 struct ds_delprobe {
 	uint64_t dev, ino, size, blocks, nlink;
 	int regular;		/* S_ISREG */
 	int memory;		/* memory-backed (see ds_deleted_memory) */
-	int mapped;		/* the process maps this file, or may */
+	struct ds_mapcheck map;	/* filled for a regular deleted disk file */
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };
