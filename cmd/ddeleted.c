@@ -125,10 +125,28 @@ w_pooled(struct ds_writer *w, const struct ds_deleted *d, size_t off,
 /* The operands: filesystems asked for, by device and by name. */
 struct want {
 	const char *path;
+	char *abs;		/* a relative operand made absolute */
 	uint64_t dev;
 	int ok;
 	struct ds_delfs fs;
 };
+
+/* dir (relative) below the current directory, or NULL and errno. */
+static char *
+abs_path(const char *dir)
+{
+	char *cwd, *p;
+	size_t n;
+
+	if ((cwd = getcwd(NULL, 0)) == NULL)
+		return NULL;
+	n = strlen(cwd) + strlen(dir) + 2;
+	if ((p = malloc(n)) != NULL)
+		snprintf(p, n, "%s%s%s", cwd, strcmp(cwd, "/") == 0 ? "" : "/",
+		    dir);
+	free(cwd);
+	return p;
+}
 
 static int
 wanted(const struct want *wt, int nwt, const struct ds_deleted *d,
@@ -342,9 +360,29 @@ truncate_one(struct tool *t, const char *arg, int pid, int fd)
 	if (p.memory)
 		errx(1, "%s: %s: memory-backed, it holds no disk space; not "
 		    "truncated", arg, p.path);
-	if (p.mapped)
+	if (p.map.mapped == DS_MAPPED)
 		errx(1, "%s: %s: mapped by process %d, which truncation can "
-		    "crash; not truncated", arg, p.path, pid);
+		    "crash; not truncated", arg, p.path, p.map.pid);
+	if (p.map.mapped == DS_MAPPED_MAYBE)
+		errx(1, "%s: %s: process %d maps an inode of that number and "
+		    "its map_files cannot be read to tell (needs root); "
+		    "truncation can crash it; not truncated", arg, p.path,
+		    p.map.pid);
+	/*
+	 * Maps that cannot be read: without root, other users' processes,
+	 * any of which may map the file.  Root is refused only by
+	 * processes protected from it (the supervisor of an outer
+	 * namespace), which the scan cannot see either; say so and go on.
+	 */
+	if (p.map.unreadable > 0 && geteuid() != 0)
+		errx(1, "%s: %s: the mappings of %zu processes (process %d "
+		    "first) cannot be read without root, and truncating a "
+		    "file one of them maps can crash it; not truncated", arg,
+		    p.path, p.map.unreadable, p.map.unreadable_pid);
+	if (p.map.unreadable > 0)
+		warnx("%s: the mappings of %zu processes (process %d first) "
+		    "cannot be read even by root; they are not checked", arg,
+		    p.map.unreadable, p.map.unreadable_pid);
 	warnx("%s: %s: truncating to 0 bytes; its contents (%" PRIu64
 	    " bytes) are lost", arg, p.path, p.size);
 	if (!(p.fi.have & DS_FDI_FLAGS))
@@ -442,7 +480,23 @@ main(int argc, char **argv)
 		err(1, NULL);
 	for (k = 0; k < argc; k++) {
 		wt[k].path = argv[k];
-		if ((e = ds_delfs_stat(&t.r, argv[k], &wt[k].fs)) < 0) {
+		/*
+		 * Live, a relative operand is relative to the current
+		 * directory, as for df(1); the library resolves paths from
+		 * the root, so prefix the current directory (getcwd, not
+		 * realpath(3), which pulls getgroups into a static link).
+		 * Under -R the operands are paths inside the tree, relative
+		 * or not.
+		 */
+		if (t.r.live && argv[k][0] != '/') {
+			if ((wt[k].abs = abs_path(argv[k])) == NULL) {
+				tool_warnc(-errno, "%s", argv[k]);
+				status = 1;
+				continue;
+			}
+			wt[k].path = wt[k].abs;
+		}
+		if ((e = ds_delfs_stat(&t.r, wt[k].path, &wt[k].fs)) < 0) {
 			tool_warnc(e, "%s", argv[k]);
 			status = 1;
 			continue;
@@ -481,6 +535,8 @@ main(int argc, char **argv)
 	tool_report_end(&t, &w);
 	ds_writer_free(&w);
 	ds_deleted_free(&d);
+	for (k = 0; k < argc; k++)
+		free(wt[k].abs);
 	free(wt);
 	tool_exit(status);
 }

@@ -20,7 +20,7 @@ struct cg {
 	unsigned int ok;	/* bit r: resource r read */
 	struct ds_psi p[DS_PSI_NRES];
 	const struct cg *prev;	/* the same cgroup in the previous sample */
-	double key;		/* sort key: largest share or avg10 */
+	double key;		/* sort key: share or avg10 of order[0] */
 };
 
 struct sample {
@@ -270,7 +270,7 @@ fatal_nofiles(struct dpsi *d)
 {
 	int fd;
 
-	fd = openat(d->topfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+	fd = openat(d->topfd, "cgroup.procs", O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		fatal_cgroup(d, -ENOENT);
 	close(fd);
@@ -540,28 +540,29 @@ report(struct dpsi *d, struct ds_writer *w, struct sample *prev,
     struct sample *cur, unsigned int mask)
 {
 	uint64_t now = ds_realtime_ns();
-	size_t i, n = cur->n, ri;
+	size_t i, n = cur->n;
 	int k;
 
 	match(prev, cur);
-	/* -C: the most stalled first, by the interval's share (or avg10). */
+	/*
+	 * -C: the most stalled first, by the interval's share (or avg10)
+	 * of the first resource of -r, kind "some" ("full" where there is
+	 * only that, as for irq): "which workload is stalled on I/O" with
+	 * the default order, not whichever resource is busiest (cpu).
+	 */
 	if (d->all && (prev != NULL || d->topn > 0)) {
+		enum ds_psi_res r = d->order[0];
+
 		for (i = 0; i < cur->n; i++) {
 			struct cg *c = &cur->cg[i];
+
 			c->key = -1;
-			for (ri = 0; ri < d->nres; ri++) {
-				enum ds_psi_res r = d->order[ri];
-				for (k = 0; k < DS_PSI_NKINDS; k++) {
-					double v;
-					if (!(c->p[r].have & (1u << k)))
-						continue;
-					v = prev != NULL ?
-					    share(prev, cur, c, r, k) :
-					    (double)c->p[r].line[k].avg[0];
-					if (v > c->key)
-						c->key = v;
-				}
-			}
+			k = (c->p[r].have & (1u << DS_PSI_SOME)) ? DS_PSI_SOME :
+			    DS_PSI_FULL;
+			if (!(c->p[r].have & (1u << k)))
+				continue;
+			c->key = prev != NULL ? share(prev, cur, c, r, k) :
+			    (double)c->p[r].line[k].avg[0];
 		}
 		/* prev pointers stay valid: they point into prev. */
 		if (cur->n > 1)
@@ -799,8 +800,9 @@ main(int argc, char **argv)
 	struct sample sa = { 0 }, sb = { 0 }, *prev, *cur, *tmp;
 	struct waiter wt = { 0 };
 	struct prom_cols pc;
-	struct ds_mounts ms = { 0 };
+	struct ds_mount cm;
 	const struct ds_mount *m;
+	char cgmnt[4096];
 	struct ds_writer w;
 	struct dpsi d;
 	uint64_t deadline, n;
@@ -902,12 +904,15 @@ main(int argc, char **argv)
 
 	if (d.cgroup_mode) {
 		/* The v2 hierarchy is wherever the mount table says. */
-		if ((e = ds_mountinfo_read(&d.t.r, "proc/self/mountinfo",
-		    &ms)) < 0)
-			tool_errc(1, e, "proc/self/mountinfo");
-		if ((m = ds_mount_cgroup2(&ms)) == NULL)
+		if ((e = ds_cgroup2_mount(&d.t.r, cgmnt, sizeof(cgmnt))) ==
+		    -ENOENT)
 			errx(1, "proc/self/mountinfo: no cgroup2 mount "
 			    "(no cgroup v2 hierarchy to read)");
+		if (e < 0)
+			tool_errc(1, e, "proc/self/mountinfo");
+		memset(&cm, 0, sizeof(cm));
+		cm.mnt = cgmnt;
+		m = &cm;
 		d.top = xcalloc(1, (d.cpath ? strlen(d.cpath) : 0) + 2);
 		strcpy(d.top, "/");
 		if (d.cpath != NULL) {
@@ -927,7 +932,6 @@ main(int argc, char **argv)
 		if (d.topfd < 0)
 			tool_errc(1, d.topfd, "cgroup %s (under %s)", d.top,
 			    m->mnt);
-		ds_mounts_free(&ms);
 	}
 
 	if (d.t.fmt == DS_FMT_PROM) {

@@ -3,8 +3,6 @@
  * wanted values, and set with a read-back that proves the kernel kept
  * what it was given.
  */
-#include <fnmatch.h>
-
 #include "tool.h"
 
 #define EXIT_DIFFERS 3		/* --check: some setting does not hold */
@@ -167,12 +165,6 @@ usage(void)
 	usage_to(stderr, 2);
 }
 
-static int
-is_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
 static void
 add_target(struct ctx *c, const char *name, const char *disk)
 {
@@ -192,52 +184,66 @@ add_target(struct ctx *c, const char *name, const char *disk)
 }
 
 /*
- * Operands to devices: a glob matches whole disks (sys/block), a name
- * may also be a partition, which shows its disk's queue.  No operand:
- * every whole disk.
+ * Operands to devices, in the order given: a glob or a /dev/mapper/
+ * name matches whole disks (sys/block; dm devices by their dm name), a
+ * plain name may also be a partition, which shows its disk's queue.
+ * No operand: every whole disk.
  */
 static void
 targets(struct ctx *c, int argc, char **argv)
 {
-	size_t i;
-	int k, e, found;
+	struct ds_devsel sel;
+	char dm[256];
+	size_t i, k;
+	int e;
 
 	if (argc == 0) {
 		for (i = 0; i < c->disks.n; i++)
 			add_target(c, c->disks.name[i], c->disks.name[i]);
 		return;
 	}
-	for (k = 0; k < argc; k++) {
+	if (ds_devsel_init(&sel, argv, (size_t)argc) < 0)
+		err(1, NULL);
+	for (k = 0; k < sel.n; k++) {
 		char disk[DS_DISK_NAME_MAX * 4];
-		const char *a = argv[k];
+		struct ds_devop *op = &sel.op[k];
 
-		/* /dev/sda and sda are the same device. */
-		if (strncmp(a, "/dev/", 5) == 0)
-			a += 5;
-		if (is_glob(a)) {
-			for (found = 0, i = 0; i < c->disks.n; i++)
-				if (fnmatch(a, c->disks.name[i], 0) == 0) {
-					add_target(c, c->disks.name[i],
-					    c->disks.name[i]);
-					found = 1;
+		if (op->glob || op->dm) {
+			for (i = 0; i < c->disks.n; i++) {
+				const char *n = c->disks.name[i];
+				int hasdm = op->dm &&
+				    strncmp(n, "dm-", 3) == 0 &&
+				    ds_dm_name(&c->t.r, n, &c->scratch, dm,
+				    sizeof(dm)) == 0;
+
+				if (ds_devop_match(op, n,
+				    hasdm ? dm : NULL)) {
+					add_target(c, n, n);
+					op->matched = 1;
 				}
-			if (!found) {
-				warnx("%s: no device matches", a);
+			}
+			if (!op->matched) {
+				warnx("%s: %s", op->arg, op->glob ?
+				    "no device matches" :
+				    "no such block device");
 				c->status = 1;
 			}
 			continue;
 		}
-		e = ds_queue_resolve(&c->t.r, &c->disks, a, disk, sizeof(disk));
+		e = ds_queue_resolve(&c->t.r, &c->disks, op->pat, disk,
+		    sizeof(disk));
 		if (e < 0) {
 			if (e == -ENOENT || e == -EINVAL)
-				warnx("%s: no such block device", a);
+				warnx("%s: no such block device", op->arg);
 			else
-				tool_warnc(e, "%s", a);
+				tool_warnc(e, "%s", op->arg);
 			c->status = 1;
 			continue;
 		}
-		add_target(c, a, disk);
+		op->matched = 1;
+		add_target(c, op->pat, disk);
 	}
+	ds_devsel_free(&sel);
 }
 
 /* Names joined by sep into c->text; NULL when the list is missing. */
@@ -360,8 +366,20 @@ list(struct ctx *c)
 			c->status = 1;
 			continue;
 		}
+		/*
+		 * queue/ that cannot be opened fails every attribute in it
+		 * the same way: say it once.  Missing (-ENOENT) is a
+		 * captured tree that left it out: just "-".
+		 */
+		if (q.qerr != 0 && q.qerr != -ENOENT) {
+			tool_warnc(q.qerr, "%s: queue", tg->name);
+			c->status = 1;
+		}
 		for (k = 0; k < DS_QA_N; k++)
-			attr_warn(c, tg->name, k, q.err[k]);
+			if (q.qerr == 0 || q.err[k] != q.qerr ||
+			    k == DS_QA_NR_HW_QUEUES || k == DS_QA_HOLDERS ||
+			    k == DS_QA_SLAVES)
+				attr_warn(c, tg->name, k, q.err[k]);
 		if (!prom) {
 			ds_w_str(&w, tg->name);
 			for (k = 0; k < NELEM(list_attr); k++)
@@ -526,17 +544,26 @@ scheduler_first(struct ctx *c)
 		}
 }
 
-/* The comparable form of a value read back, into c->text. */
-static const char *
-canon(struct ctx *c, const char *attr, const char *value)
+/* The comparable form of a value into c->text; 0 or -errno. */
+static int
+canon_err(struct ctx *c, const char *attr, const char *value)
 {
 	size_t need = strlen(value) + 32;
+	int e;
 
 	c->text.len = 0;
 	if (ds_buf_reserve(&c->text, need) < 0)
 		err(1, NULL);
-	if (ds_queue_value_canon(attr, value, c->text.data, need) < 0)
+	if ((e = ds_queue_value_canon(attr, value, c->text.data, need)) < 0)
 		snprintf(c->text.data, need, "%s", value);
+	return e;
+}
+
+/* The comparable form of a value read back (as read when damaged). */
+static const char *
+canon(struct ctx *c, const char *attr, const char *value)
+{
+	canon_err(c, attr, value);
 	return c->text.data;
 }
 
@@ -572,6 +599,15 @@ check(struct ctx *c)
 				c->status = 1;
 				continue;
 			}
+			/* A damaged line differs from nothing: an error. */
+			if (strcmp(st->attr, "scheduler") == 0 &&
+			    canon_err(c, st->attr,
+			    c->scratch.data) == -EINVAL) {
+				warnx("%s: %s: malformed scheduler line",
+				    tg->name, st->attr);
+				c->status = 1;
+				continue;
+			}
 			if (ds_queue_value_eq(st->attr, st->value,
 			    c->scratch.data))
 				continue;
@@ -591,40 +627,43 @@ check(struct ctx *c)
 		c->status = EXIT_DIFFERS;
 }
 
-/* The failure message's tail: what was applied before it. */
+/*
+ * Remember an applied setting for the message a failure ends with:
+ * "dev attr=value", and what was asked when the kernel stored another.
+ */
 static void
-applied_note(struct ctx *c, size_t done)
+applied_add(struct ds_buf *b, const char *dev, const char *attr,
+    const char *value, const char *asked)
 {
-	size_t i, n = 0;
+	size_t l = strlen(dev) + strlen(attr) + strlen(value) +
+	    (asked != NULL ? strlen(asked) + 9 : 0) + 4;
+	int n;
 
-	c->text.len = 0;
-	for (i = 0; i < done; i++) {
-		const struct target *tg = &c->tg[i / c->nst];
-		const struct setting *st = &c->st[i % c->nst];
-		size_t l = strlen(tg->name) + strlen(st->attr) +
-		    strlen(st->value) + 4;
+	if (ds_buf_reserve(b, l) < 0)
+		err(1, NULL);
+	n = snprintf(b->data + b->len, l + 1, "%s%s %s=%s", b->len > 0 ?
+	    ", " : "", dev, attr, value);
+	b->len += (size_t)n;
+	if (asked != NULL)
+		b->len += (size_t)snprintf(b->data + b->len, l + 1 - (size_t)n,
+		    " (asked %s)", asked);
+}
 
-		if (ds_buf_reserve(&c->text, l) < 0)
-			err(1, NULL);
-		n = (size_t)snprintf(c->text.data + c->text.len, l + 1,
-		    "%s%s %s=%s", i > 0 ? ", " : "", tg->name, st->attr,
-		    st->value);
-		c->text.len += n;
-	}
-	if (done == 0)
-		warnx("stopped; nothing was applied");
-	else
-		warnx("stopped; applied before the failure: %s",
-		    c->text.data);
+/* A value's comparable form in out (as read when it has none). */
+static void
+canon_to(const char *attr, const char *value, char *out, size_t size)
+{
+	if (ds_queue_value_canon(attr, value, out, size) < 0)
+		snprintf(out, size, "%s", value);
 }
 
 static void
 set(struct ctx *c)
 {
 	struct ds_writer w;
-	struct ds_buf old = { 0 };
-	char rel[256];
-	size_t i, k, done = 0;
+	struct ds_buf old = { 0 }, applied = { 0 };
+	char rel[256], was[512], got[512];
+	size_t i, k;
 	int e;
 
 	scheduler_first(c);
@@ -688,27 +727,52 @@ set(struct ctx *c)
 				    st->attr);
 				break;
 			}
+			canon_to(st->attr, old.data, was, sizeof(was));
+			canon_to(st->attr, c->scratch.data, got, sizeof(got));
 			if (!ds_queue_value_eq(st->attr, st->value,
 			    c->scratch.data)) {
-				warnx("%s: %s: wrote %s, read back %s",
-				    tg->name, st->attr, st->value,
-				    canon(c, st->attr, c->scratch.data));
-				break;
+				/*
+				 * The write went through but the kernel stored
+				 * something else (nr_requests 0 becomes 4): the
+				 * device did change unless it kept the old
+				 * value.  Say so, count it, stop; no revert,
+				 * which could fail the same way.
+				 */
+				if (ds_queue_value_eq(st->attr, old.data,
+				    c->scratch.data)) {
+					warnx("%s: %s: wrote %s, read back %s "
+					    "(was %s): the kernel kept the old "
+					    "value", tg->name, st->attr,
+					    st->value, got, was);
+					break;
+				}
+				warnx("%s: %s: wrote %s, read back %s "
+				    "(was %s): the kernel changed the value",
+				    tg->name, st->attr, st->value, got, was);
+				applied_add(&applied, tg->name, st->attr, got,
+				    st->value);
+			} else {
+				c->status = 0;
+				applied_add(&applied, tg->name, st->attr, got,
+				    NULL);
 			}
-			c->status = 0;
-			done++;
 			ds_w_str(&w, tg->name);
 			ds_w_str(&w, st->attr);
-			ds_w_str(&w, canon(c, st->attr, old.data));
-			ds_w_str(&w, canon(c, st->attr, c->scratch.data));
+			ds_w_str(&w, was);
+			ds_w_str(&w, got);
 			ds_w_row_end(&w);
 		}
 	}
 	ds_buf_free(&old);
 	tool_report_end(&c->t, &w);
 	ds_writer_free(&w);
-	if (c->status != 0)
-		applied_note(c, done);
+	if (c->status != 0) {
+		if (applied.len == 0)
+			warnx("stopped; nothing was applied");
+		else
+			warnx("stopped after applying: %s", applied.data);
+	}
+	ds_buf_free(&applied);
 }
 
 int

@@ -605,33 +605,6 @@ cg_sort_column(const char *name)
 	return -2;
 }
 
-/* The v2 mount point: from the mount table, or a captured tree's
-   conventional place when the tree has no proc/self/mountinfo. */
-static int
-cg_mount(struct tool *t, char *mnt, size_t size)
-{
-	struct ds_mounts ms = { 0 };
-	const struct ds_mount *m;
-	int e;
-
-	e = ds_mountinfo_read(&t->r, "proc/self/mountinfo", &ms);
-	if (e < 0) {
-		ds_mounts_free(&ms);
-		if (t->r.live)
-			return e;
-		snprintf(mnt, size, "sys/fs/cgroup");
-		return 0;
-	}
-	m = ds_mount_cgroup2(&ms);
-	if (m == NULL) {
-		ds_mounts_free(&ms);
-		return -ENOENT;
-	}
-	snprintf(mnt, size, "%s", m->mnt);
-	ds_mounts_free(&ms);
-	return 0;
-}
-
 static struct cgstate cgs;
 
 /*
@@ -651,7 +624,7 @@ use_iostat(struct state *s, struct opts *o, struct tool *t)
 		    "(processes selected)";
 		return 0;
 	}
-	if ((e = cg_mount(t, cgs.mnt, sizeof(cgs.mnt))) < 0) {
+	if ((e = ds_cgroup2_mount(&t->r, cgs.mnt, sizeof(cgs.mnt))) < 0) {
 		if (forced)
 			tool_errc(1, e, "-G iostat: no cgroup v2 mount");
 		s->source_note = "-g: no cgroup v2 mount: summing "
@@ -834,7 +807,12 @@ cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
 				snprintf(rw->device, sizeof(rw->device), "%s",
 				    di->i.name);
 			else
-				strcpy(rw->device, "-");
+				/*
+				 * Not in sysfs (vanished, or a tree without
+				 * it): MAJ:MIN still tells devices apart.
+				 */
+				snprintf(rw->device, sizeof(rw->device),
+				    "%u:%u", d->major, d->minor);
 			for (x = 0; x < DS_IOS_N; x++) {
 				uint64_t v, pv;
 
@@ -1080,6 +1058,12 @@ main(int argc, char **argv)
 	}
 	tool_start(&t);
 	o.r = &t.r;
+	/* A name is looked up once, in the root's etc/passwd. */
+	if (o.user != NULL && !o.have_uid) {
+		if (ds_user_uid(&o.users, &t.r, o.user, &o.uid) < 0)
+			errx(1, "%s: no such user", o.user);
+		o.have_uid = 1;
+	}
 	s.t = &t;
 	s.o = &o;
 	if (o.mode == M_GROUP && o.source != NULL &&

@@ -4,7 +4,6 @@
  * counters.
  */
 #include <fcntl.h>
-#include <fnmatch.h>
 
 #include "tool.h"
 
@@ -81,11 +80,13 @@ struct sample {
 struct dx {
 	struct tool t;
 	int part, all, zero, dm, noboot, snap;
-	char **sel;		/* device names and globs */
-	int nsel;
+	struct ds_devsel sel;	/* device operands */
+	int sel_said;		/* unmatched operands were told */
+	int status;		/* 1 once an operand matched nothing */
 	const char *files[2];
 	int nfiles;
 	struct ds_blockdevs bd;
+	int use_sys;		/* sys is the counters' machine */
 	int use_bd;		/* whole disks from sys/block, else by name */
 	int bd_rescanned;	/* sys/block read again this sample */
 	struct known *kn;
@@ -112,12 +113,6 @@ static void
 usage(void)
 {
 	usage_to(stderr, 2);
-}
-
-static int
-is_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
 }
 
 static int
@@ -172,26 +167,6 @@ whole_disk(struct dx *x, const char *name, size_t hint)
 	return k->whole;
 }
 
-/* 0: not shown; 1: shown unless idle since boot; 2: named, always shown. */
-static int
-selected(struct dx *x, const char *name, size_t hint)
-{
-	int i, r = 0;
-
-	if (x->nsel == 0)
-		return x->part || whole_disk(x, name, hint);
-	for (i = 0; i < x->nsel; i++) {
-		if (!is_glob(x->sel[i])) {
-			if (strcmp(x->sel[i], name) == 0)
-				return 2;
-		} else if (r == 0 && fnmatch(x->sel[i], name, 0) == 0 &&
-		    (x->part || whole_disk(x, name, hint))) {
-			r = 1;
-		}
-	}
-	return r;
-}
-
 /* The device-mapper name of dev, read once per device; NULL if none. */
 static const char *
 dm_name(struct dx *x, const char *dev)
@@ -199,7 +174,8 @@ dm_name(struct dx *x, const char *dev)
 	struct dmname *d;
 	size_t i;
 
-	if (strncmp(dev, "dm-", 3) != 0)
+	/* A snapshot from elsewhere: the local dm names are not its. */
+	if (!x->use_sys || strncmp(dev, "dm-", 3) != 0)
 		return NULL;
 	for (i = 0; i < x->ndmn; i++)
 		if (strcmp(x->dmn[i].dev, dev) == 0)
@@ -219,6 +195,48 @@ dm_name(struct dx *x, const char *dev)
 	    sizeof(d->name)) < 0)
 		d->name[0] = '\0';
 	return d->name[0] != '\0' ? d->name : NULL;
+}
+
+/*
+ * 0: not shown; 1: shown unless idle since boot; 2: named, always
+ * shown.  Operands match kernel names, and dm names with -N or when
+ * given as /dev/mapper/NAME; a glob selects whole disks (all with -p).
+ */
+static int
+selected(struct dx *x, const char *name, size_t hint)
+{
+	const char *dm = NULL;
+
+	if (x->sel.n == 0)
+		return x->part || whole_disk(x, name, hint);
+	if (x->dm || x->sel.ndm > 0)
+		dm = dm_name(x, name);
+	return ds_devsel_match(&x->sel, name, dm, x->sel.nglob == 0 ||
+	    x->part || whole_disk(x, name, hint));
+}
+
+/*
+ * After the first report: an operand that selected nothing is told
+ * once, as dqueue does, and makes the exit status 1; the devices that
+ * were found are reported all the same.
+ */
+static void
+say_unmatched(struct dx *x)
+{
+	size_t i;
+
+	if (x->sel_said)
+		return;
+	x->sel_said = 1;
+	for (i = 0; i < x->sel.n; i++) {
+		const struct ds_devop *op = &x->sel.op[i];
+
+		if (op->matched)
+			continue;
+		warnx("%s: %s", op->arg, op->glob ? "no device matches" :
+		    "no such device");
+		x->status = 1;
+	}
 }
 
 static const struct ds_disk *
@@ -289,6 +307,7 @@ report(struct dx *x, const struct ds_diskstats *prev,
 		ds_w_row_end(&x->w);
 	}
 	tool_report_end(&x->t, &x->w);
+	say_unmatched(x);
 }
 
 /* Say once per change that lines were skipped; the rest is reported. */
@@ -345,8 +364,13 @@ snapshot(struct dx *x)
 		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s.uptime_ns)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
-	if ((e = ds_snap_format(&out, s.uptime_ns, ds_realtime_ns(),
-	    x->buf.data, x->buf.len)) < 0)
+	/*
+	 * The time line says when the counters were read.  A captured tree
+	 * was read some other time, maybe on another machine: "now" would
+	 * be a lie, and the line is optional.
+	 */
+	if ((e = ds_snap_format(&out, s.uptime_ns,
+	    x->t.r.live ? ds_realtime_ns() : 0, x->buf.data, x->buf.len)) < 0)
 		tool_errc(1, e, "snapshot");
 	if (x->t.outfile != NULL) {
 		if ((e = ds_atomic_open(&x->t.atomic, x->t.outfile)) < 0)
@@ -496,9 +520,9 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	tool_interval(&x.t, &argc, argv, usage);
-	x.sel = argv;
-	x.nsel = argc;
-	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.nsel > 0)) {
+	if (ds_devsel_init(&x.sel, argv, (size_t)argc) < 0)
+		err(1, NULL);
+	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.sel.n > 0)) {
 		warnx("-s takes no snapshot file, device or interval");
 		usage();
 	}
@@ -524,10 +548,12 @@ main(int argc, char **argv)
 	 * Whole disks are the names in sys/block, read once.  Snapshot
 	 * files may come from another machine, so only a root given on
 	 * purpose is trusted for them; otherwise, and in a tree without
-	 * sys/block, partitions are told by their names.
+	 * sys/block, partitions are told by their names, and -N keeps the
+	 * kernel names.
 	 */
-	if (x.nfiles == 0 || x.t.root != NULL ||
-	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"))) {
+	x.use_sys = x.nfiles == 0 || x.t.root != NULL ||
+	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"));
+	if (x.use_sys) {
 		e = ds_blockdevs_read(&x.t.r, &x.bd);
 		if (e == 0)
 			x.use_bd = 1;
@@ -546,5 +572,6 @@ main(int argc, char **argv)
 	ds_buf_free(&x.scratch);
 	free(x.dmn);
 	free(x.kn);
-	tool_exit(0);
+	ds_devsel_free(&x.sel);
+	tool_exit(x.status);
 }

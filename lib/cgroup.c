@@ -15,6 +15,42 @@
 #include "diskstat.h"
 
 int
+ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size)
+{
+	struct ds_mounts ms = { 0 };
+	const struct ds_mount *m;
+	int e;
+
+	/*
+	 * The mount table says where v2 is: /sys/fs/cgroup on unified
+	 * hosts, /sys/fs/cgroup/unified on hybrid ones.  A captured tree
+	 * without the table (cgroup files copied alone) has it where
+	 * unified hosts do; the running system always has the table.
+	 */
+	e = ds_mountinfo_read(r, "proc/self/mountinfo", &ms);
+	if (e == -ENOENT && !r->live) {
+		ds_mounts_free(&ms);
+		if (size < sizeof("/sys/fs/cgroup"))
+			return -ENAMETOOLONG;
+		strcpy(mnt, "/sys/fs/cgroup");
+		return 0;
+	}
+	if (e < 0) {
+		ds_mounts_free(&ms);
+		return e;
+	}
+	e = 0;
+	if ((m = ds_mount_cgroup2(&ms)) == NULL)
+		e = -ENOENT;
+	else if (strlen(m->mnt) >= size)
+		e = -ENAMETOOLONG;
+	else
+		strcpy(mnt, m->mnt);
+	ds_mounts_free(&ms);
+	return e;
+}
+
+int
 ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
     const char *path)
 {

@@ -360,7 +360,8 @@ ns_mounts(struct scan *s, int pidfd)
 	 * This process's mountinfo names its mounts; any process of the
 	 * namespace would do, so the table is read once per namespace.
 	 */
-	if ((fd = openat(pidfd, "mountinfo", O_RDONLY | O_CLOEXEC)) >= 0) {
+	if ((fd = openat(pidfd, "mountinfo",
+	    O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0) {
 		if (ds_read_fd(fd, &c->m.text) == 0 &&
 		    ds_mountinfo_parse(c->m.text.data, &c->m) == 0)
 			c->ok = 1;
@@ -570,7 +571,7 @@ scan_fds(struct scan *s, int pidfd, int fdd)
 			fd = (int)v;
 			memset(&fi, 0, sizeof(fi));
 			snprintf(rel, sizeof(rel), "fdinfo/%s", name);
-			e = openat(pidfd, rel, O_RDONLY | O_CLOEXEC);
+			e = openat(pidfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 			if (e >= 0) {
 				if (ds_read_fd(e, &s->buf) == 0)
 					(void)ds_fdinfo_parse(s->buf.data, &fi);
@@ -620,7 +621,7 @@ scan_maps(struct scan *s, int pidfd, size_t first)
 	ssize_t n;
 	size_t i, len;
 
-	fd = openat(pidfd, "maps", O_RDONLY | O_CLOEXEC);
+	fd = openat(pidfd, "maps", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	e = ds_read_fd(fd, &s->buf);
@@ -720,7 +721,7 @@ scan_pid(struct scan *s, int pid)
 		goto out;
 	if (fstat(pidfd, &sb) < 0)
 		sb.st_uid = (uid_t)-1;
-	fdd = openat(pidfd, "stat", O_RDONLY | O_CLOEXEC);
+	fdd = openat(pidfd, "stat", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fdd >= 0) {
 		if (ds_read_fd(fdd, &s->buf) == 0 &&
 		    ds_stat_parse(s->buf.data, s->buf.len, &st) == 0) {
@@ -1036,19 +1037,87 @@ ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
 
 /* ---- --truncate ------------------------------------------------------- */
 
+/*
+ * One process's mappings of (dev, ino): a line of maps with that inode
+ * number, confirmed by stat through map_files (the device in maps is
+ * the superblock's, which differs from st_dev on btrfs and overlayfs).
+ */
+static int
+maps_hold(const struct ds_root *r, int pid, uint64_t dev, uint64_t ino,
+    struct ds_buf *b)
+{
+	char rel[96], name[40];
+	struct stat st;
+	struct ds_map m;
+	char *cur, *line;
+	int e;
+
+	snprintf(rel, sizeof(rel), "proc/%d/maps", pid);
+	if ((e = ds_read_file(r, rel, b)) < 0)
+		return e;
+	cur = b->data;
+	while ((line = ds_next_line(&cur)) != NULL) {
+		if (ds_map_parse(line, strlen(line), &m) < 0 ||
+		    m.inode != ino)
+			continue;
+		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
+		    m.end);
+		snprintf(rel, sizeof(rel), "proc/%d/map_files/%s", pid, name);
+		if (fstatat(r->fd, rel, &st, 0) < 0) {
+			e = -errno;
+			/* Unmapped since maps was read. */
+			if (e == -ENOENT)
+				continue;
+			return DS_MAPPED_MAYBE;
+		}
+		if (st.st_dev == dev && st.st_ino == ino)
+			return DS_MAPPED;
+	}
+	return 0;
+}
+
+int
+ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
+    struct ds_buf *b, struct ds_mapcheck *c)
+{
+	struct ds_pids pids = { 0 };
+	size_t i;
+	int e;
+
+	memset(c, 0, sizeof(*c));
+	if ((e = ds_pids_read(r, "proc", &pids)) < 0)
+		return e;
+	for (i = 0; i < pids.n && c->mapped != DS_MAPPED; i++) {
+		e = maps_hold(r, pids.pid[i], dev, ino, b);
+		/* A process that exited maps nothing. */
+		if (e == -ENOENT || e == -ESRCH || e == 0)
+			continue;
+		if (e < 0) {
+			/* Another user's maps without root, or protected. */
+			if (c->unreadable++ == 0)
+				c->unreadable_pid = pids.pid[i];
+			continue;
+		}
+		if (c->mapped == 0 || e == DS_MAPPED) {
+			c->mapped = e;
+			c->pid = pids.pid[i];
+		}
+	}
+	ds_pids_free(&pids);
+	return 0;
+}
+
 int
 ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p)
 {
-	char rel[64], name[40];
+	char rel[64];
 	struct ds_buf b = { 0 };
 	struct statfs sf;
-	struct stat st;
-	struct ds_map m;
-	char *cur, *line;
+	struct stat st, sn;
 	ssize_t n;
 	size_t len;
-	int e, pfd;
+	int e, pfd, stripped;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
@@ -1058,8 +1127,8 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	if ((size_t)n >= sizeof(p->path))
 		return -ENAMETOOLONG;
 	len = (size_t)n;
-	(void)ds_deleted_strip(p->path, &len);
 	p->path[len] = '\0';
+	stripped = ds_deleted_strip(p->path, &len);
 	if ((pfd = ds_openat(r, rel, O_PATH)) < 0)
 		return pfd;
 	if (fstat(pfd, &st) < 0) {
@@ -1067,6 +1136,16 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 		close(pfd);
 		return e;
 	}
+	/*
+	 * Not deleted, and the full name (suffix and all) is this very
+	 * file: it is really called "x (deleted)"; messages show that.
+	 */
+	if (!(stripped && st.st_nlink != 0 &&
+	    fstatat(r->fd, p->path[0] == '/' ? p->path + 1 : p->path, &sn,
+	    0) == 0 && sn.st_dev == st.st_dev && sn.st_ino == st.st_ino))
+		p->path[len] = '\0';
+	else
+		len = (size_t)n;
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
 	p->size = (uint64_t)st.st_size;
@@ -1080,28 +1159,17 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	if (ds_read_file(r, rel, &b) == 0)
 		(void)ds_fdinfo_parse(b.data, &p->fi);
 	/*
-	 * Mapped by this process?  A mapping with the same inode number is
-	 * checked through map_files; when that cannot be read it counts as
-	 * mapped, since truncating under a mapping can kill the holder.
+	 * Mapped by any process?  Truncating under a mapping raises SIGBUS
+	 * in whoever touches the pages past the new end, so every
+	 * process's maps is read, not only the holder's.  Only a file
+	 * --truncate would act on is worth that scan.
 	 */
-	snprintf(rel, sizeof(rel), "proc/%d/maps", pid);
-	if ((e = ds_read_file(r, rel, &b)) < 0) {
-		ds_buf_free(&b);
-		return e;
-	}
-	cur = b.data;
-	while (!p->mapped && (line = ds_next_line(&cur)) != NULL) {
-		if (ds_map_parse(line, strlen(line), &m) < 0 ||
-		    m.inode != p->ino)
-			continue;
-		snprintf(rel, sizeof(rel), "proc/%d/map_files/", pid);
-		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
-		    m.end);
-		if (strlen(rel) + strlen(name) < sizeof(rel))
-			strcat(rel, name);
-		if (fstatat(r->fd, rel, &st, 0) < 0 ||
-		    (st.st_dev == p->dev && st.st_ino == p->ino))
-			p->mapped = 1;
+	if (p->regular && p->nlink == 0 && !p->memory) {
+		if ((e = ds_deleted_mapper(r, p->dev, p->ino, &b,
+		    &p->map)) < 0) {
+			ds_buf_free(&b);
+			return e;
+		}
 	}
 	ds_buf_free(&b);
 	return 0;

@@ -321,9 +321,49 @@ void ds_blockdevs_free(struct ds_blockdevs *b);
  * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
  */
 int ds_name_is_partition(const char *name);
-/* sys/block/DEV/dm/name into name; -ENOENT when not a dm device. */
+/*
+ * sys/block/DEV/dm/name into name; -ENOENT when not a dm device,
+ * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
+ */
 int ds_dm_name(const struct ds_root *r, const char *dev,
     struct ds_buf *scratch, char *name, size_t size);
+
+/*
+ * Device operands (dxstat, dqueue): a kernel name ("sda"), the same
+ * with "/dev/" before it, "/dev/mapper/NAME" for the device-mapper
+ * device named NAME, or a shell glob (fnmatch(3)) of any of these.
+ */
+struct ds_devop {
+	const char *arg;	/* as given, for messages */
+	const char *pat;	/* name or glob, /dev/ or /dev/mapper/ cut */
+	int glob;		/* pat holds '*', '?' or '[' */
+	int dm;			/* given as /dev/mapper/: dm names only */
+	int matched;		/* it selected a device (ds_devsel_match) */
+};
+struct ds_devsel {
+	struct ds_devop *op;
+	size_t n;
+	size_t nglob;		/* operands that are globs */
+	size_t ndm;		/* operands given as /dev/mapper/ */
+};
+/* The operands args[0..n-1] (kept, not copied).  -ENOMEM. */
+int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
+void ds_devsel_free(struct ds_devsel *s);
+/*
+ * 1 when op names or matches the device with kernel name name and dm
+ * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
+ * others at both.  Marks nothing.
+ */
+int ds_devop_match(const struct ds_devop *op, const char *name,
+    const char *dm);
+/*
+ * A device against every operand: 2 when one names it (not a glob), 1
+ * when only globs match it and whole is set (globs select whole disks;
+ * the caller says whether this one counts as such), 0 otherwise.  Each
+ * operand that selected it gets matched set.
+ */
+int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole);
 
 /* ---- dxstat: snapshots and deltas ------------------------------------- */
 
@@ -544,6 +584,14 @@ int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
  */
 int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
     const char *path), void *arg);
+/*
+ * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
+ * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
+ * captured tree without that file falls back to "/sys/fs/cgroup".
+ * -ENOENT when the table has no cgroup2 mount; -errno when the table
+ * cannot be read.
+ */
+int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
 
 /* ---- Processes -------------------------------------------------------- */
 
@@ -600,6 +648,9 @@ struct ds_users {
 /* The name, or the number as text; valid until the next call. */
 const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
     uint32_t uid);
+/* The uid of a name in the same table; -ENOENT when there is none. */
+int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
+    uint32_t *uid);
 void ds_users_free(struct ds_users *u);
 
 /*
@@ -828,6 +879,11 @@ struct ds_queue {
 	 * scheduler line); another -errno from open or read.
 	 */
 	int err[DS_QA_N];
+	/*
+	 * 0, or -errno of opening queue/ itself (-ENOTDIR: a file in its
+	 * place); then every attribute read from it has this error.
+	 */
+	int qerr;
 	uint64_t v[DS_QA_N];	/* numeric attributes */
 	struct ds_sched sched;
 	char write_cache[32];
@@ -839,8 +895,8 @@ struct ds_queue {
 /*
  * Read the queue of disk; holders and slaves come from dev's own
  * directory (dev NULL or equal to disk: the disk; else a partition of
- * it).  Returns 0 even when single attributes failed (see err[]);
- * -errno when the queue directory itself cannot be opened.
+ * it).  Returns 0 even when single attributes or queue/ itself failed
+ * (see err[] and qerr); -errno when sys/block/DISK cannot be opened.
  */
 int ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
     struct ds_buf *scratch, struct ds_queue *q);
@@ -874,7 +930,11 @@ void ds_qfiles_free(struct ds_qfiles *fs);
  */
 int ds_queue_attr_path(const struct ds_root *r, const char *disk,
     const char *attr, char *rel, size_t size);
-/* Read an attribute (rel from ds_queue_attr_path); trailing blanks cut. */
+/*
+ * Read an attribute (rel from ds_queue_attr_path); trailing blanks cut.
+ * This and the two below refuse a disk that cannot be a device name
+ * ("", ".", "..", holding '/') with -EINVAL.
+ */
 int ds_queue_attr_read(const struct ds_root *r, const char *disk,
     const char *rel, struct ds_buf *b);
 /* 1 when some write bit of the file's mode is set, 0 if not, -errno. */
@@ -892,7 +952,8 @@ int ds_queue_attr_write(const struct ds_root *r, const char *disk,
  * and runs of blanks inside made one space; a number in canonical
  * decimal ("0128" is "128"); for the scheduler the bracketed name of a
  * scheduler line, and the kernel's alias "deadline" as "mq-deadline".
- * -ENAMETOOLONG when out is too small.
+ * -ENAMETOOLONG when out is too small; -EINVAL for a scheduler value
+ * whose brackets do not make one active name ("[x] [y]", "none [bfq").
  */
 int ds_queue_value_canon(const char *attr, const char *value, char *out,
     size_t size);
@@ -1029,12 +1090,32 @@ int ds_delfs_stat(const struct ds_root *r, const char *path,
 int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
     uint64_t *bytes, uint64_t *errors);
 
+/*
+ * Does any process map the file (dev, ino)?  A maps line with its inode
+ * number is confirmed through map_files.  mapped: 0 when none does,
+ * DS_MAPPED when pid does, DS_MAPPED_MAYBE when pid's maps names the
+ * inode but map_files cannot be read (not root).  Processes whose maps
+ * cannot be read at all are counted in unreadable (the first in
+ * unreadable_pid): without root, another user's.
+ */
+#define DS_MAPPED	1
+#define DS_MAPPED_MAYBE	2
+struct ds_mapcheck {
+	int mapped;
+	int pid;
+	size_t unreadable;
+	int unreadable_pid;
+};
+/* b is scratch.  0, or -errno when proc cannot be listed. */
+int ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
+    struct ds_buf *b, struct ds_mapcheck *c);
+
 /* What --truncate checks before it acts. */
 struct ds_delprobe {
 	uint64_t dev, ino, size, blocks, nlink;
 	int regular;		/* S_ISREG */
 	int memory;		/* memory-backed (see ds_deleted_memory) */
-	int mapped;		/* the process maps this file, or may */
+	struct ds_mapcheck map;	/* filled for a regular deleted disk file */
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };

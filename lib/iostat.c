@@ -126,83 +126,49 @@ ds_cgios_find(const struct ds_cgios *cs, const char *path)
 	return bsearch(&key, cs->c, cs->n, sizeof(*cs->c), cmp_cgio);
 }
 
-#define CG_DEPTH_MAX 64
+struct cgwalk {
+	struct ds_cgios *out;
+	struct ds_buf *b;
+};
 
-/* One cgroup directory (fd is open on it; taken over), then its children. */
+/* One cgroup of ds_cgroup_walk: its inode and its io.stat. */
 static int
-walk(struct ds_cgios *out, int fd, char *path, size_t plen, int depth,
-    struct ds_buf *b)
+one(void *arg, int fd, const char *path)
 {
+	struct cgwalk *w = arg;
+	struct ds_cgios *out = w->out;
 	struct ds_cgio *c;
-	struct dirent *de;
 	struct stat sb;
-	size_t nl;
-	DIR *d;
-	int sfd, cfd, e;
+	int sfd, e;
 
-	if (fstat(fd, &sb) < 0) {
-		e = -errno;
-		close(fd);
-		return e;
-	}
+	if (fstat(fd, &sb) < 0)
+		return -errno;
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 64;
 		c = realloc(out->c, cap * sizeof(*c));
-		if (c == NULL) {
-			close(fd);
+		if (c == NULL)
 			return -ENOMEM;
-		}
 		out->c = c;
 		out->cap = cap;
 	}
 	c = &out->c[out->n];
 	memset(c, 0, sizeof(*c));
 	c->ino = (uint64_t)sb.st_ino;
-	if ((c->path = strdup(plen == 0 ? "/" : path)) == NULL) {
-		close(fd);
+	if ((c->path = strdup(path)) == NULL)
 		return -ENOMEM;
-	}
 	out->n++;
 	sfd = openat(fd, "io.stat", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (sfd >= 0) {
-		e = ds_read_fd(sfd, b);
+		e = ds_read_fd(sfd, w->b);
 		close(sfd);
 		if (e == 0) {
-			if ((e = ds_iostat_parse(b->data, &c->st)) < 0) {
-				close(fd);
+			if ((e = ds_iostat_parse(w->b->data, &c->st)) < 0)
 				return e;
-			}
 			c->have = 1;
 			out->with_iostat++;
 			out->bad += c->st.bad;
 		}
 	}
-	if ((d = fdopendir(fd)) == NULL) {
-		e = -errno;
-		close(fd);
-		return e;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
-		    de->d_type != DT_UNKNOWN))
-			continue;
-		nl = strlen(de->d_name);
-		if (depth >= CG_DEPTH_MAX || plen + 1 + nl >= 4096)
-			continue;
-		cfd = openat(dirfd(d), de->d_name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0)
-			continue;	/* removed meanwhile, or not a dir */
-		path[plen] = '/';
-		memcpy(path + plen + 1, de->d_name, nl + 1);
-		e = walk(out, cfd, path, plen + 1 + nl, depth + 1, b);
-		path[plen] = '\0';
-		if (e == -ENOMEM) {
-			closedir(d);
-			return e;
-		}
-	}
-	closedir(d);
 	return 0;
 }
 
@@ -210,7 +176,7 @@ int
 ds_cgios_read(const struct ds_root *r, const char *mnt, struct ds_cgios *out)
 {
 	struct ds_buf b = { 0 };
-	char path[4096];
+	struct cgwalk w;
 	size_t i;
 	int fd, e;
 
@@ -228,8 +194,11 @@ ds_cgios_read(const struct ds_root *r, const char *mnt, struct ds_cgios *out)
 		e = fd;
 		goto done;
 	}
-	path[0] = '\0';
-	e = walk(out, fd, path, 0, 0, &b);
+	w.out = out;
+	w.b = &b;
+	e = ds_cgroup_walk(fd, one, &w);
+	close(fd);
+	/* By full path, for ds_cgios_find's bsearch. */
 	if (e == 0 && out->n > 1)
 		qsort(out->c, out->n, sizeof(*out->c), cmp_cgio);
 done:
@@ -314,7 +283,7 @@ ds_blockdev_info(const struct ds_root *r, unsigned int major,
 		return e;
 	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/partition", major,
 	    minor);
-	if ((fd = ds_openat(r, rel, O_RDONLY)) >= 0) {
+	if ((fd = ds_openat(r, rel, O_PATH)) >= 0) {
 		close(fd);
 		out->partition = 1;
 		return 0;

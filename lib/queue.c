@@ -264,6 +264,7 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 	size_t i;
 
 	ds_queue_free(q);
+	q->qerr = 0;
 	memset(q->err, 0, sizeof(q->err));
 	memset(q->v, 0, sizeof(q->v));
 	memset(&q->sched, 0, sizeof(q->sched));
@@ -276,7 +277,7 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
 		return dfd;
 	qfd = openat(dfd, "queue", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	qerr = qfd < 0 ? -errno : 0;
+	qerr = q->qerr = qfd < 0 ? -errno : 0;
 	for (i = 0; i < DS_QA_N; i++) {
 		if (i == DS_QA_NR_HW_QUEUES || i == DS_QA_HOLDERS ||
 		    i == DS_QA_SLAVES)
@@ -293,7 +294,12 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 		if (qattrs[i].numeric)
 			e = ds_strtou64(scratch->data, &q->v[i]);
 		else if (i == DS_QA_SCHEDULER)
-			e = ds_sched_parse(scratch->data, &q->sched);
+			/*
+			 * sysfs always prints at least "none"; nothing at all
+			 * (a FIFO in a damaged tree) is no scheduler line.
+			 */
+			e = scratch->len == 0 ? -EINVAL :
+			    ds_sched_parse(scratch->data, &q->sched);
 		else if (i == DS_QA_WRITE_CACHE)
 			e = text_copy(q->write_cache, sizeof(q->write_cache),
 			    scratch);
@@ -458,6 +464,8 @@ attr_word(const char *s)
 static int
 queue_rel(char *rel, size_t size, const char *disk, const char *attr)
 {
+	if (!name_ok(disk))
+		return -EINVAL;
 	if ((size_t)snprintf(rel, size, "sys/block/%s/queue/%s", disk, attr) >=
 	    size)
 		return -ENAMETOOLONG;
@@ -616,9 +624,15 @@ ds_queue_value_canon(const char *attr, const char *value, char *out,
 		return -ENAMETOOLONG;
 	out[o] = '\0';
 	if (strcmp(attr, "scheduler") == 0) {
-		/* A whole scheduler line compares by its bracketed name. */
-		if (strchr(out, '[') != NULL && ds_sched_parse(out, &s) == 0 &&
-		    s.active[0] != '\0') {
+		/*
+		 * A whole scheduler line compares by its bracketed name;
+		 * brackets that do not make one active name ("[x] [y]")
+		 * are a damaged line, equal to nothing.
+		 */
+		if (strpbrk(out, "[]") != NULL) {
+			if (ds_sched_parse(out, &s) < 0 ||
+			    s.active[0] == '\0')
+				return -EINVAL;
 			if (strlen(s.active) >= size)
 				return -ENAMETOOLONG;
 			strcpy(out, s.active);

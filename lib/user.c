@@ -69,6 +69,22 @@ ds_user_name(struct ds_users *u, const struct ds_root *r, uint32_t uid)
 	return u->num;
 }
 
+int
+ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
+    uint32_t *uid)
+{
+	size_t i;
+
+	if (!u->loaded)
+		(void)load(u, r);
+	for (i = 0; i < u->n; i++)
+		if (strcmp(u->u[i].name, name) == 0) {
+			*uid = u->u[i].uid;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 void
 ds_users_free(struct ds_users *u)
 {

@@ -137,7 +137,7 @@ read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
 	struct stat sb;
 	int fd, e;
 
-	if ((fd = ds_openat(r, rel, O_RDONLY)) < 0)
+	if ((fd = ds_openat(r, rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return fd;
 	/*
 	 * procfs gives a process's files the owner of its effective uid
@@ -228,8 +228,15 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 
 	memset(p, 0, sizeof(*p));
 	snprintf(rel, sizeof(rel), "%s/stat", dir);
-	if ((e = read_owned(r, rel, b, &p->uid)) < 0)
+	if ((e = read_owned(r, rel, b, &p->uid)) < 0) {
+		/*
+		 * Gone or forbidden is normal; anything else (a directory,
+		 * a FIFO with a writer, a huge file) is damage.
+		 */
+		if (!gone(e) && e != -EACCES && e != -EPERM && e != -ENOMEM)
+			note_bad(out, tgid);
 		return 0;
+	}
 	if (ds_stat_parse(b->data, b->len, &st) < 0) {
 		note_bad(out, tgid);
 		return 0;
@@ -258,7 +265,17 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 			proc_free(p);
 			return 0;
 		}
-		p->io_err = e;
+		/*
+		 * Refused (another user's, without root) is counted apart;
+		 * a directory, a FIFO with an idle writer or a huge file is
+		 * damage like any other.
+		 */
+		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
+			p->io_err = e;
+		} else {
+			p->io_err = -EINVAL;
+			note_bad(out, tgid);
+		}
 	} else if (ds_io_parse(b->data, &p->io) < 0) {
 		p->io_err = -EINVAL;
 		note_bad(out, tgid);

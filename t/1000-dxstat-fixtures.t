@@ -21,7 +21,27 @@ is "$(devs -R "$T1" sda1 loop0)" "sda1 loop0 " "named devices shown, partition o
 is "$(devs -R "$T1" 'nvme*')" "nvme0n1 " "a glob selects whole disks"
 is "$(devs -R "$T1" -p 'nvme*')" "nvme0n1 nvme0n1p1 " "a glob with -p, partitions too"
 is "$(devs -R "$T1" 'sd[ab]')" "sda " "a glob hides idle disks"
-is "$(devs -R "$T1" nosuch)" "" "an unknown name selects nothing"
+# Operands as dqueue takes them (one shared rule, lib/blockdev.c).
+is "$(devs -R "$T1" /dev/sda /dev/nvme0n1)" "sda nvme0n1 " "/dev/sda is sda"
+dxstat -R "$T1" -o tsv -H sda nosuch >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 1 "an operand that matched nothing: exit 1"
+is "$(cut -f2 "$TRASH/out" | tr '\n' ' ')" "sda " "an operand that matched nothing: the others still report"
+is "$(cat "$TRASH/err")" "dxstat: nosuch: no such device" "an operand that matched nothing: one message"
+dxstat -R "$T1" -o tsv -H 'sd[xy]' /dev/sdq >"$TRASH/out" 2>"$TRASH/err"
+is "$?:$(wc -c <"$TRASH/out")" "1:0" "nothing matched at all: exit 1, no rows"
+is "$(cat "$TRASH/err")" "dxstat: sd[xy]: no device matches
+dxstat: /dev/sdq: no such device" "a glob and a path that matched nothing: one message each, as given"
+dxstat -R "$T1" -o tsv -H -y nosuch 0.01 3 >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "1:dxstat: nosuch: no such device" "sampling: said once, not per report"
+dxstat -R "$T1" -o tsv -H 'sd*' >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:" "a glob matching only idle disks matched: exit 0, quiet"
+is "$(devs -R "$T1" -N vg0-root)" "vg0-root " "-N: an operand matches a dm name"
+is "$(devs -R "$T1" -N 'vg0*')" "vg0-root vg0-swap " "-N: a glob matches dm names"
+is "$(devs -R "$T1" -N dm-1)" "vg0-swap " "-N: the kernel name still matches"
+dxstat -R "$T1" -o tsv -H vg0-root >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "1:dxstat: vg0-root: no such device" "without -N, dm names are not operands"
+is "$(devs -R "$T1" /dev/mapper/vg0-swap)" "dm-1 " "/dev/mapper/NAME selects by dm name"
+is "$(devs -R "$T1" -N /dev/mapper/vg0-swap)" "vg0-swap " "/dev/mapper/NAME with -N"
 is "$(devs -R "$T1" -N)" "sda nvme0n1 vg0-root vg0-swap " "-N: device-mapper names from the tree"
 is "$(devs -R "$T1" -z -a)" "sda nvme0n1 dm-0 dm-1 " "-z hides devices with no completed request"
 DISKSTAT_ROOT=$T1 dxstat -o tsv -H >"$TRASH/env"
@@ -49,18 +69,33 @@ is "$(dxstat -R "$T1" -o json dm-1 | jq -c '[."d/s", ."f_await", ."r/s"]')" '[nu
 dxstat -R "$T1" -s >"$TRASH/s1"
 is "$?" 0 "-s exits 0"
 is "$(sed -n 1p "$TRASH/s1")" "uptime 1000.000000000" "-s: uptime line"
-ok "-s: time line" grep -q '^time [0-9]*\.[0-9]\{9\}$' "$TRASH/s1"
-tail -n +3 "$TRASH/s1" >"$TRASH/s1.ds"
+# A captured tree is another moment, maybe another machine: no "time now".
+is "$(grep -c '^time' "$TRASH/s1")" 0 "-s under -R: no time line"
+tail -n +2 "$TRASH/s1" >"$TRASH/s1.ds"
 ok "-s: then the diskstats text verbatim" test_cmp "$T1/proc/diskstats" "$TRASH/s1.ds"
 dxstat -R "$T1" -s -w "$TRASH/s2"
-tail -n +3 "$TRASH/s2" >"$TRASH/s2.ds"
+tail -n +2 "$TRASH/s2" >"$TRASH/s2.ds"
 ok "-s -w writes the file" test_cmp "$TRASH/s1.ds" "$TRASH/s2.ds"
 is "$(ls -a "$TRASH" | grep s2 | grep -vx -e s2 -e s2.ds)" "" "-s -w: no temporary file left"
 dxstat -R "$T1" -f "$TRASH/s1" -o tsv -H >"$TRASH/f1"
 is "$(cut -f2- "$TRASH/f1")" "$(cut -f2- "$TRASH/opt")" "-R TREE -f SNAP: the same since-boot report as the tree"
 is "$(devs -f "$TRASH/s1")" "sda nvme0n1 dm-0 dm-1 zram0 " \
     "-f SNAP without -R: partitions by name (the file may come from elsewhere)"
-ok "-f SNAP: time column from the snapshot" awk -F'\t' -v t="$(sed -n 's/^time \([0-9]*\.[0-9][0-9][0-9]\).*/\1/p' "$TRASH/s1")" '$1 != t { exit 1 }' "$TRASH/f1"
+# -N with -f and no root: the local /sys is not the snapshot's machine,
+# so its dm names must not be used.  Shown with a local /sys/block that
+# has other dm names (the tree's, bind-mounted in a private namespace).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /sys/block' sh "$T1/sys/block" 2>/dev/null; then
+	is "$(unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /sys/block && exec dxstat -o tsv -H -N -f "$2"' sh "$T1/sys/block" "$TRASH/s1" | cut -f2 | tr '\n' ' ')" \
+	    "sda nvme0n1 dm-0 dm-1 zram0 " "-N -f SNAP without -R: kernel names, the local dm names unused"
+	is "$(unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /sys/block && exec dxstat -o tsv -H -N -R "$1/../.." -f "$2"' sh "$T1/sys/block" "$TRASH/s1" | cut -f2 | tr '\n' ' ')" \
+	    "sda nvme0n1 vg0-root vg0-swap " "-N -f SNAP with -R: the tree's dm names"
+else
+	skip "-N -f SNAP without -R: kernel names" "needs root and unshare -m"
+	skip "-N -f SNAP with -R: the tree's dm names" "needs root and unshare -m"
+fi
+is "$(cut -f1 "$TRASH/f1" | sort -u)" "-" "-f SNAP without a time line: time column null"
+is "$(DISKSTAT_ROOT=$T1 dxstat -s | grep -c '^time')" 0 "-s under DISKSTAT_ROOT: no time line"
 is "$(dxstat -R "$T1" -o tsv -H -f - <"$TRASH/s1" | cut -f2-)" "$(cut -f2- "$TRASH/f1")" "-f - reads stdin"
 
 # The one-liner from dxstat(1), run here on the tree's files.
@@ -70,6 +105,10 @@ ok "man page holds that one-liner" grep -q 'echo "uptime $(cut -d'"'"' '"'"' -f1
 if [ -r /proc/diskstats ] && [ -r /proc/uptime ]; then
 	{ echo "uptime $(cut -d' ' -f1 /proc/uptime)"; echo "time $(date +%s)"; cat /proc/diskstats; } >"$TRASH/live1"
 	dxstat -s >"$TRASH/live2"
+	ok "live -s: uptime line, then a time line" grep -q '^time [0-9]*\.[0-9]\{9\}$' "$TRASH/live2"
+	is "$(sed -n 2p "$TRASH/live2" | cut -c1-5)" "time " "live -s: time is the second line"
+	dxstat -o tsv -H -a -f "$TRASH/live2" >"$TRASH/live.f"
+	ok "-f SNAP: time column from the snapshot" awk -F'\t' -v t="$(sed -n 's/^time \([0-9]*\.[0-9][0-9][0-9]\).*/\1/p' "$TRASH/live2")" '$1 != t { exit 1 }' "$TRASH/live.f"
 	dxstat -o tsv -H -a -f "$TRASH/live1" -f "$TRASH/live2" >"$TRASH/live" 2>"$TRASH/live.err"
 	is "$?:$(cat "$TRASH/live.err")" "0:" "one-liner then dxstat -s on this machine: a report"
 	ok "live report has rows" test -s "$TRASH/live"

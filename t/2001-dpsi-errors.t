@@ -52,7 +52,7 @@ is "$?" 0 "-c ..: exit 1"
 ok "-c ..: refused" grep -q 'leaves the hierarchy' "$TRASH/err"
 test_must_fail 1 dpsi -R "$D/prometheus-procfs" -C 2>"$TRASH/err"
 is "$?" 0 "-C without a mount table: exit 1"
-ok "-C without a mount table: says so" grep -q 'proc/self/mountinfo: No such file' "$TRASH/err"
+ok "-C without a mount table nor sys/fs/cgroup: says so" grep -q '^dpsi: cgroup / (under /sys/fs/cgroup): No such file' "$TRASH/err"
 
 # A made-up hybrid host: v1 tmpfs at sys/fs/cgroup (with a decoy
 # io.pressure) and cgroup2 at sys/fs/cgroup/unified.  Names with tab,

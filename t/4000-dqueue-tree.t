@@ -52,6 +52,12 @@ is "$(sed -n 2p "$TRASH/out" | cut -f1,3,5,19)" "vda1	mq-deadline	256	dm-0" \
    "partition vda1: its disk's queue, its own holders"
 dqueue -R "$H" -o tsv /dev/vda1 >"$TRASH/out2"
 ok "/dev/vda1 is vda1" test_cmp "$TRASH/out" "$TRASH/out2"
+dqueue -R "$H" -o tsv -H /dev/vda /dev/mapper/vg0-root >"$TRASH/out"
+is "$(cut -f1 "$TRASH/out" | tr '\n' ' ')" "vda dm-0 " "/dev/vda, and /dev/mapper/NAME by its dm name"
+dqueue -R "$H" -o tsv -H '/dev/mapper/vg0-*' >"$TRASH/out"
+is "$(cut -f1 "$TRASH/out" | tr '\n' ' ')" "dm-0 " "a /dev/mapper/ glob matches dm names"
+test_must_fail 1 dqueue -R "$H" -o tsv -H vda /dev/mapper/nope >"$TRASH/out" 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:dqueue: /dev/mapper/nope: no such block device" "/dev/mapper/ name that is not there"
 dqueue -R "$H" -o tsv -H 'v*' 'z*' >"$TRASH/out"
 is "$(cut -f1 "$TRASH/out" | tr '\n' ' ')" "vda zram0 " "globs match whole disks; -H drops the header"
 test_must_fail 1 dqueue -R "$H" -o tsv vda sdz >"$TRASH/out" 2>"$TRASH/err"
@@ -130,6 +136,38 @@ is "$(awk -F'\t' '$1 == "vda" { print $2, $3, $4, $5, $6, $7, $8 }' "$TRASH/out"
    "damaged files: - for them, the good values still print"
 is "$(grep -c '^zram0' "$TRASH/out")" 1 "damaged files: other devices still print"
 
+# A regular file where queue/ should be: one message for the device, not
+# one per attribute; the row still prints, so do the other devices.
+cp -R "$H" "$TRASH/noq"
+rm -rf "$TRASH/noq/sys/block/vda/queue"
+echo x >"$TRASH/noq/sys/block/vda/queue"
+test_must_fail 1 dqueue -R "$TRASH/noq" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "queue/ a regular file: exit 1"
+is "$(cat "$TRASH/err")" "dqueue: vda: queue: Not a directory" "queue/ a regular file: one message"
+is "$(awk -F'\t' '$1 == "vda" { print $2, $3, $5, $14 }' "$TRASH/out")" "- - - 1" \
+   "queue/ a regular file: - for its values, mq/ still counted"
+is "$(grep -c '^zram0' "$TRASH/out")" 1 "queue/ a regular file: other devices still print"
+test_must_fail 1 dqueue -R "$TRASH/noq" -a vda >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:dqueue: vda: queue: Not a directory" "queue/ a regular file: -a says it once"
+
+# A FIFO for the scheduler reads as nothing: no scheduler, and said so.
+cp -R "$H" "$TRASH/fifo"
+rm "$TRASH/fifo/sys/block/vda/queue/scheduler"
+mkfifo "$TRASH/fifo/sys/block/vda/queue/scheduler"
+test_must_fail 1 dqueue -R "$TRASH/fifo" -o tsv vda >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "FIFO scheduler: exit 1"
+is "$(cat "$TRASH/err")" "dqueue: vda: scheduler: malformed scheduler line" "FIFO scheduler: one message"
+is "$(sed -n 2p "$TRASH/out" | cut -f3,4,5)" "-	-	256" "FIFO scheduler: scheduler and schedulers both -"
+dqueue -R "$TRASH/fifo" -o json vda >"$TRASH/out" 2>/dev/null
+is "$(jq -c '[.scheduler, .schedulers]' "$TRASH/out")" '[null,null]' "FIFO scheduler: JSON null, not \"\""
+
+# --check against a damaged scheduler line is an error, not a difference.
+echo '[mq-deadline] [bfq]' >"$BQ/scheduler"
+test_must_fail 1 dqueue -R "$TRASH/bad" -o tsv --check scheduler=bfq vda >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "--check on a malformed scheduler line: exit 1, not 3"
+is "$(cat "$TRASH/err")" "dqueue: vda: scheduler: malformed scheduler line" "--check: says malformed"
+is "$(wc -c <"$TRASH/out")" 0 "--check: no difference row for it"
+
 # --- Hostile names ---------------------------------------------------------
 mkdir -p "$TRASH/hostile/sys/block"
 for n in "tab	x" "new
@@ -181,7 +219,7 @@ ok "--set: a row per setting, old and new" test_cmp "$TRASH/want" "$TRASH/out"
 is "$(cat $Q/read_ahead_kb $Q/nomerges | tr '\n' ' ')" "256 1 " "--set: written, newline-terminated"
 test_must_fail 1 dqueue -R "$B" -o tsv --set read_ahead_kb=512,logical_block_size=4096,nomerges=2 sda >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "--set read-only attribute: exit 1"
-printf 'dqueue: sda: logical_block_size: read-only attribute\ndqueue: stopped; applied before the failure: sda read_ahead_kb=512\n' >"$TRASH/want"
+printf 'dqueue: sda: logical_block_size: read-only attribute\ndqueue: stopped after applying: sda read_ahead_kb=512\n' >"$TRASH/want"
 ok "--set read-only: says so, and what was applied" test_cmp "$TRASH/want" "$TRASH/err"
 is "$(cat $Q/read_ahead_kb $Q/nomerges $Q/logical_block_size | tr '\n' ' ')" "512 1 512 " \
    "--set: stops at the first failure"

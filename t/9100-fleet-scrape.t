@@ -30,6 +30,14 @@ case " $tools " in
 		$pd sleep 600 3<"$TRASH/dd/held" &
 		holder=$!
 		at_exit "kill $holder 2>/dev/null; wait $holder 2>/dev/null"
+		# The background job opens fd 3 in its own time: remove the
+		# name only once the holder really has the file open.
+		i=0
+		until [ "$(readlink /proc/$holder/fd/3 2>/dev/null)" = "$TRASH/dd/held" ] ||
+		    [ $i -ge 100 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
 		rm "$TRASH/dd/held"
 		DD=$TRASH/dd
 	fi

@@ -281,7 +281,7 @@ test_du_scan(void)
 	ds_deleted_free(&d);
 
 	is_int(ds_deleted_probe(&root, getpid(), fd2, &pr), 0, "probe");
-	ok(pr.regular && pr.nlink == 0 && !pr.mapped, "probe: deleted, "
+	ok(pr.regular && pr.nlink == 0 && pr.map.mapped == 0, "probe: deleted, "
 	    "regular, not mapped");
 	ok(pr.fi.have & DS_FDI_FLAGS, "probe: flags");
 	is_int(ds_deleted_truncate(&root, getpid(), fd2, &pr, &freed), 0,

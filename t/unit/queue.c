@@ -110,6 +110,12 @@ main(void)
 	is_str(c, "bfq", "canon: active scheduler");
 	is_int(ds_queue_value_canon("scheduler", "[mq-deadline]", c, 4),
 	    -ENAMETOOLONG, "canon: too small");
+	is_int(ds_queue_value_canon("scheduler", "[x] [y]", c, sizeof(c)),
+	    -EINVAL, "canon: two bracketed schedulers are malformed");
+	is_int(ds_queue_value_canon("scheduler", "none [bfq", c, sizeof(c)),
+	    -EINVAL, "canon: an unclosed bracket is malformed");
+	is_int(ds_queue_value_canon("scheduler", "bfq", c, sizeof(c)), 0,
+	    "canon: a bare name is fine");
 
 	/* A tree: sda (bfq), its partition sda1, a bio-based zram0. */
 	if (mkdtemp(top) == NULL)
@@ -183,6 +189,19 @@ main(void)
 	is_u64(q.v[DS_QA_READ_AHEAD_KB], 128, "zram0 read_ahead_kb");
 	is_int(ds_queue_read(&r, "nope", NULL, &buf, &q), -ENOENT,
 	    "no such disk");
+	is_int(q.qerr, 0, "queue/ opened");
+	dir(top, "sys/block/vdq");
+	put(top, "sys/block/vdq/queue", "x\n", 0444);
+	is_int(ds_queue_read(&r, "vdq", NULL, &buf, &q), 0,
+	    "read a disk whose queue/ is a file");
+	is_int(q.qerr, -ENOTDIR, "queue/ a file: qerr -ENOTDIR");
+	is_int(q.err[DS_QA_SCHEDULER], -ENOTDIR, "and every attribute of it");
+	dir(top, "sys/block/vde");
+	dir(top, "sys/block/vde/queue");
+	put(top, "sys/block/vde/queue/scheduler", "", 0644);
+	is_int(ds_queue_read(&r, "vde", NULL, &buf, &q), 0, "read vde");
+	is_int(q.err[DS_QA_SCHEDULER], -EINVAL,
+	    "an empty scheduler file is damage");
 	ds_queue_free(&q);
 
 	is_int(ds_queue_files(&r, "sda", &buf, &fs), 0, "files of sda");
@@ -225,6 +244,20 @@ main(void)
 	is_str(buf.data, "32", "written trimmed, read trimmed");
 	is_int(ds_queue_attr_write(&r, "sda", "max_sectors_kb", "1"), -ENOENT,
 	    "write never creates a file");
+	/* The disk is a path component: one that walks out is refused. */
+	is_int(ds_queue_attr_read(&r, "../block/sda", "nr_requests", &buf),
+	    -EINVAL, "read: a disk holding '/' is refused");
+	is_int(ds_queue_attr_read(&r, "..", "nr_requests", &buf), -EINVAL,
+	    "read: disk \"..\" is refused");
+	is_int(ds_queue_attr_writable(&r, "../block/sda", "nr_requests"),
+	    -EINVAL, "writable: a disk holding '/' is refused");
+	is_int(ds_queue_attr_write(&r, "../block/sda", "nr_requests", "64"),
+	    -EINVAL, "write: a disk holding '/' is refused");
+	is_int(ds_queue_attr_read(&r, "sda", "nr_requests", &buf), 0,
+	    "read after the refused write");
+	is_str(buf.data, "32", "the refused write changed nothing");
+	is_int(ds_queue_attr_write(&r, ".", "nr_requests", "64"), -EINVAL,
+	    "write: disk \".\" is refused");
 
 	ds_blockdevs_free(&b);
 	ds_buf_free(&buf);
