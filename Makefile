@@ -33,6 +33,9 @@ all: $(LIB) $(TOOLS)
 # Rebuild everything when the compiler or its flags change.
 FLAGS := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)
 $(shell echo '$(FLAGS)' | cmp -s - .flags 2>/dev/null || echo '$(FLAGS)' > .flags)
+# Made by the line above while make reads this file, after make has
+# looked at the directory: this empty rule keeps a fresh tree buildable.
+.flags: ;
 
 lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

@@ -51,8 +51,10 @@ tool_errc(int status, int e, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* glibc before 2.38 has no verrc(3): verr(3) takes errno. */
 	va_start(ap, fmt);
-	verrc(status, e < 0 ? -e : e, fmt, ap);
+	errno = e < 0 ? -e : e;
+	verr(status, fmt, ap);
 }
 
 static inline void
@@ -61,7 +63,8 @@ tool_warnc(int e, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarnc(e < 0 ? -e : e, fmt, ap);
+	errno = e < 0 ? -e : e;
+	vwarn(fmt, ap);
 	va_end(ap);
 }
 

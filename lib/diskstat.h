@@ -427,6 +427,146 @@ void ds_users_free(struct ds_users *u);
 
 /* ---- Queue attributes ------------------------------------------------- */
 
+/*
+ * sys/block/DISK/queue: the request queue a whole disk and its
+ * partitions share.  Values are read once each (one open, read, close
+ * per file, relative to the queue directory).
+ */
+
+#define DS_SCHED_NAME_MAX 32	/* the kernel's ELV_NAME_MAX is 16 */
+#define DS_SCHED_MAX 16
+
+/*
+ * The scheduler line: "none [mq-deadline] kyber bfq".  The active one
+ * is bracketed; the order is the kernel's (before about 6.2 "none" came
+ * last).  A line with no brackets ("none" on old kernels for bio-based
+ * devices) has no active scheduler: active is "".
+ */
+struct ds_sched {
+	char active[DS_SCHED_NAME_MAX];
+	char name[DS_SCHED_MAX][DS_SCHED_NAME_MAX];	/* unbracketed */
+	size_t n;
+};
+/* 0, or -EINVAL for a damaged line (unbalanced or two brackets, too long). */
+int ds_sched_parse(const char *text, struct ds_sched *s);
+
+/*
+ * Find the whole disk whose queue serves name: name itself when it is
+ * in disks (the sorted sys/block listing), else the disk D holding
+ * sys/block/D/name/partition (a partition).  -ENOENT when neither, -EINVAL for a
+ * name that cannot be a device ("", ".", "..", holding '/').
+ */
+int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
+    const char *name, char *disk, size_t size);
+
+/* The settings of the listing, in its column order. */
+enum ds_qattr {
+	DS_QA_ROTATIONAL,
+	DS_QA_SCHEDULER,	/* text: ds_queue.sched */
+	DS_QA_NR_REQUESTS,
+	DS_QA_READ_AHEAD_KB,
+	DS_QA_MAX_SECTORS_KB,
+	DS_QA_MAX_HW_SECTORS_KB,
+	DS_QA_LOGICAL_BLOCK_SIZE,	/* bytes */
+	DS_QA_PHYSICAL_BLOCK_SIZE,
+	DS_QA_MINIMUM_IO_SIZE,
+	DS_QA_OPTIMAL_IO_SIZE,
+	DS_QA_NOMERGES,
+	DS_QA_NR_HW_QUEUES,	/* count of sys/block/DISK/mq/N directories */
+	DS_QA_WRITE_CACHE,	/* text: "write back", "write through" */
+	DS_QA_DISCARD_MAX_BYTES,
+	DS_QA_WBT_LAT_USEC,
+	DS_QA_ZONED,		/* text: "none", "host-managed", ... */
+	DS_QA_HOLDERS,		/* names below sys/block/DEV/holders */
+	DS_QA_SLAVES,
+	DS_QA_N
+};
+
+/* The attribute's file name ("nr_requests"); NULL when out of range. */
+const char *ds_qattr_name(enum ds_qattr a);
+/* 1 when the attribute holds a number (in ds_queue.v). */
+int ds_qattr_numeric(enum ds_qattr a);
+
+struct ds_queue {
+	/*
+	 * Per attribute: 0 read; -ENOENT the file is missing; -ENODATA the
+	 * kernel declined to answer (a read giving EINVAL, as wbt_lat_usec
+	 * does without writeback throttling); -EINVAL the text was not
+	 * what the attribute holds (not a number, empty, a damaged
+	 * scheduler line); another -errno from open or read.
+	 */
+	int err[DS_QA_N];
+	uint64_t v[DS_QA_N];	/* numeric attributes */
+	struct ds_sched sched;
+	char write_cache[32];
+	char zoned[32];
+	struct ds_blockdevs holders;	/* sorted */
+	struct ds_blockdevs slaves;
+};
+
+/*
+ * Read the queue of disk; holders and slaves come from dev's own
+ * directory (dev NULL or equal to disk: the disk; else a partition of
+ * it).  Returns 0 even when single attributes failed (see err[]);
+ * -errno when the queue directory itself cannot be opened.
+ */
+int ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
+    struct ds_buf *scratch, struct ds_queue *q);
+void ds_queue_free(struct ds_queue *q);
+
+/* One file of queue/ or queue/iosched/, for the long listing. */
+struct ds_qfile {
+	char *name;		/* "nr_requests", "iosched/read_expire" */
+	char *value;		/* trailing newline removed; NULL if unreadable */
+	int err;		/* 0, or -errno of the read */
+	int writable;		/* from the file mode: some write bit set */
+};
+struct ds_qfiles {
+	struct ds_qfile *f;
+	size_t n, cap;
+};
+/*
+ * Every regular file in queue/ (sorted), then in queue/iosched/
+ * (sorted; the directory is absent without a scheduler).
+ */
+int ds_queue_files(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, struct ds_qfiles *out);
+void ds_qfiles_free(struct ds_qfiles *fs);
+
+/*
+ * An attribute named by a user: "nr_requests", "iosched/read_expire",
+ * or a scheduler tunable's bare name ("read_expire") when queue/ has no
+ * such file.  Writes the path below the queue directory into rel.
+ * -EINVAL for a name outside [a-z0-9_] (with one "iosched/" prefix),
+ * -ENOENT when the device has no such attribute.
+ */
+int ds_queue_attr_path(const struct ds_root *r, const char *disk,
+    const char *attr, char *rel, size_t size);
+/* Read an attribute (rel from ds_queue_attr_path); trailing blanks cut. */
+int ds_queue_attr_read(const struct ds_root *r, const char *disk,
+    const char *rel, struct ds_buf *b);
+/* 1 when some write bit of the file's mode is set, 0 if not, -errno. */
+int ds_queue_attr_writable(const struct ds_root *r, const char *disk,
+    const char *rel);
+/*
+ * Write value (blanks around it cut, then a newline, as echo(1) does)
+ * in one write(2).  Returns 0 or the kernel's -errno (-EINVAL for a
+ * scheduler it does not know, -EACCES for a read-only attribute).
+ */
+int ds_queue_attr_write(const struct ds_root *r, const char *disk,
+    const char *rel, const char *value);
+/*
+ * The comparable form of a value of attribute attr: blanks around cut
+ * and runs of blanks inside made one space; a number in canonical
+ * decimal ("0128" is "128"); for the scheduler the bracketed name of a
+ * scheduler line, and the kernel's alias "deadline" as "mq-deadline".
+ * -ENAMETOOLONG when out is too small.
+ */
+int ds_queue_value_canon(const char *attr, const char *value, char *out,
+    size_t size);
+/* 1 when want and got (as read) mean the same setting, else 0. */
+int ds_queue_value_eq(const char *attr, const char *want, const char *got);
+
 /* ---- Deleted open files ----------------------------------------------- */
 
 #endif

@@ -33,6 +33,7 @@ _tap_planned=
 _tap_exit() {
 	_rc=$?
 	eval "$_cleanups"
+	_detach_loops
 	[ -n "$DS_KEEP_TRASH" ] || rm -rf "$TRASH"
 	if [ -z "$_tap_planned" ] && [ "$_tap_n" -gt 0 ]; then
 		echo "1..$_tap_n"
@@ -169,12 +170,22 @@ need_loop() {
 	[ -e /dev/loop-control ] || skip_all "no /dev/loop-control"
 }
 
-# mkloop SIZE_MB: make a loop device over a file in $TRASH, detached
-# at exit; prints its name (loopN).
+# mkloop SIZE_MB: make a loop device over a file in $TRASH and print its
+# name (loopN).  It is detached when the script ends, even when mkloop ran
+# in a command substitution: devices are recorded in a file, not a variable.
 mkloop() {
-	_img=$TRASH/loop$$.$_tap_n.img
+	_img=$(mktemp "$TRASH/loop.XXXXXX") || return 1
 	truncate -s "${1}M" "$_img" || return 1
 	_dev=$(losetup -f --show "$_img") || return 1
-	at_exit "losetup -d $_dev 2>/dev/null"
+	echo "$_dev" >>"$TRASH/.loops"
 	echo "${_dev#/dev/}"
+}
+
+# Detach what mkloop attached; runs before the user's at_exit commands
+# are done, so unmount with at_exit first (at_exit runs in reverse order).
+_detach_loops() {
+	[ -f "$TRASH/.loops" ] || return 0
+	while read -r _d; do
+		losetup -d "$_d" 2>/dev/null
+	done <"$TRASH/.loops"
 }
