@@ -179,6 +179,9 @@ directory_and_truncated(void)
 	static const char stat1[] = "42 (x) R 1 42 42 0 -1 0 0 0 0 0 7 9 0 0 "
 	    "20 0 1 0 500 " Z19 " 33 0 0\n";
 	const char *f22 = strstr(stat1, " 500 ");
+	static const char cut3[] =
+	    "8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n"
+	    "8 1 sda1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n8 2 sd";
 	size_t cut;
 	int e, good = 1;
 
@@ -204,8 +207,7 @@ directory_and_truncated(void)
 	}
 
 	/* Truncated in the middle of the last line. */
-	put("proc/diskstats", "8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n"
-	    "8 1 sda1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n8 2 sd", 109);
+	put("proc/diskstats", cut3, sizeof(cut3) - 1);
 	is_int(ds_diskstats_read(&root, &b, &s), 0, "truncated: read");
 	is_int((int)s.n, 2, "truncated: whole lines kept");
 	is_int((int)s.bad, 1, "truncated: the cut line is bad");
