@@ -330,7 +330,171 @@ int ds_dm_name(const struct ds_root *r, const char *dev,
 
 /* ---- dxstat: snapshots and deltas ------------------------------------- */
 
+/*
+ * A snapshot: /proc/diskstats with the time it was read.  As a file:
+ *
+ *	uptime 350735.47		(seconds since boot, CLOCK_BOOTTIME)
+ *	time 1764470000.123		(optional: Unix time, seconds)
+ *	   8       0 sda 1 2 3 ...	(the verbatim /proc/diskstats text)
+ */
+struct ds_snap {
+	uint64_t uptime_ns;
+	uint64_t time_ns;	/* wall clock; 0 when the file had none */
+	struct ds_diskstats ds;
+	const char *why;	/* after -EINVAL from ds_snap_parse: what */
+	size_t why_line;	/* and on which line (1-based) */
+};
+
+/*
+ * Parse a snapshot file.  The header lines ("uptime", "time") come
+ * before the first diskstats line, in any order; a missing or damaged
+ * uptime line is -EINVAL with why set.  Damaged diskstats lines are
+ * skipped and counted in ds.bad, as ds_diskstats_parse does.
+ */
+int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
+/* Append a snapshot to out: header lines, then the diskstats text. */
+int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
+    const char *diskstats, size_t len);
+void ds_snap_free(struct ds_snap *s);
+
+/* How a device's counters moved between two samples. */
+enum ds_delta_kind {
+	DS_DELTA_OK,		/* every counter forward (ms ones mod 2^32) */
+	DS_DELTA_WRAP,		/* a 32-bit request/sector counter wrapped */
+	DS_DELTA_RESET,		/* counters restarted: counted from zero */
+	DS_DELTA_NEW,		/* no previous sample: counted from zero */
+};
+
+/*
+ * Per-counter increments from prev to cur into d (prev NULL: since the
+ * device appeared, d = cur).  Millisecond counters are 32-bit in every
+ * kernel and are taken modulo 2^32.  A request or sector counter below
+ * its previous value is a 32-bit kernel's wrap when both values fit in
+ * 32 bits, no counter of the line is wider, and the wrapped increment
+ * is under 2^31; anything else is a reset (the device was removed and
+ * added again) and every counter of the device counts from zero.
+ * d[DS_IN_FLIGHT] is cur's value, a gauge.  *have gets the counters
+ * both samples printed.
+ */
+enum ds_delta_kind ds_disk_delta(const struct ds_disk *prev,
+    const struct ds_disk *cur, uint64_t d[DS_NCOUNTERS], uint32_t *have);
+
+/* iostat -x figures of one device, in iostat's column order. */
+enum ds_xcol {
+	DS_X_RS, DS_X_RKBS, DS_X_RRQMS, DS_X_RRQM_PCT, DS_X_RAWAIT,
+	DS_X_RAREQSZ,
+	DS_X_WS, DS_X_WKBS, DS_X_WRQMS, DS_X_WRQM_PCT, DS_X_WAWAIT,
+	DS_X_WAREQSZ,
+	DS_X_DS, DS_X_DKBS, DS_X_DRQMS, DS_X_DRQM_PCT, DS_X_DAWAIT,
+	DS_X_DAREQSZ,
+	DS_X_FS, DS_X_FAWAIT,
+	DS_X_AQUSZ, DS_X_UTIL,
+	DS_X_N
+};
+
+struct ds_xstat {
+	double v[DS_X_N];
+	uint32_t have;		/* bit i: v[i] could be computed */
+	uint64_t completed;	/* requests completed in the interval */
+};
+
+/*
+ * The iostat -x formulas on counter increments d over interval_ns:
+ * rates are d/interval, *_await = dticks/dios and *areq-sz =
+ * dsectors/2/dios (both 0 when no request completed), %Xrqm =
+ * dmerges/(dmerges+dios)*100, aqu-sz = dtime_in_queue/interval,
+ * %util = dio_ticks/interval*100 (not capped).  A figure whose
+ * counters the line did not print has its have bit clear.
+ */
+void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
+    uint64_t interval_ns, struct ds_xstat *x);
+
 /* ---- Pressure stall information --------------------------------------- */
+
+enum ds_psi_res { DS_PSI_CPU, DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_IRQ,
+	DS_PSI_NRES };
+enum ds_psi_kind { DS_PSI_SOME, DS_PSI_FULL, DS_PSI_NKINDS };
+
+/* One line: "some avg10=0.18 avg60=0.34 avg300=0.10 total=159886802". */
+struct ds_psi_line {
+	uint64_t avg[3];	/* avg10, avg60, avg300: hundredths of a percent */
+	uint64_t total;		/* cumulative stall, microseconds */
+};
+
+/* One pressure file. */
+struct ds_psi {
+	unsigned int have;	/* bit k: the line of kind k was there */
+	size_t bad;		/* malformed or repeated lines skipped */
+	size_t first_bad;	/* 1-based line number of the first, 0 if none */
+	struct ds_psi_line line[DS_PSI_NKINDS];
+};
+
+/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
+const char *ds_psi_res_name(enum ds_psi_res res);
+const char *ds_psi_kind_name(enum ds_psi_kind kind);
+/* The index of a name of len bytes, or -EINVAL. */
+int ds_psi_res_parse(const char *s, size_t len);
+int ds_psi_kind_parse(const char *s, size_t len);
+/* Parse one line in place; -EINVAL when any of the four values is missing. */
+int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
+    struct ds_psi_line *l);
+/* Parse a file's text in place; -EINVAL when it has no good line. */
+int ds_psi_parse(char *text, struct ds_psi *p);
+/* Read and parse rel under the root, name under dirfd, or an open fd. */
+int ds_psi_read(const struct ds_root *r, const char *rel,
+    struct ds_buf *scratch, struct ds_psi *p);
+int ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
+    struct ds_psi *p);
+int ds_psi_read_fd(int fd, struct ds_buf *scratch, struct ds_psi *p);
+/*
+ * The share of an interval spent stalled, in percent (0 to 100), from
+ * two totals (us) and the interval (ns).  A total that went backwards
+ * (cgroup made again) counts from 0.  -EINVAL when interval_ns is 0.
+ */
+int ds_psi_share(uint64_t before, uint64_t after, uint64_t interval_ns,
+    double *pct);
+/*
+ * What an errno from opening or reading a pressure file means, for a
+ * message: ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without
+ * psi), ENODEV (cgroup.pressure 0).  NULL for other errors.
+ */
+const char *ds_psi_errmsg(int e, int cgroup);
+
+/* A trigger: "io:some:150ms/2s" is 150000 us of stall within 2 s. */
+struct ds_psi_trigger {
+	enum ds_psi_res res;
+	enum ds_psi_kind kind;
+	uint64_t stall_us;
+	uint64_t window_us;
+};
+
+#define DS_PSI_WINDOW_MIN 500000u	/* us */
+#define DS_PSI_WINDOW_MAX 10000000u
+
+/* RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s. */
+int ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t);
+/*
+ * The kernel's rules, checked before arming: -ERANGE window outside
+ * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
+ * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
+ */
+int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
+/* "some 150000 2000000" and its NUL; returns the bytes to write. */
+int ds_psi_trigger_format(const struct ds_psi_trigger *t, char *buf,
+    size_t size);
+/* Write the trigger to a pressure file opened O_RDWR; 0 or -errno. */
+int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
+/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
+int ds_psi_trigger_supported(int fd);
+/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
+int ds_psi_privileged(void);
+/* A message for an errno of ds_psi_trigger_check or _arm, or NULL. */
+const char *ds_psi_trigger_errmsg(int e);
+/*
+ * Is a trigger event real?  A freshly armed trigger can fire at once;
+ * an event counts when the total grew by at least stall_us.
+ */
+int ds_psi_confirm(uint64_t before, uint64_t after, uint64_t stall_us);
 
 /* ---- Mount table and cgroups ------------------------------------------ */
 
@@ -367,6 +531,22 @@ const struct ds_mount *ds_mount_by_id(const struct ds_mounts *ms,
     unsigned int id);
 /* The cgroup v2 hierarchy's mount, or NULL when there is none. */
 const struct ds_mount *ds_mount_cgroup2(const struct ds_mounts *ms);
+/*
+ * Open the cgroup at path (relative to the v2 mount m, "" or "/" for
+ * its top) as a directory; fd or -errno (-EINVAL for ".." in path).
+ */
+int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
+    const char *path);
+/*
+ * Walk every cgroup below and including the directory topfd, parents
+ * first, siblings in name order, by openat() from the parent's fd.  fn
+ * gets each cgroup's directory fd (valid during the call) and its path
+ * relative to the top ("/", "/system.slice").  A cgroup removed during
+ * the walk is skipped.  A non-zero return of fn ends the walk and is
+ * returned; otherwise 0 or -errno.
+ */
+int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
+    const char *path), void *arg);
 
 /* ---- Processes -------------------------------------------------------- */
 
@@ -568,5 +748,151 @@ int ds_queue_value_canon(const char *attr, const char *value, char *out,
 int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 /* ---- Deleted open files ----------------------------------------------- */
+
+/*
+ * ddeleted: files deleted (st_nlink 0) but still held open or mapped.
+ * A process or descriptor can vanish at any moment; the scan counts
+ * such cases and goes on.
+ */
+
+/* The fields of /proc/PID/fdinfo/N the scan uses. */
+struct ds_fdinfo {
+	uint64_t pos;		/* file offset, bytes */
+	uint32_t flags;		/* open(2) flags (the file prints octal) */
+	uint32_t mnt_id;	/* mount id, as in mountinfo's first field */
+	unsigned int have;	/* DS_FDI_* bits of the fields found */
+};
+#define DS_FDI_POS	1u
+#define DS_FDI_FLAGS	2u
+#define DS_FDI_MNT	4u
+/* -EINVAL when none of the three fields is there. */
+int ds_fdinfo_parse(const char *text, struct ds_fdinfo *fi);
+
+/* One line of /proc/PID/maps; path points into the line (not copied). */
+struct ds_map {
+	uint64_t start, end, offset, inode;
+	unsigned int major, minor;	/* hexadecimal in the file */
+	char perms[5];
+	const char *path;	/* "" for an anonymous mapping */
+	size_t path_len;
+};
+/* Parse one line (len bytes, no newline).  -EINVAL when malformed. */
+int ds_map_parse(const char *line, size_t len, struct ds_map *m);
+
+/*
+ * Does the name (a link target) end in " (deleted)"?  Returns 1 and
+ * shortens *len by the suffix, or 0.  Only the last suffix is taken:
+ * a deleted "x (deleted)" reads "x (deleted) (deleted)".
+ */
+int ds_deleted_strip(const char *s, size_t *len);
+/*
+ * Memory-backed: a filesystem type of tmpfs, ramfs, hugetlbfs or
+ * devtmpfs, a statfs magic of those (fs_magic 0: unknown), or a name
+ * of memfd ("/memfd:"), SysV shm ("/SYSV") or POSIX shm ("/dev/shm/").
+ */
+int ds_deleted_memory(const char *path, size_t len, const char *fstype,
+    uint64_t fs_magic);
+/*
+ * The host's mount of the filesystem that mount m (read in another
+ * mount namespace) shows: same device and root, else same device and
+ * root "/", else the first of that device.  NULL when the host has none.
+ */
+const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
+    const struct ds_mount *m);
+
+#define DS_DEL_NONE ((size_t)-1)	/* no string */
+
+/* A filesystem holding deleted files, keyed by st_dev. */
+struct ds_delfs {
+	uint64_t dev;			/* st_dev */
+	size_t mount, mount_len;	/* in the pool; DS_DEL_NONE if unknown */
+	size_t fstype, fstype_len;
+	uint64_t magic;			/* statfs f_type */
+	int have_statfs;
+	uint64_t frsize, blocks, bfree, bavail;	/* statfs, f_frsize units */
+};
+
+/* One holder (a descriptor or a mapping) of a deleted file. */
+struct ds_delfile {
+	int pid;
+	int fd;			/* -1: a mapping without descriptor ("mem") */
+	uint32_t uid;		/* owner of /proc/PID */
+	uint64_t dev, ino;	/* st_dev, st_ino */
+	uint64_t size;		/* st_size, bytes */
+	uint64_t blocks;	/* st_blocks, 512-byte units */
+	int memory;		/* class memory, not disk */
+	struct ds_fdinfo fi;	/* descriptors only (fi.have 0 for mem) */
+	size_t fs;		/* index in ds_deleted.fs */
+	size_t path, path_len;	/* without " (deleted)" */
+	size_t comm, comm_len;
+	size_t mount, mount_len;
+	size_t fstype, fstype_len;
+};
+
+struct ds_deleted {
+	struct ds_delfile *f;
+	size_t n, cap;
+	struct ds_delfs *fs;
+	size_t nfs, capfs;
+	struct ds_buf pool;	/* the strings, by offset */
+	size_t procs;		/* processes looked at */
+	size_t denied;		/* their descriptors not readable (EACCES) */
+	size_t vanished;	/* gone during the scan: normal */
+	size_t unconfirmed;	/* mappings marked deleted that map_files
+				   could not confirm (needs root) */
+};
+
+/* Scan every process under the root's proc.  Replaces d's contents. */
+int ds_deleted_scan(const struct ds_root *r, struct ds_deleted *d);
+void ds_deleted_free(struct ds_deleted *d);
+/* The string at off in the pool ("" for DS_DEL_NONE). */
+const char *ds_deleted_str(const struct ds_deleted *d, size_t off);
+/* Add a string to the pool; its offset, or DS_DEL_NONE on ENOMEM. */
+size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
+/* Sort holders by pid, then descriptor, mappings last. */
+void ds_deleted_sort(struct ds_deleted *d);
+
+/* Per filesystem: each deleted inode counted once. */
+struct ds_delsum {
+	size_t fs;		/* index in ds_deleted.fs */
+	uint64_t held;		/* bytes allocated, each inode once */
+	uint64_t size;		/* st_size, each inode once */
+	uint64_t files;		/* distinct inodes */
+	uint64_t holders;	/* distinct processes */
+};
+/* *out is allocated (free it); *n rows, in the order of d->fs. */
+int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
+    size_t *n);
+/* statfs and st_dev of a path below the root, as a ds_delfs entry. */
+int ds_delfs_stat(const struct ds_root *r, const char *path,
+    struct ds_delfs *fs);
+
+/*
+ * Like du -sx: bytes allocated (st_blocks x 512) by every inode
+ * reachable by name from dir (below the root), each inode once,
+ * without crossing into other filesystems.  Unreadable directories are
+ * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
+ * that device (another mount stacked over the mount point).
+ */
+int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors);
+
+/* What --truncate checks before it acts. */
+struct ds_delprobe {
+	uint64_t dev, ino, size, blocks, nlink;
+	int regular;		/* S_ISREG */
+	int memory;		/* memory-backed (see ds_deleted_memory) */
+	int mapped;		/* the process maps this file, or may */
+	struct ds_fdinfo fi;
+	char path[4096];	/* link target, suffix stripped */
+};
+int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
+    struct ds_delprobe *p);
+/*
+ * Truncate to 0 bytes through proc/PID/fd/FD, after checking it is
+ * still the inode probed.  *freed: bytes of allocation released.
+ */
+int ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
+    const struct ds_delprobe *p, uint64_t *freed);
 
 #endif

@@ -1,0 +1,550 @@
+/*
+ * dxstat: iostat -x per block device, from /proc/diskstats or from
+ * snapshot files, with the same figures iostat prints on the same
+ * counters.
+ */
+#include <fcntl.h>
+#include <fnmatch.h>
+
+#include "tool.h"
+
+static const struct ds_col cols[] = {
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "r/s", DS_T_F2, DS_P_GAUGE, "reads_per_second",
+	    "Reads completed per second.", 0, 0 },
+	{ "rkB/s", DS_T_F2, DS_P_GAUGE, "read_bytes_per_second",
+	    "Bytes read per second.", 0, 1024 },
+	{ "rrqm/s", DS_T_F2, DS_P_GAUGE, "read_merges_per_second",
+	    "Read requests merged per second.", 0, 0 },
+	{ "%rrqm", DS_T_F2, DS_P_GAUGE, "read_merged_ratio",
+	    "Share of read requests merged before dispatch.", 0, 0.01 },
+	{ "r_await", DS_T_F2, DS_P_GAUGE, "read_await_seconds",
+	    "Mean time of a completed read, queue included.", 0, 0.001 },
+	{ "rareq-sz", DS_T_F2, DS_P_GAUGE, "read_request_size_bytes",
+	    "Mean size of a completed read.", 0, 1024 },
+	{ "w/s", DS_T_F2, DS_P_GAUGE, "writes_per_second",
+	    "Writes completed per second.", 0, 0 },
+	{ "wkB/s", DS_T_F2, DS_P_GAUGE, "written_bytes_per_second",
+	    "Bytes written per second.", 0, 1024 },
+	{ "wrqm/s", DS_T_F2, DS_P_GAUGE, "write_merges_per_second",
+	    "Write requests merged per second.", 0, 0 },
+	{ "%wrqm", DS_T_F2, DS_P_GAUGE, "write_merged_ratio",
+	    "Share of write requests merged before dispatch.", 0, 0.01 },
+	{ "w_await", DS_T_F2, DS_P_GAUGE, "write_await_seconds",
+	    "Mean time of a completed write, queue included.", 0, 0.001 },
+	{ "wareq-sz", DS_T_F2, DS_P_GAUGE, "write_request_size_bytes",
+	    "Mean size of a completed write.", 0, 1024 },
+	{ "d/s", DS_T_F2, DS_P_GAUGE, "discards_per_second",
+	    "Discards completed per second.", 0, 0 },
+	{ "dkB/s", DS_T_F2, DS_P_GAUGE, "discarded_bytes_per_second",
+	    "Bytes discarded per second.", 0, 1024 },
+	{ "drqm/s", DS_T_F2, DS_P_GAUGE, "discard_merges_per_second",
+	    "Discard requests merged per second.", 0, 0 },
+	{ "%drqm", DS_T_F2, DS_P_GAUGE, "discard_merged_ratio",
+	    "Share of discard requests merged before dispatch.", 0, 0.01 },
+	{ "d_await", DS_T_F2, DS_P_GAUGE, "discard_await_seconds",
+	    "Mean time of a completed discard, queue included.", 0, 0.001 },
+	{ "dareq-sz", DS_T_F2, DS_P_GAUGE, "discard_request_size_bytes",
+	    "Mean size of a completed discard.", 0, 1024 },
+	{ "f/s", DS_T_F2, DS_P_GAUGE, "flushes_per_second",
+	    "Flush requests completed per second.", 0, 0 },
+	{ "f_await", DS_T_F2, DS_P_GAUGE, "flush_await_seconds",
+	    "Mean time of a completed flush request.", 0, 0.001 },
+	{ "aqu-sz", DS_T_F2, DS_P_GAUGE, "queue_depth",
+	    "Mean number of requests queued or in service.", 0, 0 },
+	{ "%util", DS_T_F2, DS_P_GAUGE, "util_ratio",
+	    "Share of the interval with at least one request in flight.",
+	    0, 0.01 },
+	{ "in_flight", DS_T_U64, DS_P_GAUGE, "in_flight_requests",
+	    "Requests in flight when the sample was read.", 0, 0 },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+struct dmname {
+	char dev[DS_DISK_NAME_MAX];
+	char name[256];		/* "" when not a device-mapper device */
+};
+
+/* What sys/block said of a name, remembered so it is asked once. */
+struct known {
+	char name[DS_DISK_NAME_MAX];
+	int whole;
+};
+
+struct sample {
+	struct ds_diskstats ds;
+	uint64_t uptime_ns;
+	uint64_t time_ns;	/* wall clock; 0 unknown */
+};
+
+struct dx {
+	struct tool t;
+	int part, all, zero, dm, noboot, snap;
+	char **sel;		/* device names and globs */
+	int nsel;
+	const char *files[2];
+	int nfiles;
+	struct ds_blockdevs bd;
+	int use_bd;		/* whole disks from sys/block, else by name */
+	int bd_rescanned;	/* sys/block read again this sample */
+	struct known *kn;
+	size_t nkn, capkn;
+	struct dmname *dmn;
+	size_t ndmn, capdmn;
+	struct ds_writer w;
+	struct ds_buf buf, scratch;
+	size_t last_bad, last_first_bad;
+};
+
+static void
+usage_to(FILE *f, int status)
+{
+	fprintf(f, "usage: dxstat [-aHNpsyz] [-f file [-f file]] [-o fmt] "
+	    "[-R dir] [-w file]\n"
+	    "              [device|glob ...] [interval [count]]\n");
+	if (f == stdout)
+		tool_exit(status);
+	exit(status);
+}
+
+static void
+usage(void)
+{
+	usage_to(stderr, 2);
+}
+
+static int
+is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static int
+whole_disk_now(struct dx *x, const char *name)
+{
+	if (ds_blockdevs_has(&x->bd, name))
+		return 1;
+	/*
+	 * A name sys/block did not have when we read it: a disk added
+	 * since (hot plug, a new loop device) or a partition.  Read the
+	 * directory again, at most once per sample and only on a live
+	 * system, where it can change.
+	 */
+	if (x->t.r.live && !x->bd_rescanned) {
+		x->bd_rescanned = 1;
+		if (ds_blockdevs_read(&x->t.r, &x->bd) < 0)
+			return !ds_name_is_partition(name);
+		return ds_blockdevs_has(&x->bd, name);
+	}
+	return 0;
+}
+
+/*
+ * Is name a whole disk?  Answers are remembered per name, so sys/block
+ * is read again only for a name never seen before, not every sample.
+ * hint: where the name was last time (devices keep their order).
+ */
+static int
+whole_disk(struct dx *x, const char *name, size_t hint)
+{
+	struct known *k;
+	size_t i;
+
+	if (!x->use_bd)
+		return !ds_name_is_partition(name);
+	if (hint < x->nkn && strcmp(x->kn[hint].name, name) == 0)
+		return x->kn[hint].whole;
+	for (i = 0; i < x->nkn; i++)
+		if (strcmp(x->kn[i].name, name) == 0)
+			return x->kn[i].whole;
+	if (x->nkn == x->capkn) {
+		size_t cap = x->capkn ? x->capkn * 2 : 64;
+		k = realloc(x->kn, cap * sizeof(*k));
+		if (k == NULL)
+			err(1, NULL);
+		x->kn = k;
+		x->capkn = cap;
+	}
+	k = &x->kn[x->nkn++];
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->whole = whole_disk_now(x, name);
+	return k->whole;
+}
+
+/* 0: not shown; 1: shown unless idle since boot; 2: named, always shown. */
+static int
+selected(struct dx *x, const char *name, size_t hint)
+{
+	int i, r = 0;
+
+	if (x->nsel == 0)
+		return x->part || whole_disk(x, name, hint);
+	for (i = 0; i < x->nsel; i++) {
+		if (!is_glob(x->sel[i])) {
+			if (strcmp(x->sel[i], name) == 0)
+				return 2;
+		} else if (r == 0 && fnmatch(x->sel[i], name, 0) == 0 &&
+		    (x->part || whole_disk(x, name, hint))) {
+			r = 1;
+		}
+	}
+	return r;
+}
+
+/* The device-mapper name of dev, read once per device; NULL if none. */
+static const char *
+dm_name(struct dx *x, const char *dev)
+{
+	struct dmname *d;
+	size_t i;
+
+	if (strncmp(dev, "dm-", 3) != 0)
+		return NULL;
+	for (i = 0; i < x->ndmn; i++)
+		if (strcmp(x->dmn[i].dev, dev) == 0)
+			return x->dmn[i].name[0] != '\0' ? x->dmn[i].name :
+			    NULL;
+	if (x->ndmn == x->capdmn) {
+		size_t cap = x->capdmn ? x->capdmn * 2 : 16;
+		d = realloc(x->dmn, cap * sizeof(*d));
+		if (d == NULL)
+			err(1, NULL);
+		x->dmn = d;
+		x->capdmn = cap;
+	}
+	d = &x->dmn[x->ndmn++];
+	snprintf(d->dev, sizeof(d->dev), "%s", dev);
+	if (ds_dm_name(&x->t.r, dev, &x->scratch, d->name,
+	    sizeof(d->name)) < 0)
+		d->name[0] = '\0';
+	return d->name[0] != '\0' ? d->name : NULL;
+}
+
+static const struct ds_disk *
+find(const struct ds_diskstats *s, size_t hint, const char *name)
+{
+	size_t i;
+
+	/* Devices keep their order between samples: try the same place. */
+	if (hint < s->n && strcmp(s->disk[hint].name, name) == 0)
+		return &s->disk[hint];
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->disk[i].name, name) == 0)
+			return &s->disk[i];
+	return NULL;
+}
+
+static int
+never_did_io(const struct ds_disk *d)
+{
+	return d->v[DS_RD_IOS] == 0 && d->v[DS_WR_IOS] == 0 &&
+	    d->v[DS_DC_IOS] == 0 && d->v[DS_FL_IOS] == 0;
+}
+
+/* One report: cur against prev (NULL: since boot) over interval_ns. */
+static void
+report(struct dx *x, const struct ds_diskstats *prev,
+    const struct ds_diskstats *cur, uint64_t interval_ns, uint64_t time_ns)
+{
+	uint64_t d[DS_NCOUNTERS];
+	struct ds_xstat xs;
+	uint32_t have;
+	size_t i;
+	int j, sel;
+
+	x->bd_rescanned = 0;
+	tool_report_begin(&x->t, &x->w);
+	for (i = 0; i < cur->n; i++) {
+		const struct ds_disk *c = &cur->disk[i], *p = NULL;
+		const char *name;
+
+		if ((sel = selected(x, c->name, i)) == 0)
+			continue;
+		if (sel == 1 && !x->all && never_did_io(c))
+			continue;
+		/* A device new since the last sample counts from zero. */
+		if (prev != NULL)
+			p = find(prev, i, c->name);
+		ds_disk_delta(p, c, d, &have);
+		ds_xstat_compute(d, have, interval_ns, &xs);
+		if (x->zero && xs.completed == 0)
+			continue;
+		name = x->dm ? dm_name(x, c->name) : NULL;
+		if (time_ns != 0)
+			ds_w_time(&x->w, time_ns);
+		else
+			ds_w_null(&x->w);
+		ds_w_str(&x->w, name != NULL ? name : c->name);
+		for (j = 0; j < DS_X_N; j++) {
+			if ((xs.have >> j) & 1u)
+				ds_w_f(&x->w, xs.v[j]);
+			else
+				ds_w_null(&x->w);
+		}
+		if (DS_HAVE(c, DS_IN_FLIGHT))
+			ds_w_u64(&x->w, c->v[DS_IN_FLIGHT]);
+		else
+			ds_w_null(&x->w);
+		ds_w_row_end(&x->w);
+	}
+	tool_report_end(&x->t, &x->w);
+}
+
+/* Say once per change that lines were skipped; the rest is reported. */
+static void
+warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
+{
+	if (s->bad == 0 || (s->bad == x->last_bad &&
+	    s->first_bad == x->last_first_bad))
+		return;
+	x->last_bad = s->bad;
+	x->last_first_bad = s->first_bad;
+	warnx("%s: line %zu: not a diskstats line (%zu line%s skipped)",
+	    what, s->first_bad, s->bad, s->bad == 1 ? "" : "s");
+}
+
+/* A path under the root, for messages. */
+static const char *
+rootpath(struct dx *x, const char *rel)
+{
+	static char p[sizeof(x->t.r.path) + 64];
+
+	if (x->t.r.live)
+		snprintf(p, sizeof(p), "/%s", rel);
+	else
+		snprintf(p, sizeof(p), "%s/%s", x->t.r.path, rel);
+	return p;
+}
+
+/* Read proc/diskstats and, next to it, the time base. */
+static void
+take(struct dx *x, struct sample *s)
+{
+	int e;
+
+	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
+		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
+	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s->uptime_ns)) < 0)
+		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+	s->time_ns = ds_realtime_ns();
+	if ((e = ds_diskstats_parse(x->buf.data, x->buf.len, &s->ds)) < 0)
+		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
+	warn_bad(x, rootpath(x, "proc/diskstats"), &s->ds);
+}
+
+static void
+snapshot(struct dx *x)
+{
+	struct ds_buf out = { 0 };
+	struct sample s;
+	FILE *f = stdout;
+	int e;
+
+	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
+		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
+	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s.uptime_ns)) < 0)
+		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+	if ((e = ds_snap_format(&out, s.uptime_ns, ds_realtime_ns(),
+	    x->buf.data, x->buf.len)) < 0)
+		tool_errc(1, e, "snapshot");
+	if (x->t.outfile != NULL) {
+		if ((e = ds_atomic_open(&x->t.atomic, x->t.outfile)) < 0)
+			tool_errc(1, e, "%s", x->t.outfile);
+		f = x->t.atomic.fp;
+	}
+	if (fwrite(out.data, 1, out.len, f) != out.len || fflush(f) == EOF) {
+		e = errno;
+		if (x->t.outfile != NULL) {
+			ds_atomic_abort(&x->t.atomic);
+			tool_errc(1, e, "%s: write error", x->t.outfile);
+		}
+		tool_errc(1, e, "write error");
+	}
+	if (x->t.outfile != NULL &&
+	    (e = ds_atomic_commit(&x->t.atomic)) < 0)
+		tool_errc(1, e, "%s: write error", x->t.outfile);
+	ds_buf_free(&out);
+}
+
+static void
+read_snap(struct dx *x, const char *path, struct ds_snap *s)
+{
+	const char *what = strcmp(path, "-") == 0 ? "stdin" : path;
+	int fd, e;
+
+	if (strcmp(path, "-") == 0)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		err(1, "%s", path);
+	e = ds_read_fd(fd, &x->buf);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (e < 0)
+		tool_errc(1, e, "%s", what);
+	if ((e = ds_snap_parse(x->buf.data, x->buf.len, s)) < 0) {
+		if (s->why != NULL)
+			errx(1, "%s: line %zu: %s", what, s->why_line, s->why);
+		tool_errc(1, e, "%s", what);
+	}
+	x->last_bad = 0;
+	warn_bad(x, what, &s->ds);
+}
+
+static void
+from_files(struct dx *x)
+{
+	struct ds_snap a = { 0 }, b = { 0 };
+
+	read_snap(x, x->files[0], &a);
+	if (x->nfiles == 1) {
+		report(x, NULL, &a.ds, a.uptime_ns, a.time_ns);
+		ds_snap_free(&a);
+		return;
+	}
+	read_snap(x, x->files[1], &b);
+	if (b.uptime_ns == a.uptime_ns)
+		errx(1, "%s and %s were taken at the same uptime",
+		    x->files[0], x->files[1]);
+	if (b.uptime_ns < a.uptime_ns) {
+		/* Uptime went back: a reboot, or the files swapped. */
+		warnx("%s: uptime below %s's (a reboot between them?): "
+		    "reporting since boot", x->files[1], x->files[0]);
+		report(x, NULL, &b.ds, b.uptime_ns, b.time_ns);
+	} else {
+		report(x, &a.ds, &b.ds, b.uptime_ns - a.uptime_ns, b.time_ns);
+	}
+	ds_snap_free(&a);
+	ds_snap_free(&b);
+}
+
+static void
+sample_loop(struct dx *x)
+{
+	struct sample s[2];
+	uint64_t reports = 0, deadline;
+	int cur = 0;
+
+	memset(s, 0, sizeof(s));
+	take(x, &s[0]);
+	deadline = ds_boottime_ns() + x->t.interval_ns;
+	if (!x->noboot) {
+		report(x, NULL, &s[0].ds, s[0].uptime_ns, s[0].time_ns);
+		reports++;
+	}
+	while (x->t.has_interval && (x->t.count == 0 ||
+	    reports < x->t.count)) {
+		if (tool_wait(&x->t, &deadline))
+			break;
+		take(x, &s[!cur]);
+		report(x, &s[cur].ds, &s[!cur].ds,
+		    s[!cur].uptime_ns > s[cur].uptime_ns ?
+		    s[!cur].uptime_ns - s[cur].uptime_ns : 0, s[!cur].time_ns);
+		cur = !cur;
+		reports++;
+	}
+	ds_diskstats_free(&s[0].ds);
+	ds_diskstats_free(&s[1].ds);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = { TOOL_LONGOPTS };
+	struct dx x;
+	int ch, e;
+
+	memset(&x, 0, sizeof(x));
+	tool_init(&x.t);
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "af:Npsyz", longopts,
+	    NULL)) != -1) {
+		if (tool_option(&x.t, ch, optarg, usage))
+			continue;
+		switch (ch) {
+		case 'a':
+			x.all = 1;
+			break;
+		case 'f':
+			if (x.nfiles == 2) {
+				warnx("-f: at most two snapshots");
+				usage();
+			}
+			x.files[x.nfiles++] = optarg;
+			break;
+		case 'N':
+			x.dm = 1;
+			break;
+		case 'p':
+			x.part = 1;
+			break;
+		case 's':
+			x.snap = 1;
+			break;
+		case 'y':
+			x.noboot = 1;
+			break;
+		case 'z':
+			x.zero = 1;
+			break;
+		case 'h':
+			usage_to(stdout, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	tool_interval(&x.t, &argc, argv, usage);
+	x.sel = argv;
+	x.nsel = argc;
+	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.nsel > 0)) {
+		warnx("-s takes no snapshot file, device or interval");
+		usage();
+	}
+	if (x.nfiles > 0 && x.t.has_interval) {
+		warnx("-f reports on snapshots: no interval");
+		usage();
+	}
+	if (x.nfiles == 2 && strcmp(x.files[0], "-") == 0 &&
+	    strcmp(x.files[1], "-") == 0) {
+		warnx("-f: only one snapshot can come from stdin");
+		usage();
+	}
+	if (x.noboot && !x.t.has_interval) {
+		warnx("-y needs an interval");
+		usage();
+	}
+	tool_start(&x.t);
+	if (x.snap) {
+		snapshot(&x);
+		tool_exit(0);
+	}
+	/*
+	 * Whole disks are the names in sys/block, read once.  Snapshot
+	 * files may come from another machine, so only a root given on
+	 * purpose is trusted for them; otherwise, and in a tree without
+	 * sys/block, partitions are told by their names.
+	 */
+	if (x.nfiles == 0 || x.t.root != NULL ||
+	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"))) {
+		e = ds_blockdevs_read(&x.t.r, &x.bd);
+		if (e == 0)
+			x.use_bd = 1;
+		else if (e != -ENOENT && e != -ENOTDIR)
+			tool_warnc(e, "%s", rootpath(&x, "sys/block"));
+	}
+	ds_writer_init(&x.w, x.t.out, x.t.fmt, cols, NCOLS, x.t.header,
+	    "dxstat");
+	if (x.nfiles > 0)
+		from_files(&x);
+	else
+		sample_loop(&x);
+	ds_writer_free(&x.w);
+	ds_blockdevs_free(&x.bd);
+	ds_buf_free(&x.buf);
+	ds_buf_free(&x.scratch);
+	free(x.dmn);
+	free(x.kn);
+	tool_exit(0);
+}

@@ -1,0 +1,148 @@
+/*
+ * The cgroup v2 tree: every directory below the mount is a cgroup.
+ * The walk opens each directory from its parent's descriptor, so no
+ * path is resolved again for each file read, and a cgroup renamed or
+ * removed meanwhile cannot send us elsewhere.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+int
+ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
+    const char *path)
+{
+	struct ds_buf b = { 0 };
+	const char *p;
+	size_t n;
+	int fd, e;
+
+	/* No way out of the hierarchy through "..". */
+	for (p = path; *p != '\0'; p += n) {
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+	}
+	n = strlen(m->mnt) + strlen(path) + 2;
+	if ((e = ds_buf_reserve(&b, n)) < 0)
+		return e;
+	strcpy(b.data, m->mnt);
+	strcat(b.data, "/");
+	strcat(b.data, path);
+	fd = ds_openat(r, b.data, O_RDONLY | O_DIRECTORY);
+	ds_buf_free(&b);
+	return fd;
+}
+
+static int
+namecmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* path holds the cgroup's path; children are appended to it in turn. */
+static int
+walk(int fd, struct ds_buf *path, int depth,
+    int (*fn)(void *, int, const char *), void *arg)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, plen;
+	struct dirent *de;
+	DIR *d;
+	int e, cfd, dfd;
+
+	if ((e = fn(arg, fd, path->len > 0 ? path->data : "/")) != 0)
+		return e;
+	/* cgroup.max.depth defaults to unlimited; fds bound us first. */
+	if (depth > 512)
+		return -ELOOP;
+	/*
+	 * A new open file, not dup(): a dup shares the directory offset,
+	 * and the caller's fd must read from the start at the next walk.
+	 */
+	if ((dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((d = fdopendir(dfd)) == NULL) {
+		e = -errno;
+		close(dfd);
+		return e;
+	}
+	e = 0;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			char **p = realloc(names, nc * sizeof(*p));
+			if (p == NULL) {
+				e = -ENOMEM;
+				break;
+			}
+			names = p;
+			cap = nc;
+		}
+		if ((names[n] = strdup(de->d_name)) == NULL) {
+			e = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	if (e == 0 && errno != 0)
+		e = -errno;
+	closedir(d);
+	if (e == 0 && n > 1)
+		qsort(names, n, sizeof(*names), namecmp);
+	plen = path->len;
+	for (i = 0; e == 0 && i < n; i++) {
+		cfd = openat(fd, names[i], O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0) {
+			/* Removed since readdir, or not a directory after all. */
+			if (errno == ENOENT || errno == ENOTDIR ||
+			    errno == ELOOP)
+				continue;
+			e = -errno;
+			break;
+		}
+		if ((e = ds_buf_reserve(path, strlen(names[i]) + 1)) == 0) {
+			path->data[path->len++] = '/';
+			memcpy(path->data + path->len, names[i],
+			    strlen(names[i]) + 1);
+			path->len += strlen(names[i]);
+			e = walk(cfd, path, depth + 1, fn, arg);
+			path->len = plen;
+			path->data[plen] = '\0';
+		}
+		close(cfd);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return e;
+}
+
+int
+ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd, const char *path),
+    void *arg)
+{
+	struct ds_buf path = { 0 };
+	int e;
+
+	if ((e = ds_buf_reserve(&path, 256)) < 0)
+		return e;
+	path.data[0] = '\0';
+	e = walk(topfd, &path, 0, fn, arg);
+	ds_buf_free(&path);
+	return e;
+}

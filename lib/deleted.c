@@ -1,0 +1,1144 @@
+/*
+ * Deleted files still held open or mapped.
+ *
+ * The kernel marks the target of /proc/PID/fd/N with " (deleted)" once
+ * the dentry is unlinked, so readlinkat() of every descriptor is a cheap
+ * pre-filter; only those candidates are stat'ed (through the magic link,
+ * which follows even to an unlinked inode) and kept when st_nlink is 0.
+ * The suffix alone is not proof: a hard link whose other name survives,
+ * an overlayfs lower file and a file really named "x (deleted)" all
+ * show it.  Mappings come from /proc/PID/maps and are confirmed through
+ * /proc/PID/map_files (CAP_SYS_ADMIN).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+#ifndef STATX_MNT_ID
+#define STATX_MNT_ID 0x00001000U
+#endif
+
+#define SUFFIX " (deleted)"
+#define SUFFIX_LEN (sizeof(SUFFIX) - 1)
+
+/* statfs(2) f_type values of memory-backed filesystems (linux/magic.h). */
+#define TMPFS_MAGIC_	0x01021994
+#define RAMFS_MAGIC_	0x858458f6
+#define HUGETLBFS_MAGIC_ 0x958458f6
+
+int
+ds_fdinfo_parse(const char *text, struct ds_fdinfo *fi)
+{
+	const char *p = text, *nl, *v;
+	uint64_t x;
+	size_t i;
+
+	memset(fi, 0, sizeof(*fi));
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (strncmp(p, "pos:", 4) == 0) {
+			if (ds_parse_u64(p + 4, &v, &x) == 0 && v == nl) {
+				fi->pos = x;
+				fi->have |= DS_FDI_POS;
+			}
+		} else if (strncmp(p, "flags:", 6) == 0) {
+			/* Octal, as the kernel prints it ("0100002"). */
+			for (v = p + 6; *v == ' ' || *v == '\t'; v++)
+				;
+			for (x = 0, i = 0; v < nl && *v >= '0' && *v <= '7' &&
+			    i < 11; v++, i++)
+				x = x * 8 + (uint64_t)(*v - '0');
+			if (i > 0 && v == nl && x <= UINT32_MAX) {
+				fi->flags = (uint32_t)x;
+				fi->have |= DS_FDI_FLAGS;
+			}
+		} else if (strncmp(p, "mnt_id:", 7) == 0) {
+			if (ds_parse_u64(p + 7, &v, &x) == 0 && v == nl &&
+			    x <= UINT32_MAX) {
+				fi->mnt_id = (uint32_t)x;
+				fi->have |= DS_FDI_MNT;
+			}
+		}
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return fi->have != 0 ? 0 : -EINVAL;
+}
+
+static const char *
+hex(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t x = 0;
+	const char *s = p;
+	int d;
+
+	for (; p < end; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else
+			break;
+		if (x >> 60)
+			return NULL;
+		x = x << 4 | (uint64_t)d;
+	}
+	if (p == s)
+		return NULL;
+	*out = x;
+	return p;
+}
+
+/*
+ * "00400000-0040b000 r-xp 00000000 08:01 1835 /usr/bin/cat": the
+ * path starts after the padding that follows the inode and may hold
+ * spaces; the kernel escapes a newline in it as \012.
+ */
+int
+ds_map_parse(const char *line, size_t len, struct ds_map *m)
+{
+	const char *p = line, *end = line + len, *q;
+	uint64_t x;
+
+	memset(m, 0, sizeof(*m));
+	if ((p = hex(p, end, &m->start)) == NULL || p >= end || *p++ != '-')
+		return -EINVAL;
+	if ((p = hex(p, end, &m->end)) == NULL || p >= end || *p++ != ' ')
+		return -EINVAL;
+	if (end - p < 5 || p[4] != ' ')
+		return -EINVAL;
+	memcpy(m->perms, p, 4);
+	p += 5;
+	if ((p = hex(p, end, &m->offset)) == NULL || p >= end || *p++ != ' ')
+		return -EINVAL;
+	if ((p = hex(p, end, &x)) == NULL || p >= end || *p++ != ':' ||
+	    x > UINT32_MAX)
+		return -EINVAL;
+	m->major = (unsigned int)x;
+	if ((p = hex(p, end, &x)) == NULL || x > UINT32_MAX)
+		return -EINVAL;
+	m->minor = (unsigned int)x;
+	if (p >= end || *p++ != ' ')
+		return -EINVAL;
+	for (q = p, x = 0; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		x = x * 10 + (uint64_t)(*q - '0');
+	}
+	if (q == p || (q < end && *q != ' '))
+		return -EINVAL;
+	m->inode = x;
+	while (q < end && *q == ' ')
+		q++;
+	m->path = q;
+	m->path_len = (size_t)(end - q);
+	return 0;
+}
+
+int
+ds_deleted_strip(const char *s, size_t *len)
+{
+	if (*len < SUFFIX_LEN ||
+	    memcmp(s + *len - SUFFIX_LEN, SUFFIX, SUFFIX_LEN) != 0)
+		return 0;
+	*len -= SUFFIX_LEN;
+	return 1;
+}
+
+static int
+prefix(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && memcmp(s, p, n) == 0;
+}
+
+int
+ds_deleted_memory(const char *path, size_t len, const char *fstype,
+    uint64_t fs_magic)
+{
+	static const char *const mem[] = {
+		"tmpfs", "ramfs", "hugetlbfs", "devtmpfs", "shm",
+	};
+	size_t i;
+
+	if (fs_magic == TMPFS_MAGIC_ || fs_magic == RAMFS_MAGIC_ ||
+	    fs_magic == HUGETLBFS_MAGIC_)
+		return 1;
+	for (i = 0; fstype != NULL && i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (strcmp(fstype, mem[i]) == 0)
+			return 1;
+	return prefix(path, len, "/memfd:") || prefix(path, len, "/SYSV") ||
+	    prefix(path, len, "/dev/shm/");
+}
+
+const struct ds_mount *
+ds_mount_host_view(const struct ds_mounts *host, const struct ds_mount *m)
+{
+	const struct ds_mount *any = NULL, *top = NULL;
+	size_t i;
+
+	for (i = 0; i < host->n; i++) {
+		const struct ds_mount *h = &host->m[i];
+
+		if (h->major != m->major || h->minor != m->minor)
+			continue;
+		if (strcmp(h->root, m->root) == 0)
+			return h;
+		if (top == NULL && strcmp(h->root, "/") == 0)
+			top = h;
+		if (any == NULL)
+			any = h;
+	}
+	return top != NULL ? top : any;
+}
+
+size_t
+ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len)
+{
+	size_t off;
+
+	if (ds_buf_reserve(&d->pool, len + 1) < 0)
+		return DS_DEL_NONE;
+	off = d->pool.len;
+	memcpy(d->pool.data + off, s, len);
+	d->pool.data[off + len] = '\0';
+	d->pool.len += len + 1;
+	return off;
+}
+
+const char *
+ds_deleted_str(const struct ds_deleted *d, size_t off)
+{
+	if (off == DS_DEL_NONE || d->pool.data == NULL)
+		return "";
+	return d->pool.data + off;
+}
+
+void
+ds_deleted_free(struct ds_deleted *d)
+{
+	free(d->f);
+	free(d->fs);
+	ds_buf_free(&d->pool);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- the scan --------------------------------------------------------- */
+
+/* A mount id already turned into a mount point and a type. */
+struct mntcache {
+	uint32_t id;
+	size_t mount, mount_len, fstype, fstype_len;
+	size_t top, top_len;	/* the whole filesystem's mount */
+};
+
+/* Mount tables of other mount namespaces, by "mnt:[inode]". */
+struct nscache {
+	char key[48];
+	struct ds_mounts m;
+	int ok;
+};
+
+struct mapkey {
+	unsigned int major, minor;
+	uint64_t ino;
+};
+
+struct scan {
+	const struct ds_root *r;
+	struct ds_deleted *d;
+	int procfd;
+	struct ds_buf buf;
+	char *dents;
+	size_t dentsz;
+	struct ds_mounts host;
+	int have_host;
+	char selfns[48];
+	struct mntcache *mc;
+	size_t nmc, capmc;
+	struct nscache *ns;
+	size_t nns;
+	struct mapkey *mk;
+	size_t nmk, capmk;
+	char link[8192];
+};
+
+/* The getdents64(2) record. */
+struct dent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static int
+gone(int e)
+{
+	return e == -ENOENT || e == -ESRCH;
+}
+
+static size_t
+find_fs(struct scan *s, uint64_t dev, int dirfd, const char *name)
+{
+	struct ds_deleted *d = s->d;
+	struct ds_delfs *fs;
+	struct statfs sf;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < d->nfs; i++)
+		if (d->fs[i].dev == dev)
+			return i;
+	if (d->nfs == d->capfs) {
+		size_t cap = d->capfs ? d->capfs * 2 : 16;
+		void *p = realloc(d->fs, cap * sizeof(*d->fs));
+		if (p == NULL)
+			return DS_DEL_NONE;
+		d->fs = p;
+		d->capfs = cap;
+	}
+	fs = &d->fs[d->nfs];
+	memset(fs, 0, sizeof(*fs));
+	fs->dev = dev;
+	fs->mount = fs->fstype = DS_DEL_NONE;
+	/* O_PATH through the magic link: the deleted file's own filesystem. */
+	fd = openat(dirfd, name, O_PATH | O_CLOEXEC);
+	if (fd >= 0) {
+		if (fstatfs(fd, &sf) == 0) {
+			fs->have_statfs = 1;
+			fs->magic = (uint64_t)sf.f_type;
+			fs->frsize = (uint64_t)(sf.f_frsize ? sf.f_frsize :
+			    sf.f_bsize);
+			fs->blocks = (uint64_t)sf.f_blocks;
+			fs->bfree = (uint64_t)sf.f_bfree;
+			fs->bavail = (uint64_t)sf.f_bavail;
+		}
+		close(fd);
+	}
+	return d->nfs++;
+}
+
+static struct ds_mounts *
+ns_mounts(struct scan *s, int pidfd)
+{
+	char key[48];
+	struct nscache *c;
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	n = readlinkat(pidfd, "ns/mnt", key, sizeof(key) - 1);
+	if (n <= 0)
+		return NULL;
+	key[n] = '\0';
+	if (strcmp(key, s->selfns) == 0)
+		return s->have_host ? &s->host : NULL;
+	for (i = 0; i < s->nns; i++)
+		if (strcmp(s->ns[i].key, key) == 0)
+			return s->ns[i].ok ? &s->ns[i].m : NULL;
+	c = realloc(s->ns, (s->nns + 1) * sizeof(*s->ns));
+	if (c == NULL)
+		return NULL;
+	s->ns = c;
+	c = &s->ns[s->nns++];
+	memset(c, 0, sizeof(*c));
+	strcpy(c->key, key);
+	/*
+	 * This process's mountinfo names its mounts; any process of the
+	 * namespace would do, so the table is read once per namespace.
+	 */
+	if ((fd = openat(pidfd, "mountinfo", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (ds_read_fd(fd, &c->m.text) == 0 &&
+		    ds_mountinfo_parse(c->m.text.data, &c->m) == 0)
+			c->ok = 1;
+		close(fd);
+	}
+	return c->ok ? &c->m : NULL;
+}
+
+/*
+ * Mount point and type of mount id, as the host (our namespace) sees
+ * them.  A mount of another namespace is matched by id in that
+ * namespace's table, then by device in ours; when we have no mount of
+ * that filesystem, the process's own mount point is kept.  *top is the
+ * mount of the whole filesystem (root "/") when the host has one, for
+ * the per-filesystem summary: a bind mount of a subdirectory would
+ * make du see only part of it.
+ */
+static void
+resolve_mount(struct scan *s, int pidfd, uint32_t id, struct ds_delfile *f,
+    size_t *top, size_t *top_len)
+{
+	const struct ds_mount *m = NULL, *h, *t = NULL;
+	struct ds_mounts *ms;
+	struct mntcache *c;
+	size_t i;
+
+	for (i = 0; i < s->nmc; i++)
+		if (s->mc[i].id == id) {
+			c = &s->mc[i];
+			f->mount = c->mount;
+			f->mount_len = c->mount_len;
+			f->fstype = c->fstype;
+			f->fstype_len = c->fstype_len;
+			*top = c->top;
+			*top_len = c->top_len;
+			return;
+		}
+	if (s->have_host && (m = ds_mount_by_id(&s->host, id)) != NULL)
+		t = m;
+	if (m == NULL && (ms = ns_mounts(s, pidfd)) != NULL &&
+	    ms != &s->host && (m = ds_mount_by_id(ms, id)) != NULL &&
+	    s->have_host && (h = ds_mount_host_view(&s->host, m)) != NULL)
+		m = t = h;
+	if (m == NULL)
+		return;
+	for (i = 0; t != NULL && strcmp(t->root, "/") != 0 &&
+	    i < s->host.n; i++)
+		if (s->host.m[i].major == t->major &&
+		    s->host.m[i].minor == t->minor &&
+		    strcmp(s->host.m[i].root, "/") == 0)
+			t = &s->host.m[i];
+	if (t == NULL)
+		t = m;
+	f->mount_len = strlen(m->mnt);
+	f->mount = ds_deleted_intern(s->d, m->mnt, f->mount_len);
+	f->fstype_len = strlen(m->fstype);
+	f->fstype = ds_deleted_intern(s->d, m->fstype, f->fstype_len);
+	*top = f->mount;
+	*top_len = f->mount_len;
+	if (t != m) {
+		*top_len = strlen(t->mnt);
+		*top = ds_deleted_intern(s->d, t->mnt, *top_len);
+	}
+	if (s->nmc == s->capmc) {
+		size_t cap = s->capmc ? s->capmc * 2 : 16;
+		c = realloc(s->mc, cap * sizeof(*c));
+		if (c == NULL)
+			return;
+		s->mc = c;
+		s->capmc = cap;
+	}
+	c = &s->mc[s->nmc++];
+	c->id = id;
+	c->mount = f->mount;
+	c->mount_len = f->mount_len;
+	c->fstype = f->fstype;
+	c->fstype_len = f->fstype_len;
+	c->top = *top;
+	c->top_len = *top_len;
+}
+
+static const char *
+magic_name(uint64_t magic)
+{
+	switch (magic) {
+	case TMPFS_MAGIC_:
+		return "tmpfs";
+	case RAMFS_MAGIC_:
+		return "ramfs";
+	case HUGETLBFS_MAGIC_:
+		return "hugetlbfs";
+	}
+	return NULL;
+}
+
+/*
+ * Keep one holder.  dirfd/name reach the file (fd or map_files entry);
+ * link/len is its name without the suffix.
+ */
+static int
+add(struct scan *s, int pidfd, int fdnum, const struct statx *stx,
+    int dirfd, const char *name, const char *link, size_t len,
+    const struct ds_fdinfo *fi)
+{
+	struct ds_deleted *d = s->d;
+	struct ds_delfile *f;
+	struct ds_delfs *fs;
+	const char *fst;
+	size_t fsi, top = DS_DEL_NONE, top_len = 0;
+
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		void *p = realloc(d->f, cap * sizeof(*d->f));
+		if (p == NULL)
+			return -ENOMEM;
+		d->f = p;
+		d->cap = cap;
+	}
+	f = &d->f[d->n];
+	memset(f, 0, sizeof(*f));
+	f->pid = 0;
+	f->fd = fdnum;
+	f->dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
+	f->ino = stx->stx_ino;
+	f->size = stx->stx_size;
+	f->blocks = stx->stx_blocks;
+	f->mount = f->fstype = f->comm = DS_DEL_NONE;
+	if (fi != NULL)
+		f->fi = *fi;
+	if ((f->path = ds_deleted_intern(d, link, len)) == DS_DEL_NONE)
+		return -ENOMEM;
+	f->path_len = len;
+	fsi = find_fs(s, f->dev, dirfd, name);
+	if (fsi == DS_DEL_NONE)
+		return -ENOMEM;
+	f->fs = fsi;
+	/* The mount id: fdinfo's for a descriptor, statx's for a mapping. */
+	if (fi != NULL && (fi->have & DS_FDI_MNT))
+		resolve_mount(s, pidfd, fi->mnt_id, f, &top, &top_len);
+	else if (stx->stx_mask & STATX_MNT_ID)
+		resolve_mount(s, pidfd, (uint32_t)stx->stx_mnt_id, f, &top,
+		    &top_len);
+	fs = &d->fs[fsi];
+	if (f->fstype == DS_DEL_NONE && (fst = magic_name(fs->magic)) != NULL) {
+		f->fstype_len = strlen(fst);
+		f->fstype = ds_deleted_intern(d, fst, f->fstype_len);
+	}
+	if (fs->mount == DS_DEL_NONE && top != DS_DEL_NONE) {
+		fs->mount = top;
+		fs->mount_len = top_len;
+	}
+	if (fs->fstype == DS_DEL_NONE && f->fstype != DS_DEL_NONE) {
+		fs->fstype = f->fstype;
+		fs->fstype_len = f->fstype_len;
+	}
+	f->memory = ds_deleted_memory(ds_deleted_str(d, f->path), len,
+	    f->fstype != DS_DEL_NONE ? ds_deleted_str(d, f->fstype) : NULL,
+	    fs->magic);
+	d->n++;
+	return 0;
+}
+
+static int
+stx_deleted(int dirfd, const char *name, struct statx *stx)
+{
+	if (statx(dirfd, name, 0, STATX_BASIC_STATS | STATX_MNT_ID, stx) < 0)
+		return -errno;
+	return stx->stx_nlink == 0 ? 1 : 0;
+}
+
+static int
+scan_fds(struct scan *s, int pidfd, int fdd)
+{
+	char rel[48];
+	struct statx stx;
+	struct ds_fdinfo fi;
+	ssize_t nb, n;
+	size_t len, off;
+	int e, fd;
+
+	for (;;) {
+		nb = getdents64(fdd, s->dents, s->dentsz);
+		if (nb < 0)
+			return -errno;
+		if (nb == 0)
+			return 0;
+		for (off = 0; off < (size_t)nb;) {
+			struct dent64 *de = (struct dent64 *)(void *)
+			    (s->dents + off);
+			const char *name = de->d_name;
+			uint64_t v;
+
+			off += de->d_reclen;
+			if (name[0] < '0' || name[0] > '9')
+				continue;
+			n = readlinkat(fdd, name, s->link, sizeof(s->link));
+			if (n <= 0 || (size_t)n >= sizeof(s->link))
+				continue;
+			len = (size_t)n;
+			if (s->link[0] != '/' || !ds_deleted_strip(s->link,
+			    &len))
+				continue;
+			if (stx_deleted(fdd, name, &stx) != 1)
+				continue;
+			if (ds_strtou64(name, &v) < 0 || v > INT32_MAX)
+				continue;
+			fd = (int)v;
+			memset(&fi, 0, sizeof(fi));
+			snprintf(rel, sizeof(rel), "fdinfo/%s", name);
+			e = openat(pidfd, rel, O_RDONLY | O_CLOEXEC);
+			if (e >= 0) {
+				if (ds_read_fd(e, &s->buf) == 0)
+					(void)ds_fdinfo_parse(s->buf.data, &fi);
+				close(e);
+			}
+			if ((e = add(s, pidfd, fd, &stx, fdd, name, s->link,
+			    len, &fi)) < 0)
+				return e;
+		}
+	}
+}
+
+static int
+seen_map(struct scan *s, const struct ds_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmk; i++)
+		if (s->mk[i].ino == m->inode && s->mk[i].major == m->major &&
+		    s->mk[i].minor == m->minor)
+			return 1;
+	if (s->nmk == s->capmk) {
+		size_t cap = s->capmk ? s->capmk * 2 : 16;
+		void *p = realloc(s->mk, cap * sizeof(*s->mk));
+		if (p == NULL)
+			return 0;
+		s->mk = p;
+		s->capmk = cap;
+	}
+	s->mk[s->nmk].major = m->major;
+	s->mk[s->nmk].minor = m->minor;
+	s->mk[s->nmk].ino = m->inode;
+	s->nmk++;
+	return 0;
+}
+
+/* Mappings of deleted files; rows [first, d->n) are this process's. */
+static int
+scan_maps(struct scan *s, int pidfd, size_t first)
+{
+	struct ds_deleted *d = s->d;
+	char *p, *end, *q, *ls;
+	struct statx stx;
+	struct ds_map m;
+	char name[40];
+	int fd, mapd = -2, e = 0;
+	ssize_t n;
+	size_t i, len;
+
+	fd = openat(pidfd, "maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = ds_read_fd(fd, &s->buf);
+	close(fd);
+	if (e < 0)
+		return e;
+	s->nmk = 0;
+	p = s->buf.data;
+	end = p + s->buf.len;
+	while ((q = memmem(p, (size_t)(end - p), SUFFIX "\n",
+	    SUFFIX_LEN + 1)) != NULL) {
+		ls = q;
+		while (ls > p && ls[-1] != '\n')
+			ls--;
+		p = q + SUFFIX_LEN + 1;
+		if (ds_map_parse(ls, (size_t)(q + SUFFIX_LEN - ls), &m) < 0 ||
+		    m.inode == 0 || seen_map(s, &m))
+			continue;
+		if (mapd == -2) {
+			mapd = openat(pidfd, "map_files",
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (mapd < 0)
+				mapd = -1;
+		}
+		if (mapd < 0) {
+			d->unconfirmed++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
+		    m.end);
+		if ((e = stx_deleted(mapd, name, &stx)) != 1) {
+			if (e == -EPERM || e == -EACCES)
+				d->unconfirmed++;
+			continue;
+		}
+		/* Open as well: listed once, with its descriptor. */
+		for (i = first; i < d->n; i++)
+			if (d->f[i].ino == stx.stx_ino && d->f[i].dev ==
+			    makedev(stx.stx_dev_major, stx.stx_dev_minor))
+				break;
+		if (i < d->n)
+			continue;
+		n = readlinkat(mapd, name, s->link, sizeof(s->link));
+		if (n > 0 && (size_t)n < sizeof(s->link)) {
+			len = (size_t)n;
+			(void)ds_deleted_strip(s->link, &len);
+		} else {
+			/* The maps text escapes a newline as \012. */
+			len = m.path_len;
+			memcpy(s->link, m.path, len);
+		}
+		if ((e = add(s, pidfd, -1, &stx, mapd, name, s->link, len,
+		    NULL)) < 0)
+			break;
+	}
+	if (mapd >= 0)
+		close(mapd);
+	return e < 0 && e != -ENOENT ? e : 0;
+}
+
+static int
+scan_pid(struct scan *s, int pid)
+{
+	struct ds_deleted *d = s->d;
+	char num[16];
+	struct ds_stat st;
+	struct stat sb;
+	size_t first = d->n, i, comm = DS_DEL_NONE, comm_len = 0;
+	int pidfd, fdd, e;
+
+	snprintf(num, sizeof(num), "%d", pid);
+	pidfd = openat(s->procfd, num, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (pidfd < 0) {
+		d->vanished++;
+		return 0;
+	}
+	d->procs++;
+	fdd = openat(pidfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fdd < 0) {
+		e = -errno;
+		if (e == -EACCES || e == -EPERM)
+			d->denied++;
+		else
+			d->vanished++;
+		close(pidfd);
+		return 0;
+	}
+	e = scan_fds(s, pidfd, fdd);
+	close(fdd);
+	if (e == -ENOMEM)
+		goto out;
+	e = scan_maps(s, pidfd, first);
+	if (e == -ENOMEM)
+		goto out;
+	e = 0;
+	if (d->n == first)
+		goto out;
+	if (fstat(pidfd, &sb) < 0)
+		sb.st_uid = (uid_t)-1;
+	fdd = openat(pidfd, "stat", O_RDONLY | O_CLOEXEC);
+	if (fdd >= 0) {
+		if (ds_read_fd(fdd, &s->buf) == 0 &&
+		    ds_stat_parse(s->buf.data, s->buf.len, &st) == 0) {
+			comm_len = st.comm_len;
+			comm = ds_deleted_intern(d, st.comm, comm_len);
+		}
+		close(fdd);
+	}
+	for (i = first; i < d->n; i++) {
+		d->f[i].pid = pid;
+		d->f[i].uid = (uint32_t)sb.st_uid;
+		d->f[i].comm = comm;
+		d->f[i].comm_len = comm_len;
+	}
+out:
+	close(pidfd);
+	return e;
+}
+
+int
+ds_deleted_scan(const struct ds_root *r, struct ds_deleted *d)
+{
+	struct ds_pids pids = { 0 };
+	struct scan s;
+	ssize_t n;
+	size_t i;
+	int e;
+
+	d->n = d->nfs = 0;
+	d->pool.len = 0;
+	d->procs = d->denied = d->vanished = d->unconfirmed = 0;
+	memset(&s, 0, sizeof(s));
+	s.r = r;
+	s.d = d;
+	if ((e = ds_pids_read(r, "proc", &pids)) < 0)
+		return e;
+	if ((s.procfd = ds_openat(r, "proc", O_PATH | O_DIRECTORY)) < 0) {
+		ds_pids_free(&pids);
+		return s.procfd;
+	}
+	s.dentsz = 32768;
+	if ((s.dents = malloc(s.dentsz)) == NULL) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if (ds_mountinfo_read(r, "proc/self/mountinfo", &s.host) == 0)
+		s.have_host = 1;
+	n = readlinkat(s.procfd, "self/ns/mnt", s.selfns,
+	    sizeof(s.selfns) - 1);
+	s.selfns[n > 0 ? n : 0] = '\0';
+	e = 0;
+	for (i = 0; i < pids.n && e == 0; i++) {
+		e = scan_pid(&s, pids.pid[i]);
+		if (gone(e))
+			e = 0;
+	}
+out:
+	for (i = 0; i < s.nns; i++)
+		ds_mounts_free(&s.ns[i].m);
+	free(s.ns);
+	free(s.mc);
+	free(s.mk);
+	free(s.dents);
+	ds_mounts_free(&s.host);
+	ds_buf_free(&s.buf);
+	close(s.procfd);
+	ds_pids_free(&pids);
+	return e;
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct ds_delfile *x = a, *y = b;
+	unsigned ux = (unsigned)x->fd, uy = (unsigned)y->fd;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	/* (unsigned)-1 sorts the mappings after the descriptors. */
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+void
+ds_deleted_sort(struct ds_deleted *d)
+{
+	if (d->n > 1)
+		qsort(d->f, d->n, sizeof(*d->f), cmp_row);
+}
+
+/* ---- per filesystem --------------------------------------------------- */
+
+struct key {
+	size_t fs;
+	uint64_t a;
+	size_t i;
+};
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->fs != y->fs)
+		return x->fs < y->fs ? -1 : 1;
+	return (x->a > y->a) - (x->a < y->a);
+}
+
+int
+ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
+    size_t *n)
+{
+	struct ds_delsum *sum;
+	struct key *k;
+	size_t i, j, ns = 0, *slot;
+
+	*out = NULL;
+	*n = 0;
+	if (d->nfs == 0)
+		return 0;
+	sum = calloc(d->nfs, sizeof(*sum));
+	slot = malloc(d->nfs * sizeof(*slot));
+	k = malloc((d->n ? d->n : 1) * sizeof(*k));
+	if (sum == NULL || slot == NULL || k == NULL) {
+		free(sum);
+		free(slot);
+		free(k);
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->nfs; i++)
+		slot[i] = DS_DEL_NONE;
+	for (i = 0; i < d->n; i++)
+		if (slot[d->f[i].fs] == DS_DEL_NONE) {
+			slot[d->f[i].fs] = ns;
+			sum[ns++].fs = d->f[i].fs;
+		}
+	/* Each inode once: the same st_dev, so st_ino tells them apart. */
+	for (i = 0; i < d->n; i++) {
+		k[i].fs = d->f[i].fs;
+		k[i].a = d->f[i].ino;
+		k[i].i = i;
+	}
+	qsort(k, d->n, sizeof(*k), cmp_key);
+	for (i = 0; i < d->n; i++) {
+		if (i > 0 && k[i].fs == k[i - 1].fs && k[i].a == k[i - 1].a)
+			continue;
+		j = slot[k[i].fs];
+		sum[j].files++;
+		sum[j].held += d->f[k[i].i].blocks * 512;
+		sum[j].size += d->f[k[i].i].size;
+	}
+	for (i = 0; i < d->n; i++) {
+		k[i].fs = d->f[i].fs;
+		k[i].a = (uint64_t)(unsigned)d->f[i].pid;
+	}
+	qsort(k, d->n, sizeof(*k), cmp_key);
+	for (i = 0; i < d->n; i++)
+		if (i == 0 || k[i].fs != k[i - 1].fs || k[i].a != k[i - 1].a)
+			sum[slot[k[i].fs]].holders++;
+	free(slot);
+	free(k);
+	*out = sum;
+	*n = ns;
+	return 0;
+}
+
+int
+ds_delfs_stat(const struct ds_root *r, const char *path, struct ds_delfs *fs)
+{
+	struct statfs sf;
+	struct stat st;
+	int fd, e = 0;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->mount = fs->fstype = DS_DEL_NONE;
+	if ((fd = ds_openat(r, path, O_PATH | O_DIRECTORY)) < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0) {
+		e = -errno;
+	} else {
+		fs->dev = st.st_dev;
+		fs->have_statfs = 1;
+		fs->magic = (uint64_t)sf.f_type;
+		fs->frsize = (uint64_t)(sf.f_frsize ? sf.f_frsize : sf.f_bsize);
+		fs->blocks = (uint64_t)sf.f_blocks;
+		fs->bfree = (uint64_t)sf.f_bfree;
+		fs->bavail = (uint64_t)sf.f_bavail;
+	}
+	close(fd);
+	return e;
+}
+
+/* ---- du -sx ----------------------------------------------------------- */
+
+/* Inodes with more than one link, so each is counted once. */
+struct inoset {
+	uint64_t *v;		/* 0 is a free slot; inode 0 does not occur */
+	size_t n, cap;
+};
+
+static int
+inoset_add(struct inoset *s, uint64_t ino)
+{
+	size_t i, mask;
+
+	if (s->n * 2 >= s->cap) {
+		struct inoset t = { 0 };
+		t.cap = s->cap ? s->cap * 2 : 1024;
+		if ((t.v = calloc(t.cap, sizeof(*t.v))) == NULL)
+			return -ENOMEM;
+		for (i = 0; i < s->cap; i++)
+			if (s->v[i] != 0)
+				(void)inoset_add(&t, s->v[i]);
+		free(s->v);
+		*s = t;
+	}
+	mask = s->cap - 1;
+	for (i = (size_t)(ino * 0x9e3779b97f4a7c15ULL) & mask; s->v[i] != 0;
+	    i = (i + 1) & mask)
+		if (s->v[i] == ino)
+			return 0;
+	s->v[i] = ino;
+	s->n++;
+	return 1;
+}
+
+struct du {
+	dev_t dev;
+	uint64_t bytes, errors;
+	struct inoset links;
+	int e;
+};
+
+/* Walk an open directory; closes dfd. */
+static void
+du_dir(struct du *u, int dfd)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+	int cfd;
+
+	if ((dir = fdopendir(dfd)) == NULL) {
+		close(dfd);
+		u->errors++;
+		return;
+	}
+	while (u->e == 0 && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
+		    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				u->errors++;
+			continue;
+		}
+		/* -x: a mount point below belongs to another filesystem. */
+		if (st.st_dev != u->dev)
+			continue;
+		if (st.st_nlink > 1 && !S_ISDIR(st.st_mode)) {
+			int a = inoset_add(&u->links, st.st_ino);
+			if (a < 0) {
+				u->e = a;
+				break;
+			}
+			if (a == 0)
+				continue;
+		}
+		u->bytes += (uint64_t)st.st_blocks * 512;
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		cfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0) {
+			if (errno != ENOENT)
+				u->errors++;
+			continue;
+		}
+		du_dir(u, cfd);
+	}
+	closedir(dir);
+}
+
+int
+ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors)
+{
+	struct du u;
+	struct stat st;
+	int fd;
+
+	memset(&u, 0, sizeof(u));
+	if ((fd = ds_openat(r, dir, O_RDONLY | O_DIRECTORY)) < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		u.e = -errno;
+		close(fd);
+		return u.e;
+	}
+	if (dev != 0 && st.st_dev != dev) {
+		close(fd);
+		return -EXDEV;
+	}
+	u.dev = st.st_dev;
+	u.bytes = (uint64_t)st.st_blocks * 512;
+	du_dir(&u, fd);
+	free(u.links.v);
+	*bytes = u.bytes;
+	*errors = u.errors;
+	return u.e;
+}
+
+/* ---- --truncate ------------------------------------------------------- */
+
+int
+ds_deleted_probe(const struct ds_root *r, int pid, int fd,
+    struct ds_delprobe *p)
+{
+	char rel[64], name[40];
+	struct ds_buf b = { 0 };
+	struct statfs sf;
+	struct stat st;
+	struct ds_map m;
+	char *cur, *line;
+	ssize_t n;
+	size_t len;
+	int e, pfd;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
+	n = readlinkat(r->fd, rel, p->path, sizeof(p->path));
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(p->path))
+		return -ENAMETOOLONG;
+	len = (size_t)n;
+	(void)ds_deleted_strip(p->path, &len);
+	p->path[len] = '\0';
+	if ((pfd = ds_openat(r, rel, O_PATH)) < 0)
+		return pfd;
+	if (fstat(pfd, &st) < 0) {
+		e = -errno;
+		close(pfd);
+		return e;
+	}
+	p->dev = st.st_dev;
+	p->ino = st.st_ino;
+	p->size = (uint64_t)st.st_size;
+	p->blocks = (uint64_t)st.st_blocks;
+	p->nlink = (uint64_t)st.st_nlink;
+	p->regular = S_ISREG(st.st_mode);
+	p->memory = ds_deleted_memory(p->path, len, NULL,
+	    fstatfs(pfd, &sf) == 0 ? (uint64_t)sf.f_type : 0);
+	close(pfd);
+	snprintf(rel, sizeof(rel), "proc/%d/fdinfo/%d", pid, fd);
+	if (ds_read_file(r, rel, &b) == 0)
+		(void)ds_fdinfo_parse(b.data, &p->fi);
+	/*
+	 * Mapped by this process?  A mapping with the same inode number is
+	 * checked through map_files; when that cannot be read it counts as
+	 * mapped, since truncating under a mapping can kill the holder.
+	 */
+	snprintf(rel, sizeof(rel), "proc/%d/maps", pid);
+	if ((e = ds_read_file(r, rel, &b)) < 0) {
+		ds_buf_free(&b);
+		return e;
+	}
+	cur = b.data;
+	while (!p->mapped && (line = ds_next_line(&cur)) != NULL) {
+		if (ds_map_parse(line, strlen(line), &m) < 0 ||
+		    m.inode != p->ino)
+			continue;
+		snprintf(rel, sizeof(rel), "proc/%d/map_files/", pid);
+		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
+		    m.end);
+		if (strlen(rel) + strlen(name) < sizeof(rel))
+			strcat(rel, name);
+		if (fstatat(r->fd, rel, &st, 0) < 0 ||
+		    (st.st_dev == p->dev && st.st_ino == p->ino))
+			p->mapped = 1;
+	}
+	ds_buf_free(&b);
+	return 0;
+}
+
+int
+ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
+    const struct ds_delprobe *p, uint64_t *freed)
+{
+	char rel[64];
+	struct stat st;
+	uint64_t before;
+	int wfd, e = 0;
+
+	*freed = 0;
+	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
+	wfd = ds_openat(r, rel, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+	if (wfd < 0)
+		return wfd;
+	/* The descriptor number may have been reused since the probe. */
+	if (fstat(wfd, &st) < 0) {
+		e = -errno;
+		goto out;
+	}
+	if (st.st_dev != p->dev || st.st_ino != p->ino || st.st_nlink != 0 ||
+	    !S_ISREG(st.st_mode)) {
+		e = -ESTALE;
+		goto out;
+	}
+	before = (uint64_t)st.st_blocks;
+	if (ftruncate(wfd, 0) < 0 || fstat(wfd, &st) < 0) {
+		e = -errno;
+		goto out;
+	}
+	if ((uint64_t)st.st_blocks < before)
+		*freed = (before - (uint64_t)st.st_blocks) * 512;
+out:
+	close(wfd);
+	return e;
+}

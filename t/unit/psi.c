@@ -1,0 +1,256 @@
+/*
+ * Pressure files, the stall share, errno messages, triggers, and the
+ * cgroup walk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+#include "tap.h"
+
+struct seen {
+	char paths[16][64];
+	int n;
+	int files;
+};
+
+static int
+collect(void *arg, int dirfd, const char *path)
+{
+	struct seen *s = arg;
+	int fd;
+
+	if (s->n < 16)
+		snprintf(s->paths[s->n++], sizeof(s->paths[0]), "%s", path);
+	/* The fd is the cgroup's directory: its files open from it. */
+	if ((fd = openat(dirfd, "io.pressure", O_RDONLY)) >= 0) {
+		s->files++;
+		close(fd);
+	}
+	return 0;
+}
+
+static int
+stop_at_two(void *arg, int dirfd, const char *path)
+{
+	int *n = arg;
+
+	(void)dirfd;
+	(void)path;
+	return ++*n == 2 ? 42 : 0;
+}
+
+static int
+approx(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+int
+main(void)
+{
+	struct ds_psi p;
+	struct ds_psi_line l;
+	struct ds_psi_trigger t;
+	enum ds_psi_kind k;
+	struct seen sn;
+	char buf[64], dir[] = "/tmp/psi-unit.XXXXXX", path[256];
+	double pct;
+	int n, fd;
+	char ne_io[] =
+	    "some avg10=0.18 avg60=0.34 avg300=0.10 total=159886802\n"
+	    "full avg10=0.18 avg60=0.34 avg300=0.10 total=159229614\n";
+	char irq[] = "full avg10=0.00 avg60=0.00 avg300=0.00 total=8494";
+	char maxed[] =
+	    "some avg10=100.00 avg60=70.24 avg300=0.01 "
+	    "total=18446744073709551615\n";
+	char over[] = "some avg10=1.00 avg60=0 avg300=0 "
+	    "total=18446744073709551616\n";
+	char damaged[] =
+	    "some avg10=0.45 avg60=0.34 avg300=0.20\n"	/* no total */
+	    "full avg10=0.45 avg60=0.33 avg300=0.20 total=92732851\n"
+	    "full avg10=0.45 avg60=0.33 avg300=0.20 total=1\n"	/* again */
+	    "half avg10=0 avg60=0 avg300=0 total=1\n";
+	char reordered[] =
+	    "some total=5 avg300=3.85 future=7 avg60=2.00 avg10=0.10\n";
+	char neg[] = "some avg10=-1.00 avg60=0 avg300=0 total=5\n";
+	char empty[] = "";
+	char line[] = "some avg10=10.24 avg60=8.52 avg300=0.91 total=55963282";
+
+	/* Lines */
+	is_int(ds_psi_parse_line(line, &k, &l), 0, "line parses");
+	is_int(k, DS_PSI_SOME, "kind some");
+	is_u64(l.avg[0], 1024, "avg10 10.24 as hundredths");
+	is_u64(l.avg[1], 852, "avg60 8.52");
+	is_u64(l.avg[2], 91, "avg300 0.91");
+	is_u64(l.total, 55963282, "total exact");
+
+	/* node_exporter's io file: both kinds */
+	is_int(ds_psi_parse(ne_io, &p), 0, "io file parses");
+	is_int(p.have, 3, "some and full");
+	is_u64(p.line[DS_PSI_SOME].total, 159886802, "some total");
+	is_u64(p.line[DS_PSI_FULL].total, 159229614, "full total");
+	is_u64(p.line[DS_PSI_FULL].avg[1], 34, "full avg60 0.34");
+	is_int((int)p.bad, 0, "no bad lines");
+
+	/* irq: only full, no trailing newline */
+	is_int(ds_psi_parse(irq, &p), 0, "irq file parses");
+	is_int(p.have, 1u << DS_PSI_FULL, "irq has only full");
+	is_u64(p.line[DS_PSI_FULL].total, 8494, "irq total");
+
+	/* u64 limit */
+	is_int(ds_psi_parse(maxed, &p), 0, "total 2^64-1 parses");
+	is_u64(p.line[DS_PSI_SOME].total, UINT64_MAX, "total 2^64-1 exact");
+	is_u64(p.line[DS_PSI_SOME].avg[0], 10000, "avg10 100.00");
+	is_int(ds_psi_parse(over, &p), -EINVAL, "total 2^64 refused");
+	is_int((int)p.bad, 1, "counted bad");
+
+	/* damaged lines are skipped, never filled with zeros */
+	is_int(ds_psi_parse(damaged, &p), 0, "damaged file: good lines kept");
+	is_int(p.have, 1u << DS_PSI_FULL, "line without total dropped");
+	is_u64(p.line[DS_PSI_FULL].total, 92732851, "first full line kept");
+	is_int((int)p.bad, 3, "three bad lines");
+	is_int((int)p.first_bad, 1, "first bad is line 1");
+	is_int(ds_psi_parse(reordered, &p), 0, "keys in any order");
+	is_u64(p.line[DS_PSI_SOME].avg[2], 385, "reordered avg300");
+	is_u64(p.line[DS_PSI_SOME].total, 5, "reordered total");
+	is_int(ds_psi_parse(neg, &p), -EINVAL, "negative average refused");
+	is_int(ds_psi_parse(empty, &p), -EINVAL, "empty file: nothing");
+
+	/* Names */
+	is_int(ds_psi_res_parse("irq", 3), DS_PSI_IRQ, "irq name");
+	is_int(ds_psi_res_parse("io,memory", 2), DS_PSI_IO, "io of a list");
+	is_int(ds_psi_res_parse("disk", 4), -EINVAL, "unknown resource");
+	is_str(ds_psi_res_name(DS_PSI_MEMORY), "memory", "memory name");
+	ok(ds_psi_res_name(DS_PSI_NRES) == NULL, "name out of range");
+
+	/*
+	 * The share: sysstat's tests/root1 -> root2, io some
+	 * 96242289 -> 96968324 us over uptime 7192.55 -> 7223.72 s.
+	 */
+	is_int(ds_psi_share(96242289, 96968324, 31170000000ull, &pct), 0,
+	    "share computes");
+	ok(approx(pct, 726035.0 / 31170000.0 * 100), "share %.6f%% is "
+	    "726035 us / 31.17 s", pct);
+	ds_psi_share(0, 3000000, 2000000000ull, &pct);
+	ok(pct == 100, "clamped to 100 (3 s of stall in 2 s)");
+	ds_psi_share(500, 100, 1000000000ull, &pct);
+	ok(approx(pct, 0.01), "a total that went backwards counts from 0");
+	is_int(ds_psi_share(1, 2, 0, &pct), -EINVAL, "no interval: no share");
+	ds_psi_share(UINT64_MAX - 1000000, UINT64_MAX, 2000000000ull, &pct);
+	ok(approx(pct, 50), "exact near 2^64: 1 s in 2 s is 50%%");
+
+	/* errno -> message: the EOPNOTSUPP case cannot be made in a file. */
+	ok(strstr(ds_psi_errmsg(-ENOENT, 0), "boot with psi=1") != NULL,
+	    "ENOENT: PSI disabled, boot with psi=1");
+	ok(strstr(ds_psi_errmsg(-EOPNOTSUPP, 0), "PSI is disabled in this "
+	    "kernel: boot with psi=1") != NULL,
+	    "EOPNOTSUPP (4.20-5.5, RHEL 8): PSI disabled");
+	ok(strstr(ds_psi_errmsg(EOPNOTSUPP, 1), "psi=1") != NULL,
+	    "EOPNOTSUPP in a cgroup: same");
+	ok(strstr(ds_psi_errmsg(-ENODEV, 1), "cgroup.pressure") != NULL,
+	    "ENODEV: cgroup.pressure is 0");
+	ok(strstr(ds_psi_errmsg(-ENOENT, 1), "cgroup.pressure") != NULL,
+	    "ENOENT in a cgroup: gone or off");
+	ok(ds_psi_errmsg(-EIO, 0) == NULL, "EIO: no special message");
+
+	/* Triggers */
+	is_int(ds_psi_trigger_parse("io:some:150ms/2s", &t), 0, "spec parses");
+	is_int(t.res, DS_PSI_IO, "spec resource");
+	is_int(t.kind, DS_PSI_SOME, "spec kind");
+	is_u64(t.stall_us, 150000, "150ms is 150000 us");
+	is_u64(t.window_us, 2000000, "2s is 2000000 us");
+	n = ds_psi_trigger_format(&t, buf, sizeof(buf));
+	is_int(n, (int)strlen("some 150000 2000000") + 1,
+	    "written length counts the NUL");
+	is_str(buf, "some 150000 2000000", "trigger text");
+	ok(buf[n - 1] == '\0', "the last byte written is the NUL the kernel "
+	    "overwrites");
+	is_int(ds_psi_trigger_parse("memory:full:500000us/1.5s", &t), 0,
+	    "us and fractional s");
+	is_u64(t.window_us, 1500000, "1.5s");
+	is_int(ds_psi_trigger_parse("io:some:150/2s", &t), -EINVAL,
+	    "unit required");
+	is_int(ds_psi_trigger_parse("disk:some:1s/2s", &t), -EINVAL,
+	    "unknown resource");
+	is_int(ds_psi_trigger_parse("io:most:1s/2s", &t), -EINVAL,
+	    "unknown kind");
+	is_int(ds_psi_trigger_parse("io:some:1s", &t), -EINVAL, "no window");
+	is_int(ds_psi_trigger_parse("io:some:-1s/2s", &t), -EINVAL,
+	    "negative");
+	ds_psi_trigger_parse("io:some:50ms/2s", &t);
+	is_int(ds_psi_trigger_check(&t, 0), 0, "2s window, unprivileged: ok");
+	ds_psi_trigger_parse("io:some:50ms/1s", &t);
+	is_int(ds_psi_trigger_check(&t, 1), 0, "1s window, privileged: ok");
+	is_int(ds_psi_trigger_check(&t, 0), -EPERM,
+	    "1s window, unprivileged: EPERM");
+	ok(strstr(ds_psi_trigger_errmsg(-EPERM), "multiple of 2s") != NULL,
+	    "EPERM says multiple of 2s");
+	ds_psi_trigger_parse("io:some:50ms/400ms", &t);
+	is_int(ds_psi_trigger_check(&t, 1), -ERANGE, "window under 500ms");
+	ds_psi_trigger_parse("io:some:50ms/11s", &t);
+	is_int(ds_psi_trigger_check(&t, 1), -ERANGE, "window over 10s");
+	ds_psi_trigger_parse("io:some:3s/2s", &t);
+	is_int(ds_psi_trigger_check(&t, 1), -EDOM, "stall over window");
+	ok(strstr(ds_psi_trigger_errmsg(-EBUSY), "one per open file") != NULL,
+	    "EBUSY: one trigger per open file");
+	ok(strstr(ds_psi_trigger_errmsg(-EINVAL), "multiple of 2s") != NULL,
+	    "EINVAL explained, not passed through");
+	is_int(ds_psi_confirm(1000, 1000, 150000), 0,
+	    "event without stall growth: not confirmed");
+	is_int(ds_psi_confirm(1000, 200000, 150000), 1,
+	    "event with 199 ms of stall: confirmed");
+
+	/* The cgroup walk over a made-up tree, hostile names included. */
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "mkdtemp");
+		return tap_done();
+	}
+	snprintf(path, sizeof(path), "%s/b", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/x\ty", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/io.pressure", dir);
+	close(open(path, O_CREAT | O_WRONLY, 0644));
+	snprintf(path, sizeof(path), "%s/a/link", dir);
+	symlink("/", path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	memset(&sn, 0, sizeof(sn));
+	is_int(ds_cgroup_walk(fd, collect, &sn), 0, "walk");
+	is_int(sn.n, 4, "four cgroups (symlinks and files skipped)");
+	is_str(sn.paths[0], "/", "top first");
+	is_str(sn.paths[1], "/a", "then a");
+	is_str(sn.paths[2], "/a/x\ty", "then a's child");
+	is_str(sn.paths[3], "/b", "then b");
+	is_int(sn.files, 1, "files open from the cgroup's fd");
+	n = 0;
+	is_int(ds_cgroup_walk(fd, stop_at_two, &n), 42,
+	    "callback's non-zero stops the walk");
+	close(fd);
+	{
+		struct ds_root r;
+		struct ds_mount m = { 0 };
+
+		m.mnt = dir + 1;	/* relative to the root "/" */
+		ds_root_open(&r, "/");
+		fd = ds_cgroup_open(&r, &m, "a");
+		ok(fd >= 0, "open cgroup a below the mount");
+		if (fd >= 0)
+			close(fd);
+		is_int(ds_cgroup_open(&r, &m, "a/../.."), -EINVAL,
+		    "\"..\" refused");
+		is_int(ds_cgroup_open(&r, &m, "nope"), -ENOENT, "missing cgroup");
+		ds_root_close(&r);
+	}
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		ok(0, "cleanup");
+	return tap_done();
+}
