@@ -605,6 +605,161 @@ const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
     uint32_t uid);
 void ds_users_free(struct ds_users *u);
 
+/*
+ * dwho: a sample of processes (or threads) with their I/O counters.
+ * A process is known by (pid, starttime): a reused pid is a new one.
+ */
+struct ds_proc {
+	int pid;		/* process id; the thread id with DS_WHO_THREADS */
+	int tgid;		/* the process a thread belongs to */
+	uint64_t starttime;	/* field 22: clock ticks after boot */
+	uint32_t uid;		/* owner of /proc/PID, as ps(1) takes it */
+	char comm[64];
+	size_t comm_len;
+	char *cmdline;		/* DS_WHO_CMDLINE: NULs turned to spaces;
+				   NULL when empty (kernel threads) */
+	size_t cmdline_len;
+	char *cgroup;		/* DS_WHO_CGROUP: see ds_proc_cgroup_parse */
+	struct ds_io io;
+	int io_err;		/* 0, or -errno of proc/PID/io (-EACCES) */
+	uint64_t blkio_ticks;	/* field 42; summed over the threads of a
+				   process when DS_WHO_DELAY is given */
+	int have_blkio;
+};
+
+struct ds_procs {
+	struct ds_proc *p;	/* sorted by pid */
+	size_t n, cap;
+	uint64_t uptime_ns;	/* ds_uptime_ns() when the scan began */
+	size_t unreadable;	/* kept entries whose io was -EACCES/-EPERM */
+	size_t bad;		/* damaged stat (skipped) or io (kept, -) */
+	int first_bad;		/* pid of the first, 0 if none */
+	const char *failed;	/* on error: the path that failed */
+};
+
+#define DS_WHO_THREADS	0x1	/* one entry per thread */
+#define DS_WHO_DELAY	0x2	/* sum field 42 over proc/PID/task/N/stat */
+#define DS_WHO_CMDLINE	0x4	/* read proc/PID/cmdline */
+#define DS_WHO_CGROUP	0x8	/* read proc/PID/cgroup */
+
+/*
+ * Decides after stat (and cmdline) whether an entry is wanted, before
+ * io, thread stats and cgroup are read.  Nonzero keeps it.
+ */
+typedef int (*ds_who_keep)(const struct ds_proc *p, void *arg);
+
+/*
+ * Scan proc (or only the pids given, npids > 0).  Entries that vanish
+ * during the scan (ENOENT, ESRCH) are skipped; an unreadable io file is
+ * kept with io_err set.  Replaces out's contents.
+ */
+int ds_procs_read(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, void *arg,
+    struct ds_procs *out);
+void ds_procs_free(struct ds_procs *ps);
+/* Binary search by pid. */
+const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
+
+/*
+ * The cgroup of a proc/PID/cgroup text: the v2 line ("0::/path"); on a
+ * v1-only host the blkio controller's line, then name=systemd's, then
+ * the first.  *path points into text.  -EINVAL when none parses.
+ */
+int ds_proc_cgroup_parse(const char *text, const char **path, size_t *len);
+
+/*
+ * proc/sys/kernel/task_delayacct: 1 on, 0 off; -ENOENT before 5.14,
+ * when there was no switch and accounting followed the boot option.
+ */
+int ds_delayacct_read(const struct ds_root *r, struct ds_buf *scratch);
+
+/* Per-second figures of one entry (or a sum of entries). */
+enum ds_who_col {
+	DS_WR_READ, DS_WR_WRITE, DS_WR_CANCELLED, DS_WR_RCHAR, DS_WR_WCHAR,
+	DS_WR_SYSCR, DS_WR_SYSCW, DS_WR_DELAY, DS_WR_N
+};
+struct ds_who_rate {
+	double v[DS_WR_N];	/* bytes/s, calls/s; DS_WR_DELAY: seconds
+				   waited per second (1.0 is 100%) */
+	uint32_t have;		/* bit i: v[i] is known */
+	int active;		/* any counter moved */
+};
+/*
+ * Rates of cur over secs seconds.  prev NULL, or a different process
+ * (pid or starttime differ): cur's own counters, which all fall inside
+ * the span.  A counter that went backwards counts as 0 (the delay sum
+ * drops when a thread exits).  delay: include DS_WR_DELAY.
+ */
+void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
+    double secs, long clk_tck, int delay, struct ds_who_rate *out);
+/* Add b into a (known values only); a's active becomes a OR b. */
+void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
+/*
+ * Page-cache hit ratio in percent, 100 * (1 - read/rchar) clamped to
+ * 0..100; -1 when rchar is 0 or unknown.
+ */
+double ds_who_hit(const struct ds_who_rate *r);
+/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
+double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
+
+/* cgroup v2 io.stat (dwho -g): per cgroup and device, since creation. */
+enum ds_iostat_key {
+	DS_IOS_RBYTES, DS_IOS_WBYTES, DS_IOS_RIOS, DS_IOS_WIOS,
+	DS_IOS_DBYTES, DS_IOS_DIOS, DS_IOS_N
+};
+struct ds_iostat_dev {
+	unsigned int major, minor;
+	uint64_t v[DS_IOS_N];
+	uint32_t have;		/* bit per key the line had */
+};
+struct ds_iostat {
+	struct ds_iostat_dev *d;
+	size_t n, cap;
+	size_t bad;		/* lines that did not start with MAJ:MIN */
+};
+/* Parse io.stat text; unknown keys are ignored.  Replaces out's rows. */
+int ds_iostat_parse(const char *text, struct ds_iostat *out);
+void ds_iostat_free(struct ds_iostat *s);
+
+struct ds_cgio {
+	char *path;		/* "/" or "/system.slice/..." below the mount */
+	uint64_t ino;		/* a recreated cgroup has a new inode */
+	int have;		/* io.stat was read */
+	struct ds_iostat st;
+};
+struct ds_cgios {
+	struct ds_cgio *c;	/* sorted by path */
+	size_t n, cap;
+	size_t with_iostat;	/* cgroups that had io.stat */
+	size_t bad;		/* malformed io.stat lines */
+	uint64_t uptime_ns;	/* 0 when proc/uptime is unreadable */
+};
+/* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
+int ds_cgios_read(const struct ds_root *r, const char *mnt,
+    struct ds_cgios *out);
+void ds_cgios_free(struct ds_cgios *cs);
+const struct ds_cgio *ds_cgios_find(const struct ds_cgios *cs,
+    const char *path);
+/* mnt/cgroup.controllers lists "io": 1, 0 if not, -errno unreadable. */
+int ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
+    struct ds_buf *scratch);
+
+/*
+ * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
+ * and the whole disks it sits on (slaves/, partitions taken to their
+ * disk) when it is a dm or md device.  -errno when the entry is gone.
+ */
+#define DS_BELOW_MAX 16
+struct ds_devinfo {
+	unsigned int major, minor;
+	char name[64];
+	int partition;
+	char below[DS_BELOW_MAX][64];
+	size_t nbelow;
+};
+int ds_blockdev_info(const struct ds_root *r, unsigned int major,
+    unsigned int minor, struct ds_devinfo *out);
+
 /* ---- Queue attributes ------------------------------------------------- */
 
 /*

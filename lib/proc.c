@@ -55,7 +55,8 @@ ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
 		out->pid[out->n++] = (int)v;
 	}
 	closedir(d);
-	qsort(out->pid, out->n, sizeof(*out->pid), cmppid);
+	if (out->n > 1)
+		qsort(out->pid, out->n, sizeof(*out->pid), cmppid);
 	return 0;
 }
 

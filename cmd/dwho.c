@@ -1,0 +1,1141 @@
+/*
+ * dwho: who is doing disk I/O, and who is waiting on it.
+ * Per process (or thread, or cgroup): block-layer bytes, syscall bytes
+ * and counts, an estimated page-cache hit ratio, and the share of time
+ * spent waiting for block I/O summed over all threads.
+ */
+#include <limits.h>
+#include <regex.h>
+
+#include "tool.h"
+
+enum mode { M_PROC, M_THREAD, M_GROUP };
+
+struct opts {
+	int all;		/* -a */
+	int cmdline;		/* -l */
+	enum mode mode;
+	int threads;		/* -t */
+	int *pids;		/* -p */
+	size_t npids;
+	const char *user;	/* -u */
+	int have_uid;
+	uint32_t uid;
+	regex_t re;		/* -c */
+	int have_re;
+	const char *sort_name;	/* -s */
+	int sort;		/* -s: index into vcols, -1 pid */
+	int sort_set;
+	uint64_t top;		/* -n, 0: all */
+	const char *source;	/* -G iostat|proc, NULL: choose */
+	long clk_tck;
+	struct ds_root *r;
+	struct ds_users users;
+};
+
+/* The value columns, in output order; one per ds_who_col plus hit%. */
+#define V_HIT DS_WR_N
+#define NV (DS_WR_N + 1)
+#define V_TOTAL NV		/* sort key of -n alone: kB_rd/s + kB_wr/s */
+static const char *const vname[NV] = {
+	"kB_rd/s", "kB_wr/s", "kB_ccwr/s", "kB_rchar/s", "kB_wchar/s",
+	"syscr/s", "syscw/s", "%iodelay", "hit%",
+};
+/* Output order: hit% before %iodelay. */
+static const int vorder[NV] = {
+	DS_WR_READ, DS_WR_WRITE, DS_WR_CANCELLED, DS_WR_RCHAR, DS_WR_WCHAR,
+	DS_WR_SYSCR, DS_WR_SYSCW, V_HIT, DS_WR_DELAY,
+};
+
+/* Gauges for rates (used by -g with -o prom, and every other format). */
+static const struct ds_col rate_col[NV] = {
+	{ "kB_rd/s", DS_T_F2, DS_P_GAUGE, "read_bytes_per_second",
+	    "Bytes read from block devices per second.", 0, 1024 },
+	{ "kB_wr/s", DS_T_F2, DS_P_GAUGE, "write_bytes_per_second",
+	    "Bytes dirtied or written directly per second.", 0, 1024 },
+	{ "kB_ccwr/s", DS_T_F2, DS_P_GAUGE, "cancelled_write_bytes_per_second",
+	    "Dirtied bytes not written back (truncated) per second.", 0, 1024 },
+	{ "kB_rchar/s", DS_T_F2, DS_P_GAUGE, "rchar_bytes_per_second",
+	    "Bytes asked for by read syscalls per second.", 0, 1024 },
+	{ "kB_wchar/s", DS_T_F2, DS_P_GAUGE, "wchar_bytes_per_second",
+	    "Bytes passed to write syscalls per second.", 0, 1024 },
+	{ "syscr/s", DS_T_F2, DS_P_GAUGE, "read_syscalls_per_second",
+	    "Read syscalls per second.", 0, 0 },
+	{ "syscw/s", DS_T_F2, DS_P_GAUGE, "write_syscalls_per_second",
+	    "Write syscalls per second.", 0, 0 },
+	{ "%iodelay", DS_T_F2, DS_P_GAUGE, "blkio_delay_ratio",
+	    "Share of time spent waiting for block I/O, summed over threads.",
+	    0, 0.01 },
+	{ "hit%", DS_T_F2, DS_P_GAUGE, "page_cache_hit_ratio",
+	    "Estimated page cache hit ratio 1 - read_bytes/rchar.", 0, 0.01 },
+};
+
+/* Counters since the process started (-o prom per process/thread). */
+static const struct ds_col ctr_col[DS_WR_N] = {
+	{ "read_bytes", DS_T_U64, DS_P_COUNTER, "read_bytes_total",
+	    "Bytes read from block devices.", 0, 0 },
+	{ "write_bytes", DS_T_U64, DS_P_COUNTER, "write_bytes_total",
+	    "Bytes dirtied or written directly.", 0, 0 },
+	{ "cancelled_write_bytes", DS_T_U64, DS_P_COUNTER,
+	    "cancelled_write_bytes_total",
+	    "Dirtied bytes not written back (truncated).", 0, 0 },
+	{ "rchar", DS_T_U64, DS_P_COUNTER, "rchar_bytes_total",
+	    "Bytes asked for by read syscalls.", 0, 0 },
+	{ "wchar", DS_T_U64, DS_P_COUNTER, "wchar_bytes_total",
+	    "Bytes passed to write syscalls.", 0, 0 },
+	{ "syscr", DS_T_U64, DS_P_COUNTER, "read_syscalls_total",
+	    "Read syscalls.", 0, 0 },
+	{ "syscw", DS_T_U64, DS_P_COUNTER, "write_syscalls_total",
+	    "Write syscalls.", 0, 0 },
+	{ "blkio_delay", DS_T_F2, DS_P_COUNTER, "blkio_delay_seconds_total",
+	    "Seconds spent waiting for block I/O, summed over threads.", 0, 0 },
+};
+static const int io_of[DS_WR_DELAY] = {
+	DS_IO_READ_BYTES, DS_IO_WRITE_BYTES, DS_IO_CANCELLED_WRITE_BYTES,
+	DS_IO_RCHAR, DS_IO_WCHAR, DS_IO_SYSCR, DS_IO_SYSCW,
+};
+
+static const struct ds_col c_time =
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 };
+static const struct ds_col c_pid =
+	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0 };
+static const struct ds_col c_tid =
+	{ "tid", DS_T_U64, DS_P_LABEL, "tid", NULL, 0, 0 };
+static const struct ds_col c_user =
+	{ "user", DS_T_STR, DS_P_LABEL, "user", NULL, 0, 0 };
+static const struct ds_col c_command =
+	{ "command", DS_T_STR, DS_P_LABEL, "command", NULL, 0, 0 };
+static const struct ds_col c_cgroup =
+	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0 };
+static const struct ds_col c_procs =
+	{ "procs", DS_T_U64, DS_P_GAUGE, "cgroup_processes",
+	    "Processes in the cgroup.", 0, 0 };
+
+struct row {
+	const struct ds_proc *p;
+	const char *cgroup;	/* M_GROUP */
+	uint64_t procs;
+	struct ds_who_rate r;
+	double v[NV + 1];
+	uint32_t have;		/* bit per index of v */
+};
+
+static void
+usage_to(FILE *f, int status)
+{
+	fprintf(f, "usage: dwho [-aglHt] [-c regex] [-G iostat|proc] "
+	    "[-n num] [-o fmt] [-p pid,...] [-R dir] [-s column] [-u user] "
+	    "[-w file] [interval [count]]\n");
+	if (f == stdout)
+		tool_exit(status);
+	exit(status);
+}
+
+static void
+usage(void)
+{
+	usage_to(stderr, 2);
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+parse_pids(struct opts *o, const char *arg)
+{
+	char *s, *tok, *save, *copy;
+	uint64_t v;
+	size_t i, j;
+
+	if ((copy = strdup(arg)) == NULL)
+		err(1, NULL);
+	for (s = copy; (tok = strtok_r(s, ",", &save)) != NULL; s = NULL) {
+		if (ds_strtou64(tok, &v) < 0 || v < 1 || v > INT_MAX) {
+			warnx("-p %s: not a process id", tok);
+			usage();
+		}
+		o->pids = reallocarray(o->pids, o->npids + 1, sizeof(int));
+		if (o->pids == NULL)
+			err(1, NULL);
+		o->pids[o->npids++] = (int)v;
+	}
+	free(copy);
+	if (o->npids == 0) {
+		warnx("-p: no process id given");
+		usage();
+	}
+	/* Sorted and unique, so each is read once. */
+	qsort(o->pids, o->npids, sizeof(int), cmp_int);
+	for (i = j = 0; i < o->npids; i++)
+		if (j == 0 || o->pids[j - 1] != o->pids[i])
+			o->pids[j++] = o->pids[i];
+	o->npids = j;
+}
+
+static const char *
+shown_command(const struct ds_proc *p, const struct opts *o, size_t *len,
+    char *buf, size_t size)
+{
+	int n;
+
+	if (o->cmdline) {
+		if (p->cmdline != NULL) {
+			*len = p->cmdline_len;
+			return p->cmdline;
+		}
+		/* Kernel threads have no command line: ps(1) brackets. */
+		n = snprintf(buf, size, "[%s]", p->comm);
+		*len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+		return buf;
+	}
+	*len = p->comm_len;
+	return p->comm;
+}
+
+/* Filter after stat (and cmdline), before the rest is read. */
+static int
+keep(const struct ds_proc *p, void *arg)
+{
+	struct opts *o = arg;
+	char buf[80];
+	size_t len;
+	const char *cmd;
+
+	if (o->user != NULL) {
+		if (o->have_uid ? p->uid != o->uid :
+		    strcmp(ds_user_name(&o->users, o->r, p->uid), o->user) != 0)
+			return 0;
+	}
+	if (o->have_re) {
+		cmd = shown_command(p, o, &len, buf, sizeof(buf));
+		/* regexec wants a C string; comm and cmdline hold no NUL. */
+		if (regexec(&o->re, cmd, 0, NULL, 0) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static const struct opts *sort_opts;
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int k = sort_opts->sort, hx, hy;
+
+	if (k >= 0) {
+		hx = (x->have >> k) & 1;
+		hy = (y->have >> k) & 1;
+		if (hx != hy)
+			return hy - hx;		/* unknown values last */
+		if (hx && x->v[k] != y->v[k])
+			return x->v[k] < y->v[k] ? 1 : -1;
+	}
+	if (x->p != NULL && y->p != NULL)
+		return (x->p->pid > y->p->pid) - (x->p->pid < y->p->pid);
+	return 0;
+}
+
+static int
+cmp_cgroup(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	const char *cx = x->p->cgroup ? x->p->cgroup : "";
+	const char *cy = y->p->cgroup ? y->p->cgroup : "";
+	int c = strcmp(cx, cy);
+
+	if (c != 0)
+		return c;
+	return (x->p->pid > y->p->pid) - (x->p->pid < y->p->pid);
+}
+
+static void
+fill_values(struct row *rw)
+{
+	double h;
+	int i;
+
+	rw->have = 0;
+	for (i = 0; i < DS_WR_N; i++)
+		if (rw->r.have & (1u << i)) {
+			/* Bytes to kB, seconds per second to percent. */
+			rw->v[i] = rw->r.v[i] / (i <= DS_WR_WCHAR ? 1024.0 : 1.0);
+			if (i == DS_WR_DELAY)
+				rw->v[i] = rw->r.v[i] * 100.0;
+			rw->have |= 1u << i;
+		}
+	if ((rw->have & (1u << DS_WR_READ)) &&
+	    (rw->have & (1u << DS_WR_WRITE))) {
+		rw->v[V_TOTAL] = rw->v[DS_WR_READ] + rw->v[DS_WR_WRITE];
+		rw->have |= 1u << V_TOTAL;
+	}
+	if ((h = ds_who_hit(&rw->r)) >= 0) {
+		rw->v[V_HIT] = h;
+		rw->have |= 1u << V_HIT;
+	}
+}
+
+struct state {
+	struct tool *t;
+	struct opts *o;
+	struct ds_writer w;
+	struct ds_col cols[32];
+	size_t ncols;
+	int prom_ctr;		/* per-entry counters (prom, not -g) */
+	struct row *rows;
+	size_t cap;
+	/* What the notes will say, and whether each was said. */
+	int off_delay, noted_delay;
+	size_t unreadable;
+	int noted_unreadable;
+	size_t bad;
+	int first_bad, noted_bad, bad_iostat;
+	const char *source_note;	/* which -g source, said once */
+	char source_buf[4200];
+	int noted_source;
+};
+
+static void
+setup_columns(struct state *s)
+{
+	size_t n = 0;
+	int i;
+
+	s->cols[n++] = c_time;
+	if (s->o->mode == M_GROUP) {
+		s->cols[n++] = c_cgroup;
+		s->cols[n++] = c_procs;
+	} else {
+		s->cols[n++] = c_pid;
+		if (s->o->mode == M_THREAD)
+			s->cols[n++] = c_tid;
+		s->cols[n++] = c_user;
+		s->cols[n++] = c_command;
+	}
+	s->prom_ctr = s->t->fmt == DS_FMT_PROM && s->o->mode != M_GROUP;
+	if (s->prom_ctr)
+		for (i = 0; i < DS_WR_N; i++)
+			s->cols[n++] = ctr_col[i];
+	else
+		for (i = 0; i < NV; i++)
+			s->cols[n++] = rate_col[vorder[i]];
+	s->ncols = n;
+	ds_writer_init(&s->w, s->t->out, s->t->fmt, s->cols, s->ncols,
+	    s->t->header, "dwho");
+}
+
+static void
+write_value(struct state *s, const struct row *rw, int vi)
+{
+	if (rw->have & (1u << vi))
+		ds_w_f(&s->w, rw->v[vi]);
+	else
+		ds_w_null(&s->w);
+}
+
+static void
+write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
+{
+	const struct ds_proc *p = rw->p;
+	char buf[80];
+	const char *cmd;
+	size_t len;
+	int i;
+
+	ds_w_time(&s->w, now);
+	if (s->o->mode == M_GROUP) {
+		ds_w_str(&s->w, rw->cgroup);
+		ds_w_u64(&s->w, rw->procs);
+	} else {
+		ds_w_u64(&s->w, (uint64_t)p->tgid);
+		if (s->o->mode == M_THREAD)
+			ds_w_u64(&s->w, (uint64_t)p->pid);
+		ds_w_str(&s->w, ds_user_name(&s->o->users, s->o->r, p->uid));
+		cmd = shown_command(p, s->o, &len, buf, sizeof(buf));
+		ds_w_strn(&s->w, cmd, len);
+	}
+	if (s->prom_ctr) {
+		for (i = 0; i < DS_WR_DELAY; i++)
+			if (p->io_err == 0 && (p->io.have & (1u << io_of[i])))
+				ds_w_u64(&s->w, p->io.v[io_of[i]]);
+			else
+				ds_w_null(&s->w);
+		if (delay && p->have_blkio)
+			ds_w_f(&s->w, (double)p->blkio_ticks /
+			    (double)s->o->clk_tck);
+		else
+			ds_w_null(&s->w);
+	} else {
+		for (i = 0; i < NV; i++)
+			write_value(s, rw, vorder[i]);
+	}
+	ds_w_row_end(&s->w);
+}
+
+/*
+ * The notes on standard error, each once.  A person at a terminal gets
+ * them before the first report; a pipe, a file or cron gets them after
+ * the data, at the end of the run (also on SIGINT or SIGTERM), so that
+ * "dwho 1 | head -1" ends quietly.
+ */
+static void
+notes(struct state *s)
+{
+	if (s->source_note != NULL && !s->noted_source) {
+		s->noted_source = 1;
+		warnx("%s", s->source_note);
+	}
+	if (s->bad > 0 && !s->noted_bad && s->bad_iostat) {
+		s->noted_bad = 1;
+		warnx("%zu malformed io.stat %s skipped", s->bad,
+		    s->bad == 1 ? "line" : "lines");
+	}
+	if (s->bad > 0 && !s->noted_bad) {
+		s->noted_bad = 1;
+		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
+		    "shown as - or skipped", s->bad,
+		    s->bad == 1 ? "file" : "files", s->first_bad);
+	}
+	if (s->off_delay && !s->noted_delay) {
+		s->noted_delay = 1;
+		warnx("delay accounting is off, %%iodelay is -: enable it with "
+		    "'sysctl kernel.task_delayacct=1' or the 'delayacct' boot "
+		    "option; only tasks started after enabling it are "
+		    "accounted");
+	}
+	if (s->unreadable > 0 && !s->noted_unreadable) {
+		s->noted_unreadable = 1;
+		warnx("I/O counters of %zu %s unreadable (other users' "
+		    "/proc/PID/io needs root): their byte and syscall "
+		    "columns are -", s->unreadable,
+		    s->unreadable == 1 ? "process are" : "processes are");
+	}
+}
+
+/* One report: cur against prev (NULL: since each process started). */
+static void
+report(struct state *s, const struct ds_procs *prev,
+    const struct ds_procs *cur, int delay)
+{
+	struct opts *o = s->o;
+	size_t i, n = 0, g, j, shown;
+	uint64_t now = ds_realtime_ns();
+	double secs, age;
+
+	if (cur->n > s->cap) {
+		free(s->rows);
+		s->cap = cur->n;
+		if ((s->rows = calloc(s->cap, sizeof(*s->rows))) == NULL)
+			err(1, NULL);
+	}
+	for (i = 0; i < cur->n; i++) {
+		const struct ds_proc *p = &cur->p[i], *q = NULL;
+		struct row *rw = &s->rows[n];
+
+		if (prev != NULL) {
+			q = ds_procs_find(prev, p->pid);
+			secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
+			age = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
+			/*
+			 * Not in the first sample, yet older than the
+			 * interval (it changed user or name into the
+			 * selection): no baseline, so its rates since it
+			 * started rather than a lifetime in one interval.
+			 * A tick of slack for the start time's resolution.
+			 */
+			if ((q == NULL || q->starttime != p->starttime) &&
+			    age > secs + 2.0 / (double)o->clk_tck) {
+				q = NULL;
+				secs = age;
+			}
+		} else {
+			secs = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
+		}
+		memset(rw, 0, sizeof(*rw));
+		rw->p = p;
+		rw->procs = 1;
+		ds_who_rate(q, p, secs, o->clk_tck, delay, &rw->r);
+		if (!o->all && !rw->r.active && o->mode != M_GROUP)
+			continue;
+		fill_values(rw);
+		n++;
+	}
+	if (o->mode == M_GROUP) {
+		/* Sum the members of each cgroup into its first row. */
+		if (n > 1)
+			qsort(s->rows, n, sizeof(*s->rows), cmp_cgroup);
+		for (i = 0, g = 0; i < n; i = j) {
+			struct row sum = s->rows[i];
+
+			sum.cgroup = sum.p->cgroup != NULL ? sum.p->cgroup : "-";
+			for (j = i + 1; j < n && strcmp(sum.cgroup,
+			    s->rows[j].p->cgroup != NULL ?
+			    s->rows[j].p->cgroup : "-") == 0; j++) {
+				ds_who_rate_add(&sum.r, &s->rows[j].r);
+				sum.procs++;
+			}
+			if (!o->all && !sum.r.active)
+				continue;
+			sum.p = NULL;
+			fill_values(&sum);
+			s->rows[g++] = sum;
+		}
+		n = g;
+	}
+	sort_opts = o;
+	if (n > 1 && (o->sort_set || o->mode != M_GROUP))
+		qsort(s->rows, n, sizeof(*s->rows), cmp_row);
+	shown = o->top > 0 && o->top < n ? (size_t)o->top : n;
+
+	if (!delay)
+		s->off_delay = 1;
+	if (cur->unreadable > s->unreadable)
+		s->unreadable = cur->unreadable;
+	if (isatty(STDERR_FILENO))
+		notes(s);
+	tool_report_begin(s->t, &s->w);
+	for (i = 0; i < shown; i++)
+		write_row(s, &s->rows[i], now, delay);
+	tool_report_end(s->t, &s->w);
+}
+
+static int
+sort_column(const char *name)
+{
+	int i;
+
+	if (strcmp(name, "pid") == 0)
+		return -1;
+	for (i = 0; i < NV; i++)
+		if (strcmp(name, vname[i]) == 0)
+			return i;
+	return -2;
+}
+
+static int
+delay_state(struct tool *t, struct ds_buf *b)
+{
+	int e = ds_delayacct_read(&t->r, b);
+
+	/* Before 5.14 there was no switch: the boot option decided. */
+	return e == -ENOENT ? 1 : e > 0;
+}
+
+static void
+sample(struct state *s, unsigned int flags, struct ds_procs *ps)
+{
+	int e;
+
+	e = ds_procs_read(&s->t->r, flags, s->o->pids, s->o->npids, keep,
+	    s->o, ps);
+	if (e < 0)
+		tool_errc(1, e, "%s%s%s", s->t->r.live ? "/" : s->t->r.path,
+		    s->t->r.live ? "" : "/", ps->failed != NULL ? ps->failed :
+		    "proc");
+	if (ps->bad > 0 && s->bad == 0) {
+		s->bad = ps->bad;
+		s->first_bad = ps->first_bad;
+	}
+}
+
+/* ---- -g from cgroup v2 io.stat ---------------------------------------- */
+
+static const char *const cg_rate_name[DS_IOS_N] = {
+	"rkB/s", "wkB/s", "r/s", "w/s", "dkB/s", "d/s",
+};
+static const char *const cg_total_name[DS_IOS_N] = {
+	"rbytes", "wbytes", "rios", "wios", "dbytes", "dios",
+};
+static const struct ds_col cg_ctr_col[DS_IOS_N] = {
+	{ "rbytes", DS_T_U64, DS_P_COUNTER, "cgroup_read_bytes_total",
+	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	{ "wbytes", DS_T_U64, DS_P_COUNTER, "cgroup_write_bytes_total",
+	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	{ "rios", DS_T_U64, DS_P_COUNTER, "cgroup_reads_total",
+	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	{ "wios", DS_T_U64, DS_P_COUNTER, "cgroup_writes_total",
+	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	{ "dbytes", DS_T_U64, DS_P_COUNTER, "cgroup_discard_bytes_total",
+	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0 },
+	{ "dios", DS_T_U64, DS_P_COUNTER, "cgroup_discards_total",
+	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0 },
+};
+static const struct ds_col c_device =
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 };
+
+struct cgrow {
+	const char *cgroup;
+	char device[64];
+	int all;		/* the cgroup's whole-disk sum */
+	unsigned int major, minor;
+	double v[DS_IOS_N];	/* rate, or total */
+	uint64_t u[DS_IOS_N];	/* total */
+	uint32_t have;
+	int active;
+};
+
+struct cgstate {
+	char mnt[4096];
+	struct cgrow *rows;
+	size_t n, cap;
+	int sort;		/* index, or -1 */
+	int rates;		/* interval given */
+};
+
+static int
+cg_sort_column(const char *name)
+{
+	int i;
+
+	for (i = 0; i < DS_IOS_N; i++)
+		if (strcmp(name, cg_rate_name[i]) == 0 ||
+		    strcmp(name, cg_total_name[i]) == 0)
+			return i;
+	return -2;
+}
+
+/* The v2 mount point: from the mount table, or a captured tree's
+   conventional place when the tree has no proc/self/mountinfo. */
+static int
+cg_mount(struct tool *t, char *mnt, size_t size)
+{
+	struct ds_mounts ms = { 0 };
+	const struct ds_mount *m;
+	int e;
+
+	e = ds_mountinfo_read(&t->r, "proc/self/mountinfo", &ms);
+	if (e < 0) {
+		ds_mounts_free(&ms);
+		if (t->r.live)
+			return e;
+		snprintf(mnt, size, "sys/fs/cgroup");
+		return 0;
+	}
+	m = ds_mount_cgroup2(&ms);
+	if (m == NULL) {
+		ds_mounts_free(&ms);
+		return -ENOENT;
+	}
+	snprintf(mnt, size, "%s", m->mnt);
+	ds_mounts_free(&ms);
+	return 0;
+}
+
+static struct cgstate cgs;
+
+/*
+ * Decide the -g source.  io.stat when the io controller is on in v2 (or,
+ * in a captured tree without the root's cgroup.controllers, when any
+ * cgroup has io.stat), unless processes are selected or -G proc.
+ */
+static int
+use_iostat(struct state *s, struct opts *o, struct tool *t)
+{
+	int forced = o->source != NULL, e, has;
+	struct ds_cgios probe = { 0 };
+	struct ds_buf b = { 0 };
+
+	if (!forced && (o->npids > 0 || o->user != NULL || o->have_re)) {
+		s->source_note = "-g: summing /proc/PID/io by cgroup "
+		    "(processes selected)";
+		return 0;
+	}
+	if ((e = cg_mount(t, cgs.mnt, sizeof(cgs.mnt))) < 0) {
+		if (forced)
+			tool_errc(1, e, "-G iostat: no cgroup v2 mount");
+		s->source_note = "-g: no cgroup v2 mount: summing "
+		    "/proc/PID/io by cgroup";
+		return 0;
+	}
+	has = ds_cgroup2_has_io(&t->r, cgs.mnt, &b);
+	ds_buf_free(&b);
+	if (has < 0 && ds_cgios_read(&t->r, cgs.mnt, &probe) == 0 &&
+	    probe.with_iostat > 0)
+		has = 1;
+	ds_cgios_free(&probe);
+	if (has == 1) {
+		snprintf(s->source_buf, sizeof(s->source_buf),
+		    "-g: per-cgroup figures from io.stat under %s%s",
+		    cgs.mnt[0] == '/' ? "" : "/", cgs.mnt);
+		s->source_note = s->source_buf;
+		return 1;
+	}
+	if (forced)
+		tool_errc(1, ENOTSUP, "-G iostat: %s%s: no io controller on "
+		    "cgroup v2", cgs.mnt[0] == '/' ? "" : "/", cgs.mnt);
+	snprintf(s->source_buf, sizeof(s->source_buf), "-g: io.stat missing "
+	    "(io controller not enabled on cgroup v2 at %s%s): summing "
+	    "/proc/PID/io by cgroup", cgs.mnt[0] == '/' ? "" : "/", cgs.mnt);
+	s->source_note = s->source_buf;
+	return 0;
+}
+
+static struct cgrow *
+cg_add(void)
+{
+	if (cgs.n == cgs.cap) {
+		size_t cap = cgs.cap ? cgs.cap * 2 : 64;
+		struct cgrow *p = reallocarray(cgs.rows, cap, sizeof(*p));
+		if (p == NULL)
+			err(1, NULL);
+		cgs.rows = p;
+		cgs.cap = cap;
+	}
+	memset(&cgs.rows[cgs.n], 0, sizeof(cgs.rows[0]));
+	return &cgs.rows[cgs.n++];
+}
+
+static int
+cmp_cgrow(const void *a, const void *b)
+{
+	const struct cgrow *x = a, *y = b;
+	int k = cgs.sort, c, hx, hy;
+
+	if (k >= 0) {
+		hx = (x->have >> k) & 1;
+		hy = (y->have >> k) & 1;
+		if (hx != hy)
+			return hy - hx;
+		if (hx && x->v[k] != y->v[k])
+			return x->v[k] < y->v[k] ? 1 : -1;
+	}
+	if ((c = strcmp(x->cgroup, y->cgroup)) != 0)
+		return c;
+	if (x->all != y->all)
+		return y->all - x->all;		/* "all" first */
+	if (x->major != y->major)
+		return x->major < y->major ? -1 : 1;
+	return (x->minor > y->minor) - (x->minor < y->minor);
+}
+
+/* Known devices of this report, looked up once each. */
+struct devinfo {
+	struct ds_devinfo i;
+	int ok;			/* sys/dev/block entry found */
+};
+
+static const struct devinfo *
+dev_info(struct tool *t, struct devinfo **tab, size_t *n, unsigned int maj,
+    unsigned int min)
+{
+	struct devinfo *d;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*tab)[i].i.major == maj && (*tab)[i].i.minor == min)
+			return &(*tab)[i];
+	if ((d = reallocarray(*tab, *n + 1, sizeof(*d))) == NULL)
+		err(1, NULL);
+	*tab = d;
+	d = &d[(*n)++];
+	d->ok = ds_blockdev_info(&t->r, maj, min, &d->i) == 0;
+	d->i.major = maj;
+	d->i.minor = min;
+	return d;
+}
+
+/*
+ * Is row k of a cgroup's rows [first, end) part of its whole-disk sum?
+ * Each byte counts once, at the top of its stack: partitions are left
+ * out, and so is a disk that another listed device (dm, md) sits on,
+ * since I/O through dm-crypt and the like may reach the disk in a
+ * worker's cgroup, not this one.  A device whose sysfs entry is gone
+ * cannot be placed and is left out.
+ */
+static int
+in_all(const struct devinfo *tab, size_t ntab, size_t first, size_t end,
+    size_t k)
+{
+	const struct devinfo *d = NULL, *e;
+	size_t i, j, b;
+
+	for (i = 0; i < ntab; i++)
+		if (tab[i].i.major == cgs.rows[k].major &&
+		    tab[i].i.minor == cgs.rows[k].minor)
+			d = &tab[i];
+	if (d == NULL || !d->ok || d->i.partition)
+		return 0;
+	for (j = first; j < end; j++) {
+		if (j == k)
+			continue;
+		for (e = NULL, i = 0; i < ntab; i++)
+			if (tab[i].i.major == cgs.rows[j].major &&
+			    tab[i].i.minor == cgs.rows[j].minor)
+				e = &tab[i];
+		if (e == NULL || !e->ok)
+			continue;
+		for (b = 0; b < e->i.nbelow; b++)
+			if (strcmp(e->i.below[b], d->i.name) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+static void
+cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
+    const struct ds_cgios *cur)
+{
+	struct devinfo *tab = NULL;
+	size_t ntab = 0, i, j, k, shown;
+	uint64_t now = ds_realtime_ns();
+	double secs = 0;
+	int x;
+
+	if (prev != NULL)
+		secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
+	cgs.n = 0;
+	for (i = 0; i < cur->n; i++) {
+		const struct ds_cgio *c = &cur->c[i], *p = NULL;
+		struct cgrow *all;
+		size_t first;
+
+		if (!c->have)
+			continue;
+		if (prev != NULL) {
+			p = ds_cgios_find(prev, c->path);
+			/* Recreated under the same name: it starts over. */
+			if (p != NULL && (p->ino != c->ino || !p->have))
+				p = NULL;
+		}
+		first = cgs.n;
+		all = cg_add();
+		all->cgroup = c->path;
+		all->all = 1;
+		strcpy(all->device, "all");
+		for (j = 0; j < c->st.n; j++) {
+			const struct ds_iostat_dev *d = &c->st.d[j], *pd = NULL;
+			const struct devinfo *di;
+			struct cgrow *rw;
+
+			for (k = 0; p != NULL && k < p->st.n; k++)
+				if (p->st.d[k].major == d->major &&
+				    p->st.d[k].minor == d->minor) {
+					pd = &p->st.d[k];
+					break;
+				}
+			di = dev_info(t, &tab, &ntab, d->major, d->minor);
+			rw = cg_add();
+			all = &cgs.rows[first];	/* cg_add may move it */
+			rw->cgroup = c->path;
+			rw->major = d->major;
+			rw->minor = d->minor;
+			if (di->ok)
+				snprintf(rw->device, sizeof(rw->device), "%s",
+				    di->i.name);
+			else
+				strcpy(rw->device, "-");
+			for (x = 0; x < DS_IOS_N; x++) {
+				uint64_t v, pv;
+
+				if (!(d->have & (1u << x)))
+					continue;
+				pv = pd != NULL && (pd->have & (1u << x)) ?
+				    pd->v[x] : 0;
+				/*
+				 * Backwards: a reset (the device removed and
+				 * added again), counted from zero.
+				 */
+				v = prev == NULL ? d->v[x] :
+				    d->v[x] >= pv ? d->v[x] - pv : d->v[x];
+				rw->u[x] = d->v[x];
+				rw->v[x] = prev == NULL ? (double)v :
+				    secs > 0 ? (double)v / secs /
+				    (x == DS_IOS_RBYTES || x == DS_IOS_WBYTES ||
+				    x == DS_IOS_DBYTES ? 1024.0 : 1.0) : 0;
+				rw->have |= 1u << x;
+				if (v > 0)
+					rw->active = 1;
+			}
+		}
+		all = &cgs.rows[first];
+		for (k = first + 1; k < cgs.n; k++) {
+			const struct cgrow *rw = &cgs.rows[k];
+
+			if (!in_all(tab, ntab, first + 1, cgs.n, k))
+				continue;
+			for (x = 0; x < DS_IOS_N; x++)
+				if (rw->have & (1u << x)) {
+					all->u[x] += rw->u[x];
+					all->v[x] += rw->v[x];
+					all->have |= 1u << x;
+				}
+			all->active |= rw->active;
+		}
+		/* Cgroups with no I/O yet: the all row of zeros under -a. */
+		if (c->st.n == 0)
+			all->have = (1u << DS_IOS_N) - 1;
+	}
+	free(tab);
+	for (i = j = 0; i < cgs.n; i++)
+		if (s->o->all || cgs.rows[i].active)
+			cgs.rows[j++] = cgs.rows[i];
+	cgs.n = j;
+	if (cgs.n > 1)
+		qsort(cgs.rows, cgs.n, sizeof(*cgs.rows), cmp_cgrow);
+	shown = s->o->top > 0 && s->o->top < cgs.n ? (size_t)s->o->top : cgs.n;
+	if (isatty(STDERR_FILENO))
+		notes(s);
+	tool_report_begin(t, &s->w);
+	for (i = 0; i < shown; i++) {
+		const struct cgrow *rw = &cgs.rows[i];
+
+		ds_w_time(&s->w, now);
+		ds_w_str(&s->w, rw->cgroup);
+		ds_w_str(&s->w, rw->device);
+		for (x = 0; x < DS_IOS_N; x++) {
+			if (!(rw->have & (1u << x)))
+				ds_w_null(&s->w);
+			else if (t->fmt == DS_FMT_PROM || !cgs.rates)
+				ds_w_u64(&s->w, rw->u[x]);
+			else
+				ds_w_f(&s->w, rw->v[x]);
+		}
+		ds_w_row_end(&s->w);
+	}
+	tool_report_end(t, &s->w);
+}
+
+static void
+cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
+{
+	int e;
+
+	if ((e = ds_cgios_read(&t->r, cgs.mnt, cs)) < 0)
+		tool_errc(1, e, "%s%s", cgs.mnt[0] == '/' ? "" : "/",
+		    cgs.mnt);
+	if (t->has_interval && cs->uptime_ns == 0)
+		tool_errc(1, ENOENT, "%s/proc/uptime", t->r.path);
+	if (cs->bad > 0 && s->bad == 0) {
+		s->bad = cs->bad;
+		s->bad_iostat = 1;
+	}
+}
+
+static void
+cg_main(struct state *s, struct opts *o, struct tool *t)
+{
+	struct ds_cgios a = { 0 }, b = { 0 }, *prev = &a, *cur = &b, *tmp;
+	struct ds_col cols[3 + DS_IOS_N];
+	uint64_t deadline, n;
+	int i;
+
+	cgs.sort = -1;
+	if (o->sort_name != NULL &&
+	    (cgs.sort = cg_sort_column(o->sort_name)) == -2) {
+		warnx("-s %s: not a column (rkB/s, wkB/s, r/s, w/s, dkB/s, "
+		    "d/s, or rbytes, wbytes, rios, wios, dbytes, dios)",
+		    o->sort_name);
+		usage();
+	}
+	cgs.rates = t->has_interval && t->fmt != DS_FMT_PROM;
+	cols[0] = c_time;
+	cols[1] = c_cgroup;
+	cols[2] = c_device;
+	for (i = 0; i < DS_IOS_N; i++) {
+		cols[3 + i] = cg_ctr_col[i];
+		if (cgs.rates) {
+			cols[3 + i].name = cg_rate_name[i];
+			cols[3 + i].type = DS_T_F2;
+			cols[3 + i].prom = DS_P_NONE;
+		}
+	}
+	ds_writer_free(&s->w);
+	ds_writer_init(&s->w, t->out, t->fmt, cols, 3 + DS_IOS_N, t->header,
+	    "dwho");
+	cg_sample(s, t, prev);
+	if (!t->has_interval) {
+		cg_report(s, t, NULL, prev);
+	} else {
+		deadline = ds_boottime_ns() + t->interval_ns;
+		for (n = 0; t->count == 0 || n < t->count; n++) {
+			if (tool_wait(t, &deadline))
+				break;
+			cg_sample(s, t, cur);
+			cg_report(s, t, prev, cur);
+			tmp = prev;
+			prev = cur;
+			cur = tmp;
+		}
+	}
+	notes(s);
+	ds_cgios_free(&a);
+	ds_cgios_free(&b);
+	free(cgs.rows);
+	ds_writer_free(&s->w);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = { TOOL_LONGOPTS };
+	struct ds_procs a = { 0 }, b = { 0 }, *prev = &a, *cur = &b, *tmp;
+	struct ds_buf scratch = { 0 };
+	struct state s;
+	struct tool t;
+	struct opts o;
+	uint64_t deadline, n, v;
+	unsigned int flags = 0;
+	int ch, e, delay;
+
+	tool_init(&t);
+	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
+	o.sort = -1;
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:gG:ln:p:s:tu:",
+	    longopts, NULL)) != -1) {
+		if (tool_option(&t, ch, optarg, usage))
+			continue;
+		switch (ch) {
+		case 'a':
+			o.all = 1;
+			break;
+		case 'c':
+			if (o.have_re)
+				regfree(&o.re);
+			if ((e = regcomp(&o.re, optarg,
+			    REG_EXTENDED | REG_NOSUB)) != 0) {
+				char msg[256];
+
+				regerror(e, &o.re, msg, sizeof(msg));
+				warnx("-c %s: %s", optarg, msg);
+				usage();
+			}
+			o.have_re = 1;
+			break;
+		case 'g':
+			o.mode = M_GROUP;
+			break;
+		case 'l':
+			o.cmdline = 1;
+			break;
+		case 'n':
+			if (ds_parse_count(optarg, &o.top) < 0) {
+				warnx("-n %s: not a count (1 to 4294967295)",
+				    optarg);
+				usage();
+			}
+			break;
+		case 'p':
+			parse_pids(&o, optarg);
+			break;
+		case 's':
+			o.sort_name = optarg;
+			o.sort_set = 1;
+			break;
+		case 'G':
+			if (strcmp(optarg, "iostat") != 0 &&
+			    strcmp(optarg, "proc") != 0) {
+				warnx("-G %s: not a source (iostat, proc)",
+				    optarg);
+				usage();
+			}
+			o.source = optarg;
+			o.mode = M_GROUP;
+			break;
+		case 't':
+			o.threads = 1;
+			if (o.mode != M_GROUP)
+				o.mode = M_THREAD;
+			break;
+		case 'u':
+			o.user = optarg;
+			if (ds_is_number(optarg) && ds_strtou64(optarg, &v) == 0 &&
+			    v <= UINT32_MAX) {
+				o.have_uid = 1;
+				o.uid = (uint32_t)v;
+			}
+			break;
+		case 'h':
+			usage_to(stdout, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	tool_interval(&t, &argc, argv, usage);
+	if (argc > 0)
+		usage();
+	if (o.mode == M_GROUP && o.threads) {
+		warnx("-g and -t: cgroups hold processes, not threads");
+		usage();
+	}
+	if (o.source != NULL && strcmp(o.source, "iostat") == 0 &&
+	    (o.npids > 0 || o.user != NULL || o.have_re)) {
+		warnx("-G iostat: io.stat is per cgroup; -p, -u and -c "
+		    "select processes");
+		usage();
+	}
+	tool_start(&t);
+	o.r = &t.r;
+	s.t = &t;
+	s.o = &o;
+	if (o.mode == M_GROUP && o.source != NULL &&
+	    strcmp(o.source, "proc") == 0)
+		s.source_note = "-g: summing /proc/PID/io by cgroup (-G proc)";
+	if (o.mode == M_GROUP && (o.source == NULL ||
+	    strcmp(o.source, "iostat") == 0) && use_iostat(&s, &o, &t)) {
+		cg_main(&s, &o, &t);
+		tool_exit(0);
+	}
+	if (o.sort_name != NULL &&
+	    (o.sort = sort_column(o.sort_name)) == -2) {
+		warnx("-s %s: not a column (pid, kB_rd/s, kB_wr/s, "
+		    "kB_ccwr/s, kB_rchar/s, kB_wchar/s, syscr/s, syscw/s, "
+		    "hit%%, %%iodelay)", o.sort_name);
+		usage();
+	}
+	/* -n alone: the heaviest block-layer users first. */
+	if (o.top > 0 && !o.sort_set) {
+		o.sort = V_TOTAL;
+		o.sort_set = 1;
+	}
+	if ((o.clk_tck = sysconf(_SC_CLK_TCK)) <= 0)
+		o.clk_tck = 100;
+	setup_columns(&s);
+
+	if (o.mode == M_THREAD)
+		flags |= DS_WHO_THREADS;
+	if (o.cmdline)
+		flags |= DS_WHO_CMDLINE;
+	if (o.mode == M_GROUP)
+		flags |= DS_WHO_CGROUP;
+	delay = delay_state(&t, &scratch);
+	if (delay)
+		flags |= DS_WHO_DELAY;
+	sample(&s, flags, prev);
+	if (!t.has_interval) {
+		report(&s, NULL, prev, delay);
+	} else {
+		deadline = ds_boottime_ns() + t.interval_ns;
+		for (n = 0; t.count == 0 || n < t.count; n++) {
+			if (tool_wait(&t, &deadline))
+				break;
+			delay = delay_state(&t, &scratch);
+			flags = delay ? flags | DS_WHO_DELAY :
+			    flags & ~DS_WHO_DELAY;
+			sample(&s, flags, cur);
+			report(&s, prev, cur, delay);
+			tmp = prev;
+			prev = cur;
+			cur = tmp;
+		}
+	}
+	notes(&s);
+	ds_procs_free(&a);
+	ds_procs_free(&b);
+	ds_buf_free(&scratch);
+	ds_writer_free(&s.w);
+	ds_users_free(&o.users);
+	free(s.rows);
+	free(o.pids);
+	if (o.have_re)
+		regfree(&o.re);
+	tool_exit(0);
+}

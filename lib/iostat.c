@@ -1,0 +1,345 @@
+/*
+ * cgroup v2 io.stat: the kernel's per-cgroup, per-device I/O totals,
+ * read for every cgroup under the v2 mount; and what a block device
+ * number is (whole disk, partition, or stacked on other devices), so
+ * that a cgroup's total counts each byte once.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+void
+ds_iostat_free(struct ds_iostat *s)
+{
+	free(s->d);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * "MAJ:MIN rbytes=N wbytes=N rios=N wios=N dbytes=N dios=N" and, with
+ * iocost or iolatency, more keys (cost.vrate=..., depth=...) that are
+ * ignored.  A line can be "MAJ:MIN " with no keys at all (a device
+ * with no I/O yet in this cgroup); the file can be empty.
+ */
+int
+ds_iostat_parse(const char *text, struct ds_iostat *out)
+{
+	static const char *const key[DS_IOS_N] = {
+		"rbytes", "wbytes", "rios", "wios", "dbytes", "dios",
+	};
+	char line[4096], *f[64], *cur, *eq;
+	const char *p = text, *nl;
+	struct ds_iostat_dev *d;
+	size_t n, i, l;
+	uint64_t maj, min, v;
+	const char *end;
+	int k;
+
+	out->n = 0;
+	out->bad = 0;
+	for (; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		l = (size_t)(nl - p);
+		if (l == 0)
+			continue;
+		if (l >= sizeof(line)) {
+			out->bad++;
+			continue;
+		}
+		memcpy(line, p, l);
+		line[l] = '\0';
+		n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
+		if (n == 0)
+			continue;
+		if (ds_parse_u64(f[0], &end, &maj) < 0 || *end != ':' ||
+		    ds_parse_u64(end + 1, &end, &min) < 0 || *end != '\0' ||
+		    maj > UINT32_MAX || min > UINT32_MAX) {
+			out->bad++;
+			continue;
+		}
+		if (out->n == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 16;
+			d = realloc(out->d, cap * sizeof(*d));
+			if (d == NULL)
+				return -ENOMEM;
+			out->d = d;
+			out->cap = cap;
+		}
+		d = &out->d[out->n++];
+		memset(d, 0, sizeof(*d));
+		d->major = (unsigned int)maj;
+		d->minor = (unsigned int)min;
+		for (i = 1; i < n && i < sizeof(f) / sizeof(f[0]); i++) {
+			cur = f[i];
+			if ((eq = strchr(cur, '=')) == NULL)
+				continue;
+			*eq = '\0';
+			for (k = 0; k < DS_IOS_N; k++)
+				if (strcmp(cur, key[k]) == 0)
+					break;
+			if (k == DS_IOS_N || ds_strtou64(eq + 1, &v) < 0)
+				continue;
+			d->v[k] = v;
+			d->have |= 1u << k;
+		}
+	}
+	return 0;
+}
+
+void
+ds_cgios_free(struct ds_cgios *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		free(cs->c[i].path);
+		ds_iostat_free(&cs->c[i].st);
+	}
+	free(cs->c);
+	memset(cs, 0, sizeof(*cs));
+}
+
+static int
+cmp_cgio(const void *a, const void *b)
+{
+	return strcmp(((const struct ds_cgio *)a)->path,
+	    ((const struct ds_cgio *)b)->path);
+}
+
+const struct ds_cgio *
+ds_cgios_find(const struct ds_cgios *cs, const char *path)
+{
+	struct ds_cgio key;
+
+	if (cs->n == 0)
+		return NULL;
+	key.path = (char *)path;
+	return bsearch(&key, cs->c, cs->n, sizeof(*cs->c), cmp_cgio);
+}
+
+#define CG_DEPTH_MAX 64
+
+/* One cgroup directory (fd is open on it; taken over), then its children. */
+static int
+walk(struct ds_cgios *out, int fd, char *path, size_t plen, int depth,
+    struct ds_buf *b)
+{
+	struct ds_cgio *c;
+	struct dirent *de;
+	struct stat sb;
+	size_t nl;
+	DIR *d;
+	int sfd, cfd, e;
+
+	if (fstat(fd, &sb) < 0) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 64;
+		c = realloc(out->c, cap * sizeof(*c));
+		if (c == NULL) {
+			close(fd);
+			return -ENOMEM;
+		}
+		out->c = c;
+		out->cap = cap;
+	}
+	c = &out->c[out->n];
+	memset(c, 0, sizeof(*c));
+	c->ino = (uint64_t)sb.st_ino;
+	if ((c->path = strdup(plen == 0 ? "/" : path)) == NULL) {
+		close(fd);
+		return -ENOMEM;
+	}
+	out->n++;
+	sfd = openat(fd, "io.stat", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (sfd >= 0) {
+		e = ds_read_fd(sfd, b);
+		close(sfd);
+		if (e == 0) {
+			if ((e = ds_iostat_parse(b->data, &c->st)) < 0) {
+				close(fd);
+				return e;
+			}
+			c->have = 1;
+			out->with_iostat++;
+			out->bad += c->st.bad;
+		}
+	}
+	if ((d = fdopendir(fd)) == NULL) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
+		    de->d_type != DT_UNKNOWN))
+			continue;
+		nl = strlen(de->d_name);
+		if (depth >= CG_DEPTH_MAX || plen + 1 + nl >= 4096)
+			continue;
+		cfd = openat(dirfd(d), de->d_name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0)
+			continue;	/* removed meanwhile, or not a dir */
+		path[plen] = '/';
+		memcpy(path + plen + 1, de->d_name, nl + 1);
+		e = walk(out, cfd, path, plen + 1 + nl, depth + 1, b);
+		path[plen] = '\0';
+		if (e == -ENOMEM) {
+			closedir(d);
+			return e;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+int
+ds_cgios_read(const struct ds_root *r, const char *mnt, struct ds_cgios *out)
+{
+	struct ds_buf b = { 0 };
+	char path[4096];
+	size_t i;
+	int fd, e;
+
+	for (i = 0; i < out->n; i++) {
+		free(out->c[i].path);
+		ds_iostat_free(&out->c[i].st);
+	}
+	out->n = 0;
+	out->with_iostat = 0;
+	out->bad = 0;
+	/* Totals need no clock: a tree without proc/uptime still reads. */
+	if (ds_uptime_ns(r, &b, &out->uptime_ns) < 0)
+		out->uptime_ns = 0;
+	if ((fd = ds_openat(r, mnt, O_RDONLY | O_DIRECTORY)) < 0) {
+		e = fd;
+		goto done;
+	}
+	path[0] = '\0';
+	e = walk(out, fd, path, 0, 0, &b);
+	if (e == 0 && out->n > 1)
+		qsort(out->c, out->n, sizeof(*out->c), cmp_cgio);
+done:
+	ds_buf_free(&b);
+	return e;
+}
+
+int
+ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
+    struct ds_buf *scratch)
+{
+	char rel[4200], *f[32], *s;
+	size_t n, i;
+	int e;
+
+	snprintf(rel, sizeof(rel), "%s/cgroup.controllers", mnt);
+	if ((e = ds_read_file(r, rel, scratch)) < 0)
+		return e;
+	s = scratch->data;
+	n = ds_split(s, f, sizeof(f) / sizeof(f[0]));
+	for (i = 0; i < n && i < sizeof(f) / sizeof(f[0]); i++) {
+		size_t l = strlen(f[i]);
+		if (l > 0 && f[i][l - 1] == '\n')
+			f[i][--l] = '\0';
+		if (strcmp(f[i], "io") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The name of a sysfs block device from a link target such as
+ * "../../devices/.../block/sda/sda2": the last part, and in *disk the
+ * whole disk it belongs to (itself, or the part before a partition).
+ */
+static int
+link_names(const char *link, char *name, char *disk, size_t size)
+{
+	const char *last, *prev, *p;
+	size_t l;
+
+	last = strrchr(link, '/');
+	last = last != NULL ? last + 1 : link;
+	if (strlen(last) >= size || *last == '\0')
+		return -ENAMETOOLONG;
+	strcpy(name, last);
+	strcpy(disk, last);
+	if (last - link < 2)
+		return 0;
+	/* the component before the last */
+	for (p = last - 2; p > link && *p != '/'; p--)
+		;
+	prev = *p == '/' ? p + 1 : p;
+	l = (size_t)(last - 1 - prev);
+	if (l == 0 || l >= size || (l == 5 && memcmp(prev, "block", 5) == 0))
+		return 0;
+	/* .../block/sda/sda2: a partition of sda */
+	memcpy(disk, prev, l);
+	disk[l] = '\0';
+	return 0;
+}
+
+int
+ds_blockdev_info(const struct ds_root *r, unsigned int major,
+    unsigned int minor, struct ds_devinfo *out)
+{
+	char rel[160], link[4096], name[64], disk[64];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+	int fd, e;
+
+	memset(out, 0, sizeof(*out));
+	out->major = major;
+	out->minor = minor;
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", major, minor);
+	/* sysfs links point into /sys/devices: the last part is the name. */
+	if ((n = readlinkat(r->fd, rel, link, sizeof(link) - 1)) < 0)
+		return -errno;
+	link[n] = '\0';
+	if ((e = link_names(link, out->name, disk, sizeof(out->name))) < 0)
+		return e;
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/partition", major,
+	    minor);
+	if ((fd = ds_openat(r, rel, O_RDONLY)) >= 0) {
+		close(fd);
+		out->partition = 1;
+		return 0;
+	}
+	/* dm, md and other stacked devices list what they sit on. */
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/slaves", major, minor);
+	if ((fd = ds_openat(r, rel, O_RDONLY | O_DIRECTORY)) < 0)
+		return 0;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL && out->nbelow < DS_BELOW_MAX) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (n < 0) {
+			/* not a link (a copied tree): the name alone */
+			snprintf(link, sizeof(link), "%s", de->d_name);
+			n = (ssize_t)strlen(link);
+		}
+		link[n] = '\0';
+		if (link_names(link, name, disk, sizeof(name)) == 0)
+			strcpy(out->below[out->nbelow++], disk);
+	}
+	closedir(d);
+	return 0;
+}

@@ -1,0 +1,461 @@
+/*
+ * dwho's sampling: who does I/O.  A scan reads, per process, stat
+ * (owner, start time, field 42), then only what the caller asked for:
+ * cmdline, io, the threads' stat files, cgroup.  Each file is one
+ * open/read/close; a process that exits mid-scan is skipped quietly.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+static int
+gone(int e)
+{
+	/* A process or thread that exited between readdir and open. */
+	return e == -ENOENT || e == -ESRCH;
+}
+
+static int
+cmp_proc(const void *a, const void *b)
+{
+	int x = ((const struct ds_proc *)a)->pid;
+	int y = ((const struct ds_proc *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static void
+proc_free(struct ds_proc *p)
+{
+	free(p->cmdline);
+	free(p->cgroup);
+	p->cmdline = p->cgroup = NULL;
+}
+
+void
+ds_procs_free(struct ds_procs *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		proc_free(&ps->p[i]);
+	free(ps->p);
+	memset(ps, 0, sizeof(*ps));
+}
+
+const struct ds_proc *
+ds_procs_find(const struct ds_procs *ps, int pid)
+{
+	size_t lo = 0, hi = ps->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ps->p[mid].pid == pid)
+			return &ps->p[mid];
+		if (ps->p[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int
+ds_proc_cgroup_parse(const char *text, const char **path, size_t *len)
+{
+	const char *p = text, *nl, *c1, *c2, *best = NULL, *bend = NULL;
+	int rank = 0, r;
+
+	/* Lines are "hierarchy-id:controller,list:path". */
+	for (; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		c1 = memchr(p, ':', (size_t)(nl - p));
+		if (c1 == NULL)
+			continue;
+		c2 = memchr(c1 + 1, ':', (size_t)(nl - c1 - 1));
+		if (c2 == NULL || c2 + 1 >= nl || c2[1] != '/')
+			continue;
+		if (c1 - p == 1 && p[0] == '0' && c2 == c1 + 1)
+			r = 4;		/* the v2 hierarchy */
+		else {
+			const char *s = c1 + 1, *e;
+
+			r = 1;
+			/* The controller list is comma separated. */
+			while (s < c2) {
+				e = memchr(s, ',', (size_t)(c2 - s));
+				if (e == NULL)
+					e = c2;
+				if (e - s == 5 && memcmp(s, "blkio", 5) == 0)
+					r = 3;
+				else if (e - s == 12 &&
+				    memcmp(s, "name=systemd", 12) == 0 && r < 2)
+					r = 2;
+				s = e + 1;
+			}
+		}
+		if (r > rank) {
+			rank = r;
+			best = c2 + 1;
+			bend = nl;
+		}
+	}
+	if (best == NULL)
+		return -EINVAL;
+	*path = best;
+	*len = (size_t)(bend - best);
+	return 0;
+}
+
+int
+ds_delayacct_read(const struct ds_root *r, struct ds_buf *scratch)
+{
+	uint64_t v;
+	int e;
+
+	if ((e = ds_read_file(r, "proc/sys/kernel/task_delayacct",
+	    scratch)) < 0)
+		return e;
+	if ((e = ds_strtou64(scratch->data, &v)) < 0)
+		return e;
+	return v != 0;
+}
+
+/* Read rel into b; with uid non-NULL also the file's owner. */
+static int
+read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
+    uint32_t *uid)
+{
+	struct stat sb;
+	int fd, e;
+
+	if ((fd = ds_openat(r, rel, O_RDONLY)) < 0)
+		return fd;
+	/*
+	 * procfs gives a process's files the owner of its effective uid
+	 * (root when it is not dumpable), as ps(1) reads it from the
+	 * directory; fstat of the open file costs no extra lookup.
+	 */
+	if (uid != NULL) {
+		if (fstat(fd, &sb) < 0) {
+			e = -errno;
+			close(fd);
+			return e;
+		}
+		*uid = (uint32_t)sb.st_uid;
+	}
+	e = ds_read_fd(fd, b);
+	close(fd);
+	return e;
+}
+
+/* Sum field 42 over proc/PID/task/N/stat. */
+static int
+sum_threads(const struct ds_root *r, int pid, struct ds_buf *b,
+    struct ds_pids *tids, struct ds_proc *p)
+{
+	struct ds_stat st;
+	char rel[64];
+	size_t i;
+	int e;
+
+	snprintf(rel, sizeof(rel), "proc/%d/task", pid);
+	if ((e = ds_pids_read(r, rel, tids)) < 0)
+		return e;
+	p->blkio_ticks = 0;
+	p->have_blkio = 0;
+	for (i = 0; i < tids->n; i++) {
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid,
+		    tids->pid[i]);
+		if (ds_read_file(r, rel, b) < 0 ||
+		    ds_stat_parse(b->data, b->len, &st) < 0 || !st.have_blkio)
+			continue;
+		p->blkio_ticks += st.blkio_ticks;
+		p->have_blkio = 1;
+	}
+	return 0;
+}
+
+static char *
+dup_cmdline(const struct ds_buf *b, size_t *len)
+{
+	size_t n = b->len, i;
+	char *s;
+
+	/* Arguments are NUL separated; the last NUL is a terminator. */
+	while (n > 0 && b->data[n - 1] == '\0')
+		n--;
+	if (n == 0)
+		return NULL;
+	if ((s = malloc(n + 1)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		s[i] = b->data[i] == '\0' ? ' ' : b->data[i];
+	s[n] = '\0';
+	*len = n;
+	return s;
+}
+
+static void
+note_bad(struct ds_procs *out, int pid)
+{
+	if (out->bad++ == 0)
+		out->first_bad = pid;
+}
+
+/*
+ * One entry: dir is "proc/PID" or "proc/PID/task/TID".  Returns 1 kept,
+ * 0 skipped (gone, unwanted), -errno on a hard failure (ENOMEM).
+ */
+static int
+read_one(const struct ds_root *r, unsigned int flags, const char *dir,
+    int tgid, ds_who_keep keep, void *arg, struct ds_buf *b,
+    struct ds_pids *tids, struct ds_proc *p, struct ds_procs *out)
+{
+	struct ds_stat st;
+	char rel[96];
+	const char *cg;
+	size_t cglen;
+	int e;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(rel, sizeof(rel), "%s/stat", dir);
+	if ((e = read_owned(r, rel, b, &p->uid)) < 0)
+		return 0;
+	if (ds_stat_parse(b->data, b->len, &st) < 0) {
+		note_bad(out, tgid);
+		return 0;
+	}
+	p->pid = st.pid;
+	p->tgid = tgid;
+	p->starttime = st.starttime;
+	memcpy(p->comm, st.comm, st.comm_len + 1);
+	p->comm_len = st.comm_len;
+	p->blkio_ticks = st.blkio_ticks;
+	p->have_blkio = st.have_blkio;
+	if (flags & DS_WHO_CMDLINE) {
+		snprintf(rel, sizeof(rel), "%s/cmdline", dir);
+		if ((e = ds_read_file(r, rel, b)) < 0 && gone(e))
+			return 0;
+		if (e == 0)
+			p->cmdline = dup_cmdline(b, &p->cmdline_len);
+	}
+	if (keep != NULL && !keep(p, arg)) {
+		proc_free(p);
+		return 0;
+	}
+	snprintf(rel, sizeof(rel), "%s/io", dir);
+	if ((e = ds_read_file(r, rel, b)) < 0) {
+		if (gone(e)) {
+			proc_free(p);
+			return 0;
+		}
+		p->io_err = e;
+	} else if (ds_io_parse(b->data, &p->io) < 0) {
+		p->io_err = -EINVAL;
+		note_bad(out, tgid);
+	}
+	/*
+	 * Field 42 of a process's stat is its leader thread's only; the
+	 * process's figure is the sum over its threads, needed only when
+	 * there is more than one (and only when accounting is on).
+	 */
+	if ((flags & DS_WHO_DELAY) && !(flags & DS_WHO_THREADS) &&
+	    st.num_threads > 1)
+		(void)sum_threads(r, p->pid, b, tids, p);
+	if (flags & DS_WHO_CGROUP) {
+		snprintf(rel, sizeof(rel), "proc/%d/cgroup", tgid);
+		if ((e = ds_read_file(r, rel, b)) == 0 &&
+		    ds_proc_cgroup_parse(b->data, &cg, &cglen) == 0 &&
+		    (p->cgroup = malloc(cglen + 1)) != NULL) {
+			memcpy(p->cgroup, cg, cglen);
+			p->cgroup[cglen] = '\0';
+		}
+	}
+	return 1;
+}
+
+static int
+grow(struct ds_procs *out)
+{
+	size_t cap;
+	struct ds_proc *p;
+
+	if (out->n < out->cap)
+		return 0;
+	cap = out->cap ? out->cap * 2 : 256;
+	if ((p = realloc(out->p, cap * sizeof(*p))) == NULL)
+		return -ENOMEM;
+	out->p = p;
+	out->cap = cap;
+	return 0;
+}
+
+int
+ds_procs_read(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, void *arg,
+    struct ds_procs *out)
+{
+	struct ds_pids all = { 0 }, tids = { 0 }, ttids = { 0 };
+	struct ds_buf b = { 0 };
+	const int *list;
+	size_t n, i, j;
+	char dir[64];
+	int e, k;
+
+	for (i = 0; i < out->n; i++)
+		proc_free(&out->p[i]);
+	out->n = 0;
+	out->unreadable = 0;
+	out->bad = 0;
+	out->first_bad = 0;
+	out->failed = "proc/uptime";
+	if ((e = ds_uptime_ns(r, &b, &out->uptime_ns)) < 0)
+		goto done;
+	out->failed = "proc";
+	if (npids > 0) {
+		list = pids;
+		n = npids;
+	} else {
+		if ((e = ds_pids_read(r, "proc", &all)) < 0)
+			goto done;
+		list = all.pid;
+		n = all.n;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(flags & DS_WHO_THREADS)) {
+			if ((e = grow(out)) < 0)
+				goto done;
+			snprintf(dir, sizeof(dir), "proc/%d", list[i]);
+			k = read_one(r, flags, dir, list[i], keep, arg, &b,
+			    &tids, &out->p[out->n], out);
+			if (k > 0)
+				out->n++;
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "proc/%d/task", list[i]);
+		if (ds_pids_read(r, dir, &ttids) < 0)
+			continue;
+		for (j = 0; j < ttids.n; j++) {
+			if ((e = grow(out)) < 0)
+				goto done;
+			snprintf(dir, sizeof(dir), "proc/%d/task/%d", list[i],
+			    ttids.pid[j]);
+			k = read_one(r, flags, dir, list[i], keep, arg, &b,
+			    &tids, &out->p[out->n], out);
+			if (k > 0)
+				out->n++;
+		}
+	}
+	e = 0;
+	out->failed = NULL;
+	/* -p lists may be unsorted and threads interleave: sort by id. */
+	if (out->n > 1)
+		qsort(out->p, out->n, sizeof(*out->p), cmp_proc);
+	for (i = 0; i < out->n; i++)
+		if (out->p[i].io_err == -EACCES || out->p[i].io_err == -EPERM)
+			out->unreadable++;
+done:
+	ds_pids_free(&all);
+	ds_pids_free(&tids);
+	ds_pids_free(&ttids);
+	ds_buf_free(&b);
+	return e;
+}
+
+static uint64_t
+delta(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : 0;
+}
+
+void
+ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
+    double secs, long clk_tck, int delay, struct ds_who_rate *out)
+{
+	static const int map[DS_WR_DELAY] = {
+		DS_IO_READ_BYTES, DS_IO_WRITE_BYTES,
+		DS_IO_CANCELLED_WRITE_BYTES, DS_IO_RCHAR, DS_IO_WCHAR,
+		DS_IO_SYSCR, DS_IO_SYSCW,
+	};
+	static const struct ds_proc zero;
+	uint64_t d;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (secs <= 0)
+		return;
+	if (prev == NULL || prev->pid != cur->pid ||
+	    prev->starttime != cur->starttime)
+		prev = &zero;
+	for (i = 0; i < DS_WR_DELAY; i++) {
+		uint32_t bit = 1u << map[i];
+
+		if (cur->io_err != 0 || !(cur->io.have & bit))
+			continue;
+		/* The same process earlier without the field: unknown. */
+		if (prev != &zero && (prev->io_err != 0 || !(prev->io.have & bit)))
+			continue;
+		d = delta(prev->io.v[map[i]], cur->io.v[map[i]]);
+		out->v[i] = (double)d / secs;
+		out->have |= 1u << i;
+		if (d > 0)
+			out->active = 1;
+	}
+	if (delay && cur->have_blkio && clk_tck > 0 &&
+	    (prev == &zero || prev->have_blkio)) {
+		d = delta(prev->blkio_ticks, cur->blkio_ticks);
+		out->v[DS_WR_DELAY] = (double)d / (double)clk_tck / secs;
+		out->have |= 1u << DS_WR_DELAY;
+		if (d > 0)
+			out->active = 1;
+	}
+}
+
+void
+ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b)
+{
+	int i;
+
+	for (i = 0; i < DS_WR_N; i++)
+		if (b->have & (1u << i)) {
+			a->v[i] += b->v[i];
+			a->have |= 1u << i;
+		}
+	a->active |= b->active;
+}
+
+double
+ds_who_hit(const struct ds_who_rate *r)
+{
+	double h;
+
+	if (!(r->have & (1u << DS_WR_RCHAR)) ||
+	    !(r->have & (1u << DS_WR_READ)) || r->v[DS_WR_RCHAR] <= 0)
+		return -1;
+	/*
+	 * Readahead can bring in more than was asked for, and mmap page
+	 * faults read without any rchar: clamp to a ratio.
+	 */
+	h = 100.0 * (1.0 - r->v[DS_WR_READ] / r->v[DS_WR_RCHAR]);
+	return h < 0 ? 0 : h > 100 ? 100 : h;
+}
+
+double
+ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck)
+{
+	double start, now = (double)uptime_ns / 1e9;
+
+	if (clk_tck <= 0)
+		return 0;
+	start = (double)p->starttime / (double)clk_tck;
+	return now > start ? now - start : 0;
+}
