@@ -6,6 +6,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGDIR ?= $(LIBDIR)/pkgconfig
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 AR ?= ar
@@ -30,6 +31,19 @@ MAN3 := $(sort $(wildcard doc/*.3))
 
 all: $(LIB) $(TOOLS)
 
+# make static: the tools linked with -static into cmd/static/, for rescue
+# shells and minimal images.  Built from their own objects without the
+# sanitizers (which cannot be linked statically), so "make static" works
+# in a SANITIZE=1 tree too.  Nothing in the library uses NSS (user
+# names come from the root's etc/passwd), so the binaries are complete.
+SCFLAGS := $(filter-out -fsanitize=% -fno-sanitize% -fno-omit-frame-pointer,$(CFLAGS))
+SLDFLAGS := $(filter-out -fsanitize=%,$(LDFLAGS)) -static
+SLIBOBJ := $(patsubst lib/%.c,cmd/static/lib/%.o,$(LIBSRC))
+SLIB := cmd/static/libdiskstat.a
+STATIC := $(patsubst cmd/%,cmd/static/%,$(TOOLS))
+
+static: $(STATIC)
+
 # Rebuild everything when the compiler or its flags change.
 FLAGS := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)
 $(shell echo '$(FLAGS)' | cmp -s - .flags 2>/dev/null || echo '$(FLAGS)' > .flags)
@@ -49,6 +63,17 @@ cmd/%: cmd/%.c cmd/tool.h lib/diskstat.h $(LIB) .flags
 
 t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+
+cmd/static/lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
+	@mkdir -p cmd/static/lib
+	$(CC) $(CPPFLAGS) $(SCFLAGS) -c -o $@ $<
+
+$(SLIB): $(SLIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(SLIBOBJ)
+
+cmd/static/%: cmd/%.c cmd/tool.h lib/diskstat.h $(SLIB) .flags
+	$(CC) $(CPPFLAGS) $(SCFLAGS) $(SLDFLAGS) -o $@ $< $(SLIB)
 
 check: all $(UNITS)
 	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(UNITS) t/*.t
@@ -79,7 +104,8 @@ fuzz:
 		grep -E '^(stat::number_of_executed_units|Done)' t/fuzz/out/$$f.log; \
 	done
 
-libdiskstat.pc: Makefile
+# Written on every run: PREFIX or LIBDIR may differ from the last one.
+libdiskstat.pc: FORCE
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
 	    'includedir=$(INCDIR)' '' 'Name: libdiskstat' \
 	    'Description: Linux block-layer, PSI and process I/O accounting' \
@@ -88,16 +114,21 @@ libdiskstat.pc: Makefile
 
 install: all libdiskstat.pc
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(PKGDIR)
-	for t in $(TOOLS); do cp -f $$t $(DESTDIR)$(BINDIR)/; done
-	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
-	cp -f lib/diskstat.h $(DESTDIR)$(INCDIR)/
-	cp -f libdiskstat.pc $(DESTDIR)$(PKGDIR)/
-	for m in $(MAN1); do cp -f $$m $(DESTDIR)$(MANDIR)/man1/; done
-	for m in $(MAN3); do cp -f $$m $(DESTDIR)$(MANDIR)/man3/; done
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(PKGDIR) \
+	    $(DESTDIR)$(COMPDIR)
+	for t in $(TOOLS); do install -m 0755 $$t $(DESTDIR)$(BINDIR)/; done
+	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 lib/diskstat.h $(DESTDIR)$(INCDIR)/
+	install -m 0644 libdiskstat.pc $(DESTDIR)$(PKGDIR)/
+	for m in $(MAN1); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for m in $(MAN3); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man3/; done
+	# bash-completion loads completions/NAME when NAME is first completed.
+	for t in $(TOOLS); do install -m 0644 doc/diskstat.bash-completion \
+	    $(DESTDIR)$(COMPDIR)/$${t#cmd/}; done
 
 uninstall:
-	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#cmd/}; done
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#cmd/} \
+	    $(DESTDIR)$(COMPDIR)/$${t#cmd/}; done
 	rm -f $(DESTDIR)$(LIBDIR)/libdiskstat.a $(DESTDIR)$(INCDIR)/diskstat.h \
 	    $(DESTDIR)$(PKGDIR)/libdiskstat.pc
 	for m in $(MAN1); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m#doc/}; done
@@ -105,6 +136,7 @@ uninstall:
 
 clean:
 	rm -f lib/*.o $(LIB) $(TOOLS) $(UNITS) libdiskstat.pc .flags
+	rm -rf cmd/static
 	rm -rf t/trash.*
 
-.PHONY: all check install uninstall clean fuzz
+.PHONY: all static check install uninstall clean FORCE fuzz

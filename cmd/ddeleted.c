@@ -391,7 +391,7 @@ main(int argc, char **argv)
 	size_t i, j;
 	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0;
 
-	tool_init(&t);
+	tool_init(&t, argv);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "s", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&t, ch, optarg, usage))

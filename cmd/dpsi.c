@@ -808,7 +808,7 @@ main(int argc, char **argv)
 	int ch, e, status;
 
 	memset(&d, 0, sizeof(d));
-	tool_init(&d.t);
+	tool_init(&d.t, argv);
 	d.topfd = -1;
 	for (i = 0; i < DS_PSI_NRES; i++)
 		d.order[i] = default_order[i];

@@ -725,7 +725,7 @@ main(int argc, char **argv)
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
-	tool_init(&c.t);
+	tool_init(&c.t, argv);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "a", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&c.t, ch, optarg, usage))

@@ -410,10 +410,16 @@ notes(struct state *s)
 	}
 	if (s->unreadable > 0 && !s->noted_unreadable) {
 		s->noted_unreadable = 1;
-		warnx("I/O counters of %zu %s unreadable (other users' "
-		    "/proc/PID/io needs root): their byte and syscall "
-		    "columns are -", s->unreadable,
-		    s->unreadable == 1 ? "process are" : "processes are");
+		/*
+		 * Unprivileged, other users' io files are closed to us; as
+		 * root, only processes that refuse ptrace access (another
+		 * user namespace's init, say) remain.
+		 */
+		warnx("I/O counters of %zu %s unreadable (%s): their byte "
+		    "and syscall columns are -", s->unreadable,
+		    s->unreadable == 1 ? "process are" : "processes are",
+		    geteuid() == 0 ? "/proc/PID/io refused even to root" :
+		    "other users' /proc/PID/io needs root");
 	}
 }
 
@@ -982,7 +988,7 @@ main(int argc, char **argv)
 	unsigned int flags = 0;
 	int ch, e, delay;
 
-	tool_init(&t);
+	tool_init(&t, argv);
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	o.sort = -1;

@@ -455,7 +455,7 @@ main(int argc, char **argv)
 	int ch, e;
 
 	memset(&x, 0, sizeof(x));
-	tool_init(&x.t);
+	tool_init(&x.t, argv);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "af:Npsyz", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&x.t, ch, optarg, usage))

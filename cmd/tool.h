@@ -76,9 +76,12 @@ tool_on_signal(int sig)
 }
 
 static inline void
-tool_init(struct tool *t)
+tool_init(struct tool *t, char **argv)
 {
 	struct sigaction sa;
+
+	/* getopt's own messages name argv[0]: "dxstat", not "cmd/dxstat". */
+	argv[0] = program_invocation_short_name;
 
 	memset(t, 0, sizeof(*t));
 	t->header = 1;

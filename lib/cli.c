@@ -31,13 +31,20 @@ ds_fmt_default(int fd)
 int
 ds_is_number(const char *s)
 {
-	const char *end;
-	uint64_t v;
+	int digits = 0;
 
-	if (ds_parse_fixed(s, &end, 0, &v) == -EINVAL || s[0] == ' ' ||
-	    s[0] == '\t')
-		return 0;
-	return *end == '\0';
+	/*
+	 * Digits and dots with at least one digit: "2", "0.5", ".5" and
+	 * also "1.2.3", so that a malformed interval is refused as one
+	 * rather than taken for a device name.
+	 */
+	for (; *s != '\0'; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits = 1;
+		else if (*s != '.')
+			return 0;
+	}
+	return digits;
 }
 
 int
@@ -49,6 +56,18 @@ ds_parse_interval(const char *s, uint64_t *ns)
 
 	if (s[0] == ' ' || s[0] == '\t')
 		return -EINVAL;
+	if (s[0] == '.' && (s[1] < '0' || s[1] > '9'))
+		return -EINVAL;
+	if (s[0] == '.') {
+		/* ".5" is 0.5 s, as iostat takes it. */
+		char buf[32];
+
+		if (strlen(s) + 2 > sizeof(buf))
+			return -EINVAL;
+		buf[0] = '0';
+		strcpy(buf + 1, s);
+		return ds_parse_interval(buf, ns);
+	}
 	if ((e = ds_parse_fixed(s, &end, 9, &v)) < 0)
 		return e;
 	if (*end != '\0')

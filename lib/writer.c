@@ -96,9 +96,8 @@ fmt_num(char *buf, size_t sz, const struct ds_cell *c)
 	default:
 		n = 0;
 	}
-	if (n < 0)
-		return 0;
-	return (size_t)n < sz ? (size_t)n : sz - 1;
+	/* snprintf says what it would have written; never past buf. */
+	return n < 0 ? 0 : (size_t)n < sz ? (size_t)n : sz - 1;
 }
 
 /* Put one cell as text into b in the writer's format. */
@@ -408,9 +407,8 @@ prom_value(char *buf, size_t sz, const struct ds_col *col,
 	default:
 		n = 0;
 	}
-	if (n < 0)
-		return 0;
-	return (size_t)n < sz ? (size_t)n : sz - 1;
+	/* snprintf says what it would have written; never past buf. */
+	return n < 0 ? 0 : (size_t)n < sz ? (size_t)n : sz - 1;
 }
 
 static void

@@ -79,6 +79,13 @@ main(void)
 	ok(!ds_is_number("sda"), "sda is not");
 	ok(!ds_is_number("1a"), "1a is not");
 	ok(!ds_is_number(""), "empty is not");
+	ok(ds_is_number(".5"), ".5 is a number");
+	ok(ds_is_number("1.2.3"), "1.2.3 is a (bad) number, not a name");
+	ok(!ds_is_number("."), "a lone dot is not");
+	is_int(ds_parse_interval(".5", &v), 0, "interval .5");
+	is_u64(v, 500000000, ".5 s");
+	is_int(ds_parse_interval("1.2.3", &v), -EINVAL, "1.2.3 refused");
+	is_int(ds_parse_interval(".", &v), -EINVAL, "lone dot refused");
 
 	is_int(ds_uptime_parse("350735.47 234388.90\n", &v), 0, "uptime");
 	is_u64(v, 350735470000000ull, "uptime in ns, exact");

@@ -1,0 +1,28 @@
+#!/bin/sh
+# What doc/libdiskstat.3 promises of lib/libdiskstat.a, checked on the
+# archive itself: no writable globals, never prints or exits on its own,
+# no NSS, every exported name starts with ds_.
+. "${0%/*}/lib.sh"
+need_cmd nm objdump
+A=$TOP/lib/libdiskstat.a
+[ -f "$A" ] || skip_all "lib/libdiskstat.a not built"
+
+# Writable data: symbols in .data or .bss (not .data.rel.ro), or common.
+rw() {
+	objdump -t "$1" | awk '$3 != "d" && ($0 ~ /[ \t]\.(data|bss)[ \t.]/ || $0 ~ /\*COM\*/) &&
+	    $0 !~ /\.data\.rel\.ro/'
+}
+is "$(rw "$A")" "" "no writable global or static data"
+if command -v cc >/dev/null; then
+	printf 'int g; static int c; int h = 1; int f(void) { return c++ + g + h; }\n' >"$TRASH/bad.c"
+	cc -c -fcommon -o "$TRASH/bad.o" "$TRASH/bad.c" && ar rcs "$TRASH/libbad.a" "$TRASH/bad.o"
+	is "$(rw "$TRASH/libbad.a" | wc -l)" 3 "control: the check finds a common, a static and an initialized global"
+fi
+
+nm "$A" | awk '$1 == "U" { print $2 }' | sort -u >"$TRASH/undef"
+is "$(grep -xE '(v?f?printf|puts|putchar|perror|v?errx?|v?warnx?|v?errc|v?warnc|exit|_exit|_Exit|abort|stdout|stderr|getpw(uid|nam|ent)(_r)?|getgr(gid|nam|ent)(_r)?|getgrouplist|syslog)' "$TRASH/undef" | tr '\n' ' ')" "" \
+    "no call that prints, exits or uses NSS (only the caller's streams)"
+ok "the library does use the caller's stream (fwrite)" grep -qx fwrite "$TRASH/undef"
+
+nm -g --defined-only "$A" | awk 'NF == 3 { print $3 }' | grep -v '^ds_' | sort -u >"$TRASH/names"
+is "$(cat "$TRASH/names" | tr '\n' ' ')" "" "every exported name starts with ds_"

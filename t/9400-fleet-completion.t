@@ -1,0 +1,75 @@
+#!/bin/sh
+# doc/diskstat.bash-completion, sourced in bash and driven the way
+# readline drives it (COMP_WORDS, COMP_CWORD): formats after -o, options
+# from the tool's --help, devices from sys/block (of -R DIR when given).
+. "${0%/*}/lib.sh"
+. "$FIX/fleet/fleet.sh"
+need_cmd bash
+C=$TOP/doc/diskstat.bash-completion
+fleet_tools
+
+# comp WORD...: the completions bash would offer for the last word.
+comp() {
+	bash -c '. "$1" || exit 1; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		f=$(complete -p "$1" 2>/dev/null | sed -n "s/.*-F \([^ ]*\) .*/\1/p")
+		"${f:-_diskstat}" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}"' comp "$C" "$@" | sort | tr '\n' ' '
+}
+
+ok "bash -n: the script parses" bash -n "$C"
+for t in dxstat dpsi dwho dqueue ddeleted; do
+	is "$(bash -c '. "$1"; complete -p "$2"' x "$C" "$t" 2>&1)" "complete -F _diskstat $t" \
+	    "complete is registered for $t"
+done
+is "$(comp dxstat -o '')" "json prom table tsv " "dxstat -o <TAB>: the four formats"
+is "$(comp dpsi -H -o p)" "prom " "dpsi -H -o p<TAB>: prom"
+is "$(comp dxstat --r)" "--root " "dxstat --r<TAB>: --root"
+mkdir -p "$TRASH/dirs/alpha" "$TRASH/dirs/beta"
+is "$(cd "$TRASH/dirs" && comp dqueue -R a)" "alpha " "-R <TAB>: directories"
+
+# Devices: a tree with known names, then the live /sys/block.
+mkdir -p "$TRASH/tree/sys/block/sda" "$TRASH/tree/sys/block/nvme0n1" \
+    "$TRASH/tree/sys/block/dm-0"
+is "$(comp dqueue -R "$TRASH/tree" '')" "dm-0 nvme0n1 sda " "dqueue -R TREE <TAB>: the tree's devices"
+is "$(comp dxstat --root="$TRASH/tree" n)" "nvme0n1 " "dxstat --root=TREE n<TAB>: nvme0n1"
+is "$(DISKSTAT_ROOT=$TRASH/tree comp dxstat s)" "sda " "DISKSTAT_ROOT=TREE dxstat s<TAB>: sda"
+is "$(comp dpsi -R "$TRASH/tree" '')" "" "dpsi <TAB>: no device names (it takes none)"
+first=$(ls /sys/block 2>/dev/null | head -1)
+if [ -n "$first" ]; then
+	case " $(comp dqueue '') " in
+	*" $first "*) pass "dqueue <TAB> lists $first from /sys/block" ;;
+	*) fail "dqueue <TAB> lists $first from /sys/block" ;;
+	esac
+	is "$(comp dxstat '' | wc -w)" "$(ls /sys/block | wc -l)" "dxstat <TAB>: every /sys/block entry"
+else
+	skip "dqueue <TAB> lists a device" "/sys/block is empty here"
+fi
+
+# Arguments of tool options.
+is "$(comp dpsi -r m)" "memory " "dpsi -r m<TAB>: memory"
+mkdir -p "$TRASH/tree/sys/block/sda/queue"
+: >"$TRASH/tree/sys/block/sda/queue/nr_requests"
+: >"$TRASH/tree/sys/block/sda/queue/read_ahead_kb"
+is "$(comp dqueue -R "$TRASH/tree" --set nr)" "nr_requests= " "dqueue --set nr<TAB>: nr_requests="
+: >"$TRASH/dirs/snap1"
+is "$(cd "$TRASH/dirs" && comp dxstat -f s)" "snap1 " "dxstat -f <TAB>: files"
+
+# Options from each built tool's own --help.
+for t in $tools; do
+	want=$("$t" --help | tr ' ' '\n' | sed -n 's/^\[\{0,1\}\(-[A-Za-z0-9]\)$/\1/p; s/^\[-\([A-Za-z0-9]*\)\]$/\1/p' |
+	    while read -r w; do
+		case $w in -*) echo "$w" ;; *) echo "$w" | sed 's/./-&\n/g' | grep . ;; esac
+	    done | sort -u)
+	got=$(comp "$t" - | tr ' ' '\n')
+	missing=
+	for w in $want; do
+		echo "$got" | grep -qx -- "$w" || missing="$missing $w"
+	done
+	is "${missing# }" "" "$t -<TAB>: every option of its usage line"
+	case " $(comp "$t" --) " in
+	*" --help "*"--root "*"--version "*) pass "$t --<TAB>: --help --root --version" ;;
+	*) fail "$t --<TAB>: --help --root --version" ;;
+	esac
+done
