@@ -102,6 +102,32 @@ bench-clean:
 clean: bench-clean
 .PHONY: bench bench-clean
 
+# make fuzz: each t/fuzz/NAME.c (but fuzz.h's helpers and replay.c) built
+# with libFuzzer, ASan and UBSan, then run for FUZZ_SECONDS from its
+# seeds in t/fuzz/corpus/NAME.  FUZZERS=NAME picks some.  What the
+# fuzzer learns stays in t/fuzz/out/NAME.corpus; a crash is saved as
+# t/fuzz/out/NAME-crash-* and stops the run (copy it to
+# t/fuzz/regress/NAME/ so "make check" replays it).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS ?= -std=c11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZERS ?= $(filter-out replay,$(patsubst t/fuzz/%.c,%,$(sort $(wildcard t/fuzz/*.c))))
+
+fuzz:
+	@mkdir -p t/fuzz/bin t/fuzz/out
+	@set -e; for f in $(FUZZERS); do \
+		echo "== fuzz $$f ($(FUZZ_SECONDS) s)"; \
+		$(FUZZ_CC) $(CPPFLAGS) -It/fuzz $(FUZZ_FLAGS) \
+		    -o t/fuzz/bin/$$f t/fuzz/$$f.c $(LIBSRC); \
+		mkdir -p t/fuzz/out/$$f.corpus; \
+		t/fuzz/bin/$$f -max_total_time=$(FUZZ_SECONDS) \
+		    -print_final_stats=1 -artifact_prefix=t/fuzz/out/$$f- \
+		    t/fuzz/out/$$f.corpus t/fuzz/corpus/$$f \
+		    2>t/fuzz/out/$$f.log || { tail -40 t/fuzz/out/$$f.log; exit 1; }; \
+		grep -E '^(stat::number_of_executed_units|Done)' t/fuzz/out/$$f.log; \
+	done
+
 # Written on every run: PREFIX or LIBDIR may differ from the last one.
 libdiskstat.pc: FORCE
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
@@ -137,4 +163,4 @@ clean:
 	rm -rf cmd/static
 	rm -rf t/trash.*
 
-.PHONY: all static check install uninstall clean FORCE
+.PHONY: all static check install uninstall clean FORCE fuzz

@@ -109,7 +109,7 @@ ds_dm_name(const struct ds_root *r, const char *dev, struct ds_buf *scratch,
 {
 	char rel[128 + DS_DISK_NAME_MAX];
 	size_t l;
-	int e;
+	int e, n;
 
 	/*
 	 * dev comes from diskstats text (a snapshot, a captured tree): it
@@ -119,7 +119,10 @@ ds_dm_name(const struct ds_root *r, const char *dev, struct ds_buf *scratch,
 	if (*dev == '\0' || strchr(dev, '/') != NULL ||
 	    strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0)
 		return -EINVAL;
-	snprintf(rel, sizeof(rel), "sys/block/%s/dm/name", dev);
+	/* A cut path would name another file: refuse it. */
+	n = snprintf(rel, sizeof(rel), "sys/block/%s/dm/name", dev);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
 	if ((e = ds_read_file(r, rel, scratch)) < 0)
 		return e;
 	l = strcspn(scratch->data, "\n");

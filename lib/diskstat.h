@@ -271,7 +271,10 @@ int ds_w_report_end(struct ds_writer *w);
 int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);
 int ds_esc_json(struct ds_buf *b, const char *s, size_t len);
 int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
-/* table: the TSV escapes, and other control bytes as \xHH. */
+/*
+ * table: the TSV escapes, and other control bytes (C0, DEL, C1) and
+ * bytes of invalid UTF-8 as \xHH.
+ */
 int ds_esc_table(struct ds_buf *b, const char *s, size_t len);
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
 size_t ds_utf8_len(const unsigned char *s, size_t avail);

@@ -96,7 +96,8 @@ ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 		} else {
 			out->n++;
 		}
-		p += l + 1;
+		/* Past the newline, or at the end: never beyond it. */
+		p = nl != NULL ? nl + 1 : end;
 	}
 	return 0;
 }

@@ -157,7 +157,10 @@ ds_esc_prom(struct ds_buf *b, const char *s, size_t len)
 
 /*
  * For a terminal: the TSV escapes, plus every other control byte as
- * \xHH, so a name cannot move the cursor or change colours.
+ * \xHH, so a name cannot move the cursor or change colours.  That
+ * includes the C1 controls (U+0080 to U+009F, which a terminal may take
+ * for CSI and friends) and any byte that is not part of valid UTF-8
+ * (a lone 0x9b is CSI to an 8-bit terminal).
  */
 int
 ds_esc_table(struct ds_buf *b, const char *s, size_t len)
@@ -165,25 +168,35 @@ ds_esc_table(struct ds_buf *b, const char *s, size_t len)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
 	char esc[4] = { '\\', 'x', 0, 0 };
-	size_t i, start = 0;
+	size_t i, k, n, start = 0;
 	int e;
 
-	for (i = 0; i < len; i++) {
-		if (u[i] >= 0x20 && u[i] != 0x7f && u[i] != '\\')
+	for (i = 0; i < len; i += n) {
+		n = 1;
+		if (u[i] >= 0x80) {
+			n = ds_utf8_len(u + i, len - i);
+			if (n > 1 && !(u[i] == 0xc2 && u[i + 1] < 0xa0))
+				continue;
+			if (n == 0)
+				n = 1;
+		} else if (u[i] >= 0x20 && u[i] != 0x7f && u[i] != '\\') {
 			continue;
+		}
 		if ((e = put(b, s + start, i - start)) < 0)
 			return e;
 		if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r' ||
 		    u[i] == '\\') {
 			e = ds_esc_tsv(b, s + i, 1);
 		} else {
-			esc[2] = hex[u[i] >> 4];
-			esc[3] = hex[u[i] & 15];
-			e = put(b, esc, 4);
+			for (k = i, e = 0; k < i + n && e == 0; k++) {
+				esc[2] = hex[u[k] >> 4];
+				esc[3] = hex[u[k] & 15];
+				e = put(b, esc, 4);
+			}
 		}
 		if (e < 0)
 			return e;
-		start = i + 1;
+		start = i + n;
 	}
 	return put(b, s + start, len - start);
 }

@@ -34,12 +34,12 @@ int
 ds_mountinfo_parse_line(char *line, struct ds_mount *m)
 {
 	char *f[64];
-	size_t n, i, dash;
+	size_t n, dash;
 	uint64_t v;
 	char *colon;
 
 	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n < 10 || n > sizeof(f) / sizeof(f[0]))
+	if (n < 9 || n > sizeof(f) / sizeof(f[0]))
 		return -EINVAL;
 	for (dash = 6; dash < n && strcmp(f[dash], "-") != 0; dash++)
 		;
@@ -65,13 +65,21 @@ ds_mountinfo_parse_line(char *line, struct ds_mount *m)
 	m->mnt = f[4];
 	m->opts = f[5];
 	m->fstype = f[dash + 1];
-	m->source = f[dash + 2];
-	m->super_opts = dash + 3 < n ? f[dash + 3] : "";
+	/*
+	 * The kernel always prints the superblock options ("rw" at least),
+	 * so two fields after the dash mean an empty source ("mount -t
+	 * tmpfs '' /x" shows as "- tmpfs  rw"): the blanks were merged.
+	 */
+	if (dash + 3 == n) {
+		m->source = "";
+		m->super_opts = f[dash + 2];
+	} else {
+		m->source = f[dash + 2];
+		m->super_opts = f[dash + 3];
+		unescape(m->source);
+	}
 	unescape(m->root);
 	unescape(m->mnt);
-	unescape(m->source);
-	for (i = 0; m->fstype[i] != '\0'; i++)
-		;
 	return 0;
 }
 

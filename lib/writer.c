@@ -11,6 +11,12 @@
 
 #include "diskstat.h"
 
+/*
+ * Room for any number: "%.2f" of a double near DBL_MAX is 309 digits,
+ * a sign, a point and two decimals.
+ */
+#define NUMBUF 352
+
 int
 ds_writer_init(struct ds_writer *w, FILE *out, enum ds_fmt fmt,
     const struct ds_col *cols, size_t ncols, int header, const char *prefix)
@@ -155,7 +161,7 @@ static void
 cell_text(struct ds_writer *w, struct ds_buf *b, const struct ds_cell *c,
     const char *str)
 {
-	char num[64];
+	char num[NUMBUF];
 	size_t n;
 	int e = 0;
 
@@ -451,6 +457,9 @@ prom_value(char *buf, size_t sz, const struct ds_col *col,
 		d = c->v.d * (col->scale != 0 ? col->scale : 1);
 		n = snprintf(buf, sz, "%.15g", d);
 		break;
+	case DS_T_TIME:
+		/* Unix seconds, as the other formats print them. */
+		return fmt_num(buf, sz, c);
 	default:
 		n = 0;
 	}
@@ -463,7 +472,7 @@ prom_flush(struct ds_writer *w)
 {
 	size_t nrows = w->ncells / w->ncols, r, i, j, any;
 	struct ds_buf *b = &w->line;
-	char num[64];
+	char num[NUMBUF];
 	size_t n;
 
 	for (i = 0; i < w->ncols; i++) {

@@ -9,6 +9,15 @@ TZ=UTC
 export LC_ALL TZ
 unset DISKSTAT_ROOT
 
+# Under "make check SANITIZE=1" a sanitizer report must never pass for
+# an expected failure: ASan and UBSan exit 1 by default, the status a
+# test_must_fail 1 wants.  They exit 86 instead, which test_must_fail
+# refuses whatever status it was told to expect.
+DS_SANITIZER_STATUS=86
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=$DS_SANITIZER_STATUS"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=$DS_SANITIZER_STATUS:print_stacktrace=1"
+export ASAN_OPTIONS UBSAN_OPTIONS DS_SANITIZER_STATUS
+
 T=$(cd "${0%/*}" && pwd)
 TOP=${T%/t}
 FIX=$T/fixtures
@@ -110,6 +119,10 @@ test_must_fail() {
 		echo "# died by signal $((_st - 128)): $*"
 		return 1
 	fi
+	if [ $_st -eq "$DS_SANITIZER_STATUS" ]; then
+		echo "# sanitizer error (exit $_st): $*"
+		return 1
+	fi
 	if [ -n "$_want" ] && [ $_st -ne "$_want" ]; then
 		echo "# exit $_st, want $_want: $*"
 		return 1
@@ -122,9 +135,22 @@ fields_ok() {
 	awk -F'\t' 'NR == 1 { n = NF } NF != n { bad = 1; print "# line " NR ": " NF " fields, want " n } END { exit bad }' "$1"
 }
 
-# json_ok FILE: every line is one valid JSON object.
+# json_ok FILE: every line is one valid JSON object, the file is UTF-8,
+# and there is at least one line.
+# Each line is parsed on its own: "jq -e" alone would judge only the
+# last value, and would take "{}{}" or an object spread over lines.
 json_ok() {
-	jq -e -c 'type == "object"' "$1" >/dev/null
+	jq -R 'fromjson | if type == "object" then "ok" else "not an object: \(.)" end' \
+	    "$1" >"$TRASH/.json_ok" 2>&1
+	_jn=$(awk 'END { print NR }' "$1")
+	_jt=$(grep -c '^"ok"$' "$TRASH/.json_ok")
+	grep -v '^"ok"$' "$TRASH/.json_ok" | head -5 | sed 's/^/# /'
+	# jq quietly mends invalid UTF-8; JSON text must not hold any.
+	if ! iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1; then
+		echo "# $1: invalid UTF-8"
+		return 1
+	fi
+	[ "$_jn" -gt 0 ] && [ "$_jn" -eq "$_jt" ]
 }
 
 # need_root / need_cmd NAME: skip the whole script when missing.

@@ -1,0 +1,34 @@
+#!/bin/sh
+# CI runs the whole suite twice: as built, and under ASan/UBSan with
+# "make check SANITIZE=1" from a clean tree; it installs what the
+# valgrind and fuzz tests need; SANITIZE=1 really means the sanitizers.
+. "${0%/*}/lib.sh"
+CI=$TOP/.ci/run
+[ -f "$CI" ] || skip_all "no .ci/run"
+
+ok ".ci/run runs make check" grep -qx 'make check' "$CI"
+ok ".ci/run runs make check SANITIZE=1" grep -qx 'make check SANITIZE=1' "$CI"
+# The sanitizer run starts from a clean tree: nothing built without it.
+is "$(awk '/^make check SANITIZE=1$/ { print prev; exit } { prev = $0 }' "$CI")" \
+   "make clean >/dev/null" "SANITIZE=1 run follows make clean"
+is "$(grep -c '^make check' "$CI")" 2 "the suite runs exactly twice"
+ok ".ci/run stops at the first failure (set -e)" grep -q '^set -e' "$CI"
+for p in valgrind clang libclang-rt-14-dev jq; do
+	ok ".ci/run installs $p" grep -q "[[:space:]]$p\([[:space:]]\|$\)" "$CI"
+done
+
+# What SANITIZE=1 means, read from make's database in a scratch dir
+# (make writes .flags while reading the Makefile; not in this tree).
+db=$(make -C "$TRASH" -f "$TOP/Makefile" -pn SANITIZE=1 .flags 2>/dev/null)
+cflags=$(printf '%s\n' "$db" | sed -n 's/^CFLAGS = //p')
+ldflags=$(printf '%s\n' "$db" | sed -n 's/^LDFLAGS = //p')
+case $cflags in
+*-fsanitize=address,undefined*-fno-sanitize-recover=undefined*) pass "SANITIZE=1 compiles with ASan and UBSan, UBSan fatal" ;;
+*) fail "SANITIZE=1 compiles with ASan and UBSan, UBSan fatal"; echo "# CFLAGS = $cflags" ;;
+esac
+case $ldflags in
+*-fsanitize=address,undefined*) pass "SANITIZE=1 links with ASan and UBSan" ;;
+*) fail "SANITIZE=1 links with ASan and UBSan"; echo "# LDFLAGS = $ldflags" ;;
+esac
+# And a build with it would be tested by the replay and libsh tests.
+ok "make check replays the fuzz corpora" test -x "$T/8001-harden-fuzz.t"

@@ -1,0 +1,109 @@
+/*
+ * /proc/diskstats: ds_diskstats_parse on raw bytes (not terminated, so
+ * an over-read shows), ds_disk_parse_line on each line.  Every parsed
+ * device must be printable again and parse back to the same values.
+ */
+#include <inttypes.h>
+
+#include "fuzz.h"
+
+static void
+check_disk(const struct ds_disk *d)
+{
+	char line[2048];
+	struct ds_disk again;
+	unsigned i, nhave = 0;
+	int n;
+
+	FUZZ_CHECK(memchr(d->name, '\0', sizeof(d->name)) != NULL);
+	FUZZ_CHECK(d->name[0] != '\0');
+	FUZZ_CHECK(strpbrk(d->name, " \t\n") == NULL);
+	FUZZ_CHECK(d->ncounters == 4 || d->ncounters == 11 ||
+	    d->ncounters == 15 || d->ncounters >= 17);
+	for (i = 0; i < DS_NCOUNTERS; i++) {
+		if (DS_HAVE(d, i))
+			nhave++;
+		else
+			FUZZ_CHECK(d->v[i] == 0);
+	}
+	FUZZ_CHECK((d->have >> DS_NCOUNTERS) == 0);
+	FUZZ_CHECK(nhave == (d->ncounters < DS_NCOUNTERS ? d->ncounters :
+	    DS_NCOUNTERS));
+
+	/* Print it as the kernel would and parse it back. */
+	n = snprintf(line, sizeof(line), "%u %u %s", d->major, d->minor,
+	    d->name);
+	if (d->ncounters == 4) {
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+		    " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+		    d->v[DS_RD_IOS], d->v[DS_RD_SECTORS], d->v[DS_WR_IOS],
+		    d->v[DS_WR_SECTORS]);
+	} else {
+		for (i = 0; i < DS_NCOUNTERS && DS_HAVE(d, i); i++)
+			n += snprintf(line + n, sizeof(line) - (size_t)n,
+			    " %" PRIu64, d->v[i]);
+	}
+	FUZZ_CHECK(n > 0 && (size_t)n < sizeof(line));
+	FUZZ_CHECK(ds_disk_parse_line(line, &again) == 0);
+	FUZZ_CHECK(again.major == d->major && again.minor == d->minor);
+	FUZZ_CHECK(strcmp(again.name, d->name) == 0);
+	FUZZ_CHECK(again.have == d->have);
+	FUZZ_CHECK(memcmp(again.v, d->v, sizeof(d->v)) == 0);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ds_diskstats s = { 0 };
+	struct ds_disk d;
+	char *text = fuzz_memdup(data, size), *copy, *cur, *line;
+	size_t i, lines = 0, blank = 0, good = 0, k;
+
+	FUZZ_CHECK(ds_diskstats_parse(text, size, &s) == 0);
+	for (i = 0; i < s.n; i++)
+		check_disk(&s.disk[i]);
+
+	/* Line by line, the parser must agree with the whole-file one. */
+	copy = fuzz_strdup(data, size);
+	cur = copy;
+	for (i = 0; i <= size; i++) {
+		if (i < size && copy[i] != '\n')
+			continue;
+		if (i == size && (size == 0 || copy[size - 1] == '\n'))
+			break;
+		lines++;
+		line = cur;
+		copy[i] = '\0';
+		cur = copy + i + 1;
+		for (k = 0; line[k] == ' ' || line[k] == '\t'; k++)
+			;
+		/* A NUL inside a line makes the whole line bad. */
+		if (memchr(data + (line - copy), '\0', (size_t)(copy + i -
+		    line)) != NULL) {
+			if (line[k] == '\0' && k == (size_t)(copy + i - line))
+				blank++;
+			continue;
+		}
+		if (line[k] == '\0') {
+			blank++;
+			continue;
+		}
+		if ((size_t)(copy + i - line) < 1024 &&
+		    ds_disk_parse_line(line, &d) == 0) {
+			FUZZ_CHECK(good < s.n);
+			FUZZ_CHECK(strcmp(d.name, s.disk[good].name) == 0);
+			FUZZ_CHECK(memcmp(d.v, s.disk[good].v,
+			    sizeof(d.v)) == 0);
+			good++;
+		}
+	}
+	FUZZ_CHECK(good == s.n);
+	FUZZ_CHECK(s.n + s.bad + blank == lines);
+	FUZZ_CHECK((s.bad == 0) == (s.first_bad == 0));
+	FUZZ_CHECK(s.first_bad <= lines);
+
+	ds_diskstats_free(&s);
+	free(copy);
+	free(text);
+	return 0;
+}
