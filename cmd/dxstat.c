@@ -4,6 +4,7 @@
  * counters.
  */
 #include <fcntl.h>
+#include <stddef.h>
 
 #include "tool.h"
 
@@ -91,6 +92,7 @@ struct dx {
 	int bd_rescanned;	/* sys/block read again this sample */
 	struct known *kn;
 	size_t nkn, capkn;
+	ptrdiff_t knshift;	/* kn index minus the row's, last match */
 	struct dmname *dmn;
 	size_t ndmn, capdmn;
 	struct ds_writer w;
@@ -148,11 +150,19 @@ whole_disk(struct dx *x, const char *name, size_t hint)
 
 	if (!x->use_bd)
 		return !ds_name_is_partition(name);
-	if (hint < x->nkn && strcmp(x->kn[hint].name, name) == 0)
-		return x->kn[hint].whole;
+	/*
+	 * Where the last name was found, moved along: a device removed or
+	 * added shifts the rows after it, and without the shift every one
+	 * of them would be a scan (quadratic with thousands of devices).
+	 */
+	i = hint + (size_t)x->knshift;
+	if (i < x->nkn && strcmp(x->kn[i].name, name) == 0)
+		return x->kn[i].whole;
 	for (i = 0; i < x->nkn; i++)
-		if (strcmp(x->kn[i].name, name) == 0)
+		if (strcmp(x->kn[i].name, name) == 0) {
+			x->knshift = (ptrdiff_t)i - (ptrdiff_t)hint;
 			return x->kn[i].whole;
+		}
 	if (x->nkn == x->capkn) {
 		size_t cap = x->capkn ? x->capkn * 2 : 64;
 		k = realloc(x->kn, cap * sizeof(*k));
@@ -161,6 +171,7 @@ whole_disk(struct dx *x, const char *name, size_t hint)
 		x->kn = k;
 		x->capkn = cap;
 	}
+	x->knshift = (ptrdiff_t)x->nkn - (ptrdiff_t)hint;
 	k = &x->kn[x->nkn++];
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->whole = whole_disk_now(x, name);
@@ -268,6 +279,7 @@ report(struct dx *x, const struct ds_diskstats *prev,
 	uint64_t d[DS_NCOUNTERS];
 	struct ds_xstat xs;
 	uint32_t have;
+	ptrdiff_t shift = 0;	/* prev index minus cur index, last match */
 	size_t i;
 	int j, sel;
 
@@ -281,9 +293,16 @@ report(struct dx *x, const struct ds_diskstats *prev,
 			continue;
 		if (sel == 1 && !x->all && never_did_io(c))
 			continue;
-		/* A device new since the last sample counts from zero. */
-		if (prev != NULL)
-			p = find(prev, i, c->name);
+		/*
+		 * A device new since the last sample counts from zero.  The
+		 * hint follows the last match, so that one device removed
+		 * or added does not make every later row a scan.
+		 */
+		if (prev != NULL) {
+			p = find(prev, i + (size_t)shift, c->name);
+			if (p != NULL)
+				shift = (p - prev->disk) - (ptrdiff_t)i;
+		}
 		ds_disk_delta(p, c, d, &have);
 		ds_xstat_compute(d, have, interval_ns, &xs);
 		if (x->zero && xs.completed == 0)

@@ -1,5 +1,6 @@
 /* Values given on command lines: formats, intervals, counts. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,14 +60,20 @@ ds_parse_interval(const char *s, uint64_t *ns)
 	if (s[0] == '.' && (s[1] < '0' || s[1] > '9'))
 		return -EINVAL;
 	if (s[0] == '.') {
-		/* ".5" is 0.5 s, as iostat takes it. */
-		char buf[32];
+		/*
+		 * ".5" is 0.5 s, as iostat takes it: parsed as "0.5", with
+		 * as many digits as "0.5..." would take.
+		 */
+		size_t len = strlen(s);
+		char *buf;
 
-		if (strlen(s) + 2 > sizeof(buf))
-			return -EINVAL;
+		if ((buf = malloc(len + 2)) == NULL)
+			return -ENOMEM;
 		buf[0] = '0';
-		strcpy(buf + 1, s);
-		return ds_parse_interval(buf, ns);
+		memcpy(buf + 1, s, len + 1);
+		e = ds_parse_interval(buf, ns);
+		free(buf);
+		return e;
 	}
 	if ((e = ds_parse_fixed(s, &end, 9, &v)) < 0)
 		return e;

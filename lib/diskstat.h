@@ -408,7 +408,8 @@ enum ds_delta_kind {
 /*
  * Per-counter increments from prev to cur into d (prev NULL: since the
  * device appeared, d = cur).  Millisecond counters are 32-bit in every
- * kernel and are taken modulo 2^32.  A request or sector counter below
+ * kernel and are taken modulo 2^32 when the wrapped increment is under
+ * 2^31.  A request or sector counter below
  * its previous value is a 32-bit kernel's wrap when both values fit in
  * 32 bits, no counter of the line is wider, and the wrapped increment
  * is under 2^31; anything else is a reset (the device was removed and

@@ -168,9 +168,18 @@ ds_disk_delta(const struct ds_disk *prev, const struct ds_disk *cur,
 		}
 		w = (c - p) & UINT32_MAX;
 		if (is_ms(i)) {
-			/* 32-bit in every kernel: modulo 2^32. */
-			d[i] = w;
-			continue;
+			/*
+			 * 32-bit in every kernel: modulo 2^32.  A wrapped
+			 * increment of 2^31 ms (24.8 days of busy time) or
+			 * more is no wrap but another device of the same
+			 * name that did more requests in less time.
+			 */
+			if (w < (UINT64_C(1) << 31)) {
+				d[i] = w;
+				continue;
+			}
+			kind = DS_DELTA_RESET;
+			break;
 		}
 		/*
 		 * unsigned long on a 32-bit kernel wraps at 2^32; a step

@@ -64,6 +64,12 @@ ds_parse_fixed(const char *s, const char **end, unsigned scale, uint64_t *out)
 	unsigned i;
 	int e;
 
+	/* 10^20 is past UINT64_MAX: a wider scale would wrap the fraction. */
+	if (scale > 19) {
+		if (end != NULL)
+			*end = s;
+		return -EINVAL;
+	}
 	if ((e = ds_parse_u64(s, &p, &v)) < 0) {
 		if (end != NULL)
 			*end = p;

@@ -109,7 +109,8 @@ ds_stat_parse(const char *text, size_t len, struct ds_stat *st)
 		return -EINVAL;
 	st->state = f[0][0];
 	st->nfields = (unsigned int)(n + 2);
-	if (ds_strtou64(f[1], &v) < 0)
+	/* A pid is at most 2^22 (PID_MAX_LIMIT); the int must hold it. */
+	if (ds_strtou64(f[1], &v) < 0 || v > INT32_MAX)
 		return -EINVAL;
 	st->ppid = (int)v;
 	if (ds_strtou64(f[11], &v) < 0)		/* 14 utime */

@@ -130,8 +130,13 @@ test_must_fail() {
 	return 0
 }
 
-# fields_ok FILE: every line of a TSV file has as many fields as the first.
+# fields_ok FILE: every line of a TSV file has as many fields as the
+# first, and there is at least one line (an empty file proves nothing).
 fields_ok() {
+	if [ ! -s "$1" ]; then
+		echo "# $1: empty"
+		return 1
+	fi
 	awk -F'\t' 'NR == 1 { n = NF } NF != n { bad = 1; print "# line " NR ": " NF " fields, want " n } END { exit bad }' "$1"
 }
 
