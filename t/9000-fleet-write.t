@@ -146,6 +146,13 @@ for t in $tools; do
 	"$t" -o prom -w "$f" 2>/dev/null || { fail "$t: first write"; continue; }
 	python3 "$R" "$f" "$stop" >"$TRASH/res" &
 	rpid=$!
+	# On a loaded machine python can start after a quick writer loop
+	# has ended: write only once the reader has read the file once.
+	i=0
+	while [ ! -e "$stop.ready" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	if "$t" --help | grep -q interval; then
 		# 40 rewrites, 50 ms apart.
 		"$t" -o prom -w "$f" 0.05 40 2>/dev/null
