@@ -70,7 +70,8 @@ int ds_strtou64(const char *s, uint64_t *out);
 /*
  * A non-negative decimal with an optional fraction ("12.5", "0.01") as
  * an integer count of 10^-scale units, truncated past scale digits:
- * ds_parse_fixed("12.345", 2, &v) gives 1234.
+ * ds_parse_fixed("12.345", 2, &v) gives 1234.  scale is at most 19
+ * (-EINVAL above: 10^20 does not fit in 64 bits).
  */
 int ds_parse_fixed(const char *s, const char **end, unsigned scale,
     uint64_t *out);
