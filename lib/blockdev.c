@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diskstat.h"
@@ -22,19 +23,17 @@ cmpstr(const void *a, const void *b)
 }
 
 int
-ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out)
+ds_dir_names(int at, const char *rel, int dirs_only, struct ds_blockdevs *out)
 {
 	struct dirent *de;
 	DIR *d;
 	int fd;
-	size_t i;
 
 	ds_blockdevs_free(out);
-	fd = ds_openat(r, "sys/block", O_RDONLY | O_DIRECTORY);
+	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return fd;
-	d = fdopendir(fd);
-	if (d == NULL) {
+		return -errno;
+	if ((d = fdopendir(fd)) == NULL) {
 		int e = -errno;
 		close(fd);
 		return e;
@@ -42,8 +41,18 @@ ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
+		if (dirs_only && de->d_type != DT_DIR) {
+			struct stat st;
+
+			/* Some filesystems leave d_type unknown: ask. */
+			if (de->d_type != DT_UNKNOWN)
+				continue;
+			if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+		}
 		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 32;
+			size_t cap = out->cap ? out->cap * 2 : 16;
 			char **p = realloc(out->name, cap * sizeof(*p));
 			if (p == NULL)
 				goto nomem;
@@ -55,14 +64,20 @@ ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out)
 		out->n++;
 	}
 	closedir(d);
-	qsort(out->name, out->n, sizeof(*out->name), cmpstr);
+	/* qsort(3) wants a valid array even for zero entries. */
+	if (out->n > 1)
+		qsort(out->name, out->n, sizeof(*out->name), cmpstr);
 	return 0;
 nomem:
 	closedir(d);
-	for (i = 0; i < out->n; i++)
-		free(out->name[i]);
-	out->n = 0;
+	ds_blockdevs_free(out);
 	return -ENOMEM;
+}
+
+int
+ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out)
+{
+	return ds_dir_names(r->fd, "sys/block", 0, out);
 }
 
 int

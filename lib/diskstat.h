@@ -318,6 +318,12 @@ struct ds_blockdevs {
 	size_t cap;
 };
 int ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out);
+/*
+ * The entries of directory rel below the directory fd at, sorted, dot
+ * files left out; with dirs_only, directories only (holders, mq/N).
+ */
+int ds_dir_names(int at, const char *rel, int dirs_only,
+    struct ds_blockdevs *out);
 int ds_blockdevs_has(const struct ds_blockdevs *b, const char *name);
 void ds_blockdevs_free(struct ds_blockdevs *b);
 /*

@@ -174,63 +174,6 @@ read_at(int dirfd, const char *name, struct ds_buf *b)
 	return 0;
 }
 
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The entries of a directory (holders, slaves, mq), sorted. */
-static int
-list_dir(int at, const char *name, int dirs_only, struct ds_blockdevs *out)
-{
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	ds_blockdevs_free(out);
-	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if ((d = fdopendir(fd)) == NULL) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (dirs_only && de->d_type != DT_DIR) {
-			struct stat st;
-
-			if (de->d_type != DT_UNKNOWN)
-				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 ||
-			    !S_ISDIR(st.st_mode))
-				continue;
-		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 8;
-			char **p = realloc(out->name, cap * sizeof(*p));
-			if (p == NULL)
-				goto nomem;
-			out->name = p;
-			out->cap = cap;
-		}
-		if ((out->name[out->n] = strdup(de->d_name)) == NULL)
-			goto nomem;
-		out->n++;
-	}
-	closedir(d);
-	if (out->n > 1)
-		qsort(out->name, out->n, sizeof(*out->name), cmpstr);
-	return 0;
-nomem:
-	closedir(d);
-	ds_blockdevs_free(out);
-	return -ENOMEM;
-}
-
 /* Copy a short text attribute; -EINVAL when empty or too long. */
 static int
 text_copy(char *dst, size_t size, const struct ds_buf *b)
@@ -313,7 +256,7 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 	 * There is no file for the number of hardware queues: blk-mq makes
 	 * one mq/N directory per queue.  Bio-based devices have no mq/.
 	 */
-	if ((e = list_dir(dfd, "mq", 1, &mq)) < 0)
+	if ((e = ds_dir_names(dfd, "mq", 1, &mq)) < 0)
 		q->err[DS_QA_NR_HW_QUEUES] = e;
 	else
 		q->v[DS_QA_NR_HW_QUEUES] = mq.n;
@@ -330,8 +273,8 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 		}
 		dfd = pfd;
 	}
-	q->err[DS_QA_HOLDERS] = list_dir(dfd, "holders", 0, &q->holders);
-	q->err[DS_QA_SLAVES] = list_dir(dfd, "slaves", 0, &q->slaves);
+	q->err[DS_QA_HOLDERS] = ds_dir_names(dfd, "holders", 0, &q->holders);
+	q->err[DS_QA_SLAVES] = ds_dir_names(dfd, "slaves", 0, &q->slaves);
 	close(dfd);
 	return 0;
 }
@@ -386,7 +329,7 @@ files_of(int at, const char *dir, const char *prefix, struct ds_buf *scratch,
 	fd = openat(at, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if ((e = list_dir(fd, ".", 0, &names)) < 0) {
+	if ((e = ds_dir_names(fd, ".", 0, &names)) < 0) {
 		close(fd);
 		return e;
 	}

@@ -1,5 +1,6 @@
 /* Block devices: device-mapper names, and device operands. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,46 @@ operands(void)
 	ds_devsel_free(&s);
 }
 
+/* ds_dir_names: sorted, no dot files, dirs_only, empty directories. */
+static void
+dir_names(const char *top)
+{
+	struct ds_blockdevs b = { 0 };
+	char p[4200];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/names", top);
+	mkdir(p, 0755);
+	is_int(ds_dir_names(AT_FDCWD, p, 0, &b), 0, "empty directory");
+	is_int((int)b.n, 0, "no names, and no sort of a NULL array");
+	snprintf(p, sizeof(p), "%s/names/mq", top);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/names/1", top);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/names/0", top);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/names/.hidden", top);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/names/afile", top);
+	if ((f = fopen(p, "w")) != NULL)
+		fclose(f);
+	snprintf(p, sizeof(p), "%s/names", top);
+	is_int(ds_dir_names(AT_FDCWD, p, 0, &b), 0, "four entries");
+	is_int((int)b.n, 4, "dot files left out");
+	if (b.n == 4) {
+		is_str(b.name[0], "0", "sorted: 0");
+		is_str(b.name[1], "1", "sorted: 1");
+		is_str(b.name[2], "afile", "sorted: afile");
+		is_str(b.name[3], "mq", "sorted: mq");
+	}
+	is_int(ds_dir_names(AT_FDCWD, p, 1, &b), 0, "directories only");
+	is_int((int)b.n, 3, "the file left out");
+	snprintf(p, sizeof(p), "%s/names/afile", top);
+	is_int(ds_dir_names(AT_FDCWD, p, 0, &b), -ENOTDIR, "a file is not a directory");
+	is_int((int)b.n, 0, "list empty after a failure");
+	ds_blockdevs_free(&b);
+}
+
 int
 main(void)
 {
@@ -133,6 +174,7 @@ main(void)
 		return 1;
 	dm_names(top);
 	operands();
+	dir_names(top);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", top);
