@@ -93,6 +93,7 @@ struct dx {
 	struct known *kn;
 	size_t nkn, capkn;
 	ptrdiff_t knshift;	/* kn index minus the row's, last match */
+	ptrdiff_t shift;	/* prev index minus the row's, last match */
 	struct dmname *dmn;
 	size_t ndmn, capdmn;
 	struct ds_writer w;
@@ -271,62 +272,113 @@ never_did_io(const struct ds_disk *d)
 	    d->v[DS_DC_IOS] == 0 && d->v[DS_FL_IOS] == 0;
 }
 
+/*
+ * One row: c against p (NULL: since the device appeared) over
+ * interval_ns.  i is c's place in its sample, a hint for lookups.
+ */
+static void
+row(struct dx *x, const struct ds_diskstats *prev, const struct ds_disk *c,
+    size_t i, uint64_t interval_ns, uint64_t time_ns)
+{
+	uint64_t d[DS_NCOUNTERS];
+	const struct ds_disk *p = NULL;
+	struct ds_xstat xs;
+	uint32_t have;
+	const char *name;
+	int j, sel;
+
+	if ((sel = selected(x, c->name, i)) == 0)
+		return;
+	if (sel == 1 && !x->all && never_did_io(c))
+		return;
+	/*
+	 * A device new since the last sample counts from zero.  The hint
+	 * follows the last match, so that one device removed or added does
+	 * not make every later row a scan.
+	 */
+	if (prev != NULL) {
+		p = find(prev, i + (size_t)x->shift, c->name);
+		if (p != NULL)
+			x->shift = (p - prev->disk) - (ptrdiff_t)i;
+	}
+	ds_disk_delta(p, c, d, &have);
+	ds_xstat_compute(d, have, interval_ns, &xs);
+	if (x->zero && xs.completed == 0)
+		return;
+	name = x->dm ? dm_name(x, c->name) : NULL;
+	if (time_ns != 0)
+		ds_w_time(&x->w, time_ns);
+	else
+		ds_w_null(&x->w);
+	ds_w_str(&x->w, name != NULL ? name : c->name);
+	for (j = 0; j < DS_X_N; j++) {
+		if ((xs.have >> j) & 1u)
+			ds_w_f(&x->w, xs.v[j]);
+		else
+			ds_w_null(&x->w);
+	}
+	if (DS_HAVE(c, DS_IN_FLIGHT))
+		ds_w_u64(&x->w, c->v[DS_IN_FLIGHT]);
+	else
+		ds_w_null(&x->w);
+	ds_w_row_end(&x->w);
+}
+
+static void
+report_begin(struct dx *x)
+{
+	x->bd_rescanned = 0;
+	x->shift = 0;
+	tool_report_begin(&x->t, &x->w);
+}
+
+static void
+report_end(struct dx *x)
+{
+	tool_report_end(&x->t, &x->w);
+	say_unmatched(x);
+}
+
 /* One report: cur against prev (NULL: since boot) over interval_ns. */
 static void
 report(struct dx *x, const struct ds_diskstats *prev,
     const struct ds_diskstats *cur, uint64_t interval_ns, uint64_t time_ns)
 {
-	uint64_t d[DS_NCOUNTERS];
-	struct ds_xstat xs;
-	uint32_t have;
-	ptrdiff_t shift = 0;	/* prev index minus cur index, last match */
 	size_t i;
-	int j, sel;
 
-	x->bd_rescanned = 0;
-	tool_report_begin(&x->t, &x->w);
-	for (i = 0; i < cur->n; i++) {
-		const struct ds_disk *c = &cur->disk[i], *p = NULL;
-		const char *name;
+	report_begin(x);
+	for (i = 0; i < cur->n; i++)
+		row(x, prev, &cur->disk[i], i, interval_ns, time_ns);
+	report_end(x);
+}
 
-		if ((sel = selected(x, c->name, i)) == 0)
-			continue;
-		if (sel == 1 && !x->all && never_did_io(c))
-			continue;
-		/*
-		 * A device new since the last sample counts from zero.  The
-		 * hint follows the last match, so that one device removed
-		 * or added does not make every later row a scan.
-		 */
-		if (prev != NULL) {
-			p = find(prev, i + (size_t)shift, c->name);
-			if (p != NULL)
-				shift = (p - prev->disk) - (ptrdiff_t)i;
-		}
-		ds_disk_delta(p, c, d, &have);
-		ds_xstat_compute(d, have, interval_ns, &xs);
-		if (x->zero && xs.completed == 0)
-			continue;
-		name = x->dm ? dm_name(x, c->name) : NULL;
-		if (time_ns != 0)
-			ds_w_time(&x->w, time_ns);
-		else
-			ds_w_null(&x->w);
-		ds_w_str(&x->w, name != NULL ? name : c->name);
-		for (j = 0; j < DS_X_N; j++) {
-			if ((xs.have >> j) & 1u)
-				ds_w_f(&x->w, xs.v[j]);
-			else
-				ds_w_null(&x->w);
-		}
-		if (DS_HAVE(c, DS_IN_FLIGHT))
-			ds_w_u64(&x->w, c->v[DS_IN_FLIGHT]);
-		else
-			ds_w_null(&x->w);
-		ds_w_row_end(&x->w);
-	}
-	tool_report_end(&x->t, &x->w);
-	say_unmatched(x);
+static void warn_bad(struct dx *, const char *, const struct ds_diskstats *);
+
+/*
+ * The same with the current sample read as it is reported, line by
+ * line: no more memory than one line, whatever the number of devices.
+ * Only for text that holds still (files, and a since-boot report, whose
+ * rates over the whole uptime cannot tell a few ms of reading apart):
+ * a live interval is read whole first, so that a slow reader of our
+ * output cannot stretch the sample.
+ */
+static void
+report_lines(struct dx *x, const struct ds_diskstats *prev,
+    struct ds_lines *l, const char *what, uint64_t interval_ns,
+    uint64_t time_ns)
+{
+	struct ds_diskstats bad = { 0 };
+	struct ds_disk c;
+	size_t i = 0;
+	int e;
+
+	report_begin(x);
+	while ((e = ds_diskstats_next(l, &c, &bad)) > 0)
+		row(x, prev, &c, i++, interval_ns, time_ns);
+	if (e < 0)
+		tool_errc(1, e, "%s", what);
+	report_end(x);
+	warn_bad(x, what, &bad);
 }
 
 /* Say once per change that lines were skipped; the rest is reported. */
@@ -361,14 +413,30 @@ take(struct dx *x, struct sample *s)
 {
 	int e;
 
-	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
+	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &s->ds)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s->uptime_ns)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
 	s->time_ns = ds_realtime_ns();
-	if ((e = ds_diskstats_parse(x->buf.data, x->buf.len, &s->ds)) < 0)
-		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
 	warn_bad(x, rootpath(x, "proc/diskstats"), &s->ds);
+}
+
+/* A since-boot report only: read and report line by line. */
+static void
+since_boot(struct dx *x)
+{
+	const char *what = rootpath(x, "proc/diskstats");
+	struct ds_lines l;
+	uint64_t up, now;
+	int e;
+
+	if ((e = ds_lines_open(&l, &x->t.r, "proc/diskstats", &x->buf)) < 0)
+		tool_errc(1, e, "%s", what);
+	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
+		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+	now = ds_realtime_ns();
+	report_lines(x, NULL, &l, what, up, now);
+	ds_lines_close(&l);
 }
 
 static void
@@ -410,8 +478,13 @@ snapshot(struct dx *x)
 	ds_buf_free(&out);
 }
 
-static void
-read_snap(struct dx *x, const char *path, struct ds_snap *s)
+/*
+ * Open a snapshot file and read its header lines into s; l is left at
+ * its diskstats text.  Returns the fd to close (-1 for stdin).
+ */
+static int
+open_snap(struct dx *x, const char *path, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s)
 {
 	const char *what = strcmp(path, "-") == 0 ? "stdin" : path;
 	int fd, e;
@@ -420,32 +493,40 @@ read_snap(struct dx *x, const char *path, struct ds_snap *s)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		err(1, "%s", path);
-	e = ds_read_fd(fd, &x->buf);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (e < 0)
-		tool_errc(1, e, "%s", what);
-	if ((e = ds_snap_parse(x->buf.data, x->buf.len, s)) < 0) {
+	ds_lines_fd(l, fd, window);
+	if ((e = ds_snap_head(l, s)) < 0) {
 		if (s->why != NULL)
 			errx(1, "%s: line %zu: %s", what, s->why_line, s->why);
 		tool_errc(1, e, "%s", what);
 	}
 	x->last_bad = 0;
-	warn_bad(x, what, &s->ds);
+	return fd == STDIN_FILENO ? -1 : fd;
 }
 
 static void
 from_files(struct dx *x)
 {
 	struct ds_snap a = { 0 }, b = { 0 };
+	struct ds_lines la, lb;
+	const char *wa, *wb;
+	int fa, fb, e;
 
-	read_snap(x, x->files[0], &a);
+	wa = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
+	fa = open_snap(x, x->files[0], &la, &x->buf, &a);
 	if (x->nfiles == 1) {
-		report(x, NULL, &a.ds, a.uptime_ns, a.time_ns);
-		ds_snap_free(&a);
+		report_lines(x, NULL, &la, wa, a.uptime_ns, a.time_ns);
+		if (fa >= 0)
+			close(fa);
 		return;
 	}
-	read_snap(x, x->files[1], &b);
+	/* The first file's devices are kept; the second's are streamed. */
+	if ((e = ds_diskstats_fill(&la, &a.ds)) < 0)
+		tool_errc(1, e, "%s", wa);
+	warn_bad(x, wa, &a.ds);
+	if (fa >= 0)
+		close(fa);
+	wb = strcmp(x->files[1], "-") == 0 ? "stdin" : x->files[1];
+	fb = open_snap(x, x->files[1], &lb, &x->buf, &b);
 	if (b.uptime_ns == a.uptime_ns)
 		errx(1, "%s and %s were taken at the same uptime",
 		    x->files[0], x->files[1]);
@@ -453,12 +534,14 @@ from_files(struct dx *x)
 		/* Uptime went back: a reboot, or the files swapped. */
 		warnx("%s: uptime below %s's (a reboot between them?): "
 		    "reporting since boot", x->files[1], x->files[0]);
-		report(x, NULL, &b.ds, b.uptime_ns, b.time_ns);
+		report_lines(x, NULL, &lb, wb, b.uptime_ns, b.time_ns);
 	} else {
-		report(x, &a.ds, &b.ds, b.uptime_ns - a.uptime_ns, b.time_ns);
+		report_lines(x, &a.ds, &lb, wb, b.uptime_ns - a.uptime_ns,
+		    b.time_ns);
 	}
+	if (fb >= 0)
+		close(fb);
 	ds_snap_free(&a);
-	ds_snap_free(&b);
 }
 
 static void
@@ -468,6 +551,10 @@ sample_loop(struct dx *x)
 	uint64_t reports = 0, deadline;
 	int cur = 0;
 
+	if (!x->t.has_interval) {
+		since_boot(x);
+		return;
+	}
 	memset(s, 0, sizeof(s));
 	take(x, &s[0]);
 	deadline = ds_boottime_ns() + x->t.interval_ns;

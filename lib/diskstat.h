@@ -57,6 +57,49 @@ void ds_buf_free(struct ds_buf *b);
 /* Make room for n more bytes; -ENOMEM on failure. */
 int ds_buf_reserve(struct ds_buf *b, size_t n);
 
+/* ---- Line-by-line reading --------------------------------------------- */
+
+/*
+ * A file read a line at a time through a window of fixed size, so that
+ * memory stays the window's whatever the file's size (diskstats of
+ * thousands of devices, snapshots of it).  The checks of ds_read_file
+ * hold: opened O_NONBLOCK, a FIFO with a silent writer is -EINVAL, a
+ * directory -EISDIR, more than DS_READ_MAX bytes -EFBIG.  On an error
+ * the window is left empty and the error is returned again by every
+ * later ds_lines_next.
+ */
+#define DS_LINES_WINDOW (64u << 10)
+
+struct ds_lines {
+	int fd;
+	int own;		/* fd is closed by ds_lines_close */
+	struct ds_buf *b;	/* the window: the caller's, reused */
+	size_t pos;		/* where the next line starts in b */
+	size_t total;		/* bytes read */
+	size_t lineno;		/* 1-based number of the last line given */
+	int cut;		/* the last line was cut (too long) */
+	int skip, eof, err, ready, again;
+	char *last;
+	size_t lastlen;
+};
+
+/* Open rel under the root; -errno (the window emptied) on failure. */
+int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
+    const char *rel, struct ds_buf *window);
+/* Read from fd, which stays the caller's. */
+void ds_lines_fd(struct ds_lines *l, int fd, struct ds_buf *window);
+/*
+ * The next line: 1, with *line its text in the window, newline removed
+ * and NUL-terminated, valid until the next call; 0 at the end; -errno.
+ * A last line without a newline counts.  A line of more than
+ * DS_LINES_WINDOW - 2 bytes comes cut to that with l->cut set, and its
+ * rest is skipped.
+ */
+int ds_lines_next(struct ds_lines *l, char **line, size_t *len);
+/* Give the last line again at the next ds_lines_next. */
+void ds_lines_again(struct ds_lines *l);
+void ds_lines_close(struct ds_lines *l);
+
 /* ---- Checked parsing -------------------------------------------------- */
 
 /*
@@ -160,9 +203,22 @@ struct ds_diskstats {
 
 /* Parse text (need not be NUL-terminated); replaces out's contents. */
 int ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out);
-/* Read and parse proc/diskstats under the root. */
-int ds_diskstats_read(const struct ds_root *r, struct ds_buf *scratch,
+/*
+ * Read and parse proc/diskstats under the root, through window (see
+ * ds_lines): the text is never held whole.
+ */
+int ds_diskstats_read(const struct ds_root *r, struct ds_buf *window,
     struct ds_diskstats *out);
+/*
+ * The next device of a diskstats text read through l: 1 with *d set, 0
+ * at the end, -errno on a read error.  Damaged lines are skipped and
+ * counted in bad->bad and bad->first_bad (l's line numbers), as
+ * ds_diskstats_parse does; nothing else of *bad is touched.
+ */
+int ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
+    struct ds_diskstats *bad);
+/* Every remaining device of l into out (its contents replaced). */
+int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
 void ds_diskstats_free(struct ds_diskstats *s);
 /* Parse one line; 0 or -EINVAL when malformed. */
 int ds_disk_parse_line(char *line, struct ds_disk *d);
@@ -399,6 +455,12 @@ struct ds_snap {
  * skipped and counted in ds.bad, as ds_diskstats_parse does.
  */
 int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
+/*
+ * The same from a file read through l: the header lines into s (s->ds
+ * untouched but for its counts, zeroed), leaving l at the first
+ * diskstats line, to be read with ds_diskstats_next or _fill.
+ */
+int ds_snap_head(struct ds_lines *l, struct ds_snap *s);
 /* Append a snapshot to out: header lines, then the diskstats text. */
 int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
     const char *diskstats, size_t len);

@@ -55,13 +55,58 @@ ds_disk_parse_line(char *line, struct ds_disk *d)
 	return 0;
 }
 
+/*
+ * One line of text p (length l, not NUL-terminated): 1 with *d the
+ * device, 0 a blank line (not damage), -1 a damaged line.
+ */
+static int
+one_line(const char *p, size_t l, struct ds_disk *d)
+{
+	char line[1024];
+	size_t k;
+
+	if (l < sizeof(line) && memchr(p, '\0', l) == NULL) {
+		memcpy(line, p, l);
+		line[l] = '\0';
+		if (ds_disk_parse_line(line, d) == 0)
+			return 1;
+	}
+	for (k = 0; k < l && (p[k] == ' ' || p[k] == '\t'); k++)
+		;
+	return k < l ? -1 : 0;
+}
+
+static void
+count_bad(struct ds_diskstats *s, size_t lineno)
+{
+	s->bad++;
+	if (s->first_bad == 0)
+		s->first_bad = lineno;
+}
+
+/* Room for one more device at out->disk[out->n]. */
+static int
+grow(struct ds_diskstats *out)
+{
+	struct ds_disk *d;
+	size_t cap;
+
+	if (out->n < out->cap)
+		return 0;
+	cap = out->cap ? out->cap * 2 : 64;
+	if ((d = realloc(out->disk, cap * sizeof(*d))) == NULL)
+		return -ENOMEM;
+	out->disk = d;
+	out->cap = cap;
+	return 0;
+}
+
 int
 ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 {
-	char line[1024];
 	const char *p = text, *end = text + len, *nl;
 	size_t lineno = 0, l;
-	struct ds_disk *d;
+	int k;
 
 	out->n = 0;
 	out->bad = 0;
@@ -70,32 +115,12 @@ ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		l = (size_t)((nl != NULL ? nl : end) - p);
 		lineno++;
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 64;
-			d = realloc(out->disk, cap * sizeof(*d));
-			if (d == NULL)
-				return -ENOMEM;
-			out->disk = d;
-			out->cap = cap;
-		}
-		if (l < sizeof(line)) {
-			memcpy(line, p, l);
-			line[l] = '\0';
-		}
-		if (l >= sizeof(line) || memchr(p, '\0', l) != NULL ||
-		    ds_disk_parse_line(line, &out->disk[out->n]) < 0) {
-			/* A blank line is not damage; anything else is. */
-			size_t k;
-			for (k = 0; k < l && (p[k] == ' ' || p[k] == '\t'); k++)
-				;
-			if (k < l) {
-				out->bad++;
-				if (out->first_bad == 0)
-					out->first_bad = lineno;
-			}
-		} else {
+		if (grow(out) < 0)
+			return -ENOMEM;
+		if ((k = one_line(p, l, &out->disk[out->n])) > 0)
 			out->n++;
-		}
+		else if (k < 0)
+			count_bad(out, lineno);
 		/* Past the newline, or at the end: never beyond it. */
 		p = nl != NULL ? nl + 1 : end;
 	}
@@ -103,14 +128,51 @@ ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 }
 
 int
-ds_diskstats_read(const struct ds_root *r, struct ds_buf *scratch,
-    struct ds_diskstats *out)
+ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
+    struct ds_diskstats *bad)
+{
+	char *p;
+	size_t len;
+	int e, k;
+
+	while ((e = ds_lines_next(l, &p, &len)) == 1) {
+		if ((k = one_line(p, len, d)) > 0)
+			return 1;
+		if (k < 0 || l->cut)
+			count_bad(bad, l->lineno);
+	}
+	return e;
+}
+
+int
+ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out)
 {
 	int e;
 
-	if ((e = ds_read_file(r, "proc/diskstats", scratch)) < 0)
+	out->n = 0;
+	out->bad = 0;
+	out->first_bad = 0;
+	for (;;) {
+		if (grow(out) < 0)
+			return -ENOMEM;
+		if ((e = ds_diskstats_next(l, &out->disk[out->n], out)) <= 0)
+			return e;
+		out->n++;
+	}
+}
+
+int
+ds_diskstats_read(const struct ds_root *r, struct ds_buf *window,
+    struct ds_diskstats *out)
+{
+	struct ds_lines l;
+	int e;
+
+	if ((e = ds_lines_open(&l, r, "proc/diskstats", window)) < 0)
 		return e;
-	return ds_diskstats_parse(scratch->data, scratch->len, out);
+	e = ds_diskstats_fill(&l, out);
+	ds_lines_close(&l);
+	return e;
 }
 
 void
