@@ -66,12 +66,6 @@ struct dmname {
 	char name[256];		/* "" when not a device-mapper device */
 };
 
-/* What sys/block said of a name, remembered so it is asked once. */
-struct known {
-	char name[DS_DISK_NAME_MAX];
-	int whole;
-};
-
 struct sample {
 	struct ds_diskstats ds;
 	uint64_t uptime_ns;
@@ -89,10 +83,8 @@ struct dx {
 	struct ds_blockdevs bd;
 	int use_sys;		/* sys is the counters' machine */
 	int use_bd;		/* whole disks from sys/block, else by name */
-	int bd_rescanned;	/* sys/block read again this sample */
-	struct known *kn;
-	size_t nkn, capkn;
-	ptrdiff_t knshift;	/* kn index minus the row's, last match */
+	int bd_rescanned;	/* sys/block read during this report */
+	int bd_fresh;		/* read just before the next report */
 	ptrdiff_t shift;	/* prev index minus the row's, last match */
 	struct dmname *dmn;
 	size_t ndmn, capdmn;
@@ -118,65 +110,33 @@ usage(void)
 	usage_to(stderr, 2);
 }
 
-static int
-whole_disk_now(struct dx *x, const char *name)
-{
-	if (ds_blockdevs_has(&x->bd, name))
-		return 1;
-	/*
-	 * A name sys/block did not have when we read it: a disk added
-	 * since (hot plug, a new loop device) or a partition.  Read the
-	 * directory again, at most once per sample and only on a live
-	 * system, where it can change.
-	 */
-	if (x->t.r.live && !x->bd_rescanned) {
-		x->bd_rescanned = 1;
-		if (ds_blockdevs_read(&x->t.r, &x->bd) < 0)
-			return !ds_name_is_partition(name);
-		return ds_blockdevs_has(&x->bd, name);
-	}
-	return 0;
-}
-
 /*
- * Is name a whole disk?  Answers are remembered per name, so sys/block
- * is read again only for a name never seen before, not every sample.
- * hint: where the name was last time (devices keep their order).
+ * Is name a whole disk?  Whole disks are the names in sys/block.  A name
+ * it does not have is a partition, or a disk added since it was read
+ * (hot plug, a new loop device): only a device new since the last
+ * sample (seen 0) can be such a disk, and for one of those sys/block
+ * is read again, at most once per report and only on a live system.
  */
+static const char *rootpath(struct dx *, const char *);
+
 static int
-whole_disk(struct dx *x, const char *name, size_t hint)
+whole_disk(struct dx *x, const char *name, int seen)
 {
-	struct known *k;
-	size_t i;
+	int e;
 
 	if (!x->use_bd)
 		return !ds_name_is_partition(name);
-	/*
-	 * Where the last name was found, moved along: a device removed or
-	 * added shifts the rows after it, and without the shift every one
-	 * of them would be a scan (quadratic with thousands of devices).
-	 */
-	i = hint + (size_t)x->knshift;
-	if (i < x->nkn && strcmp(x->kn[i].name, name) == 0)
-		return x->kn[i].whole;
-	for (i = 0; i < x->nkn; i++)
-		if (strcmp(x->kn[i].name, name) == 0) {
-			x->knshift = (ptrdiff_t)i - (ptrdiff_t)hint;
-			return x->kn[i].whole;
-		}
-	if (x->nkn == x->capkn) {
-		size_t cap = x->capkn ? x->capkn * 2 : 64;
-		k = realloc(x->kn, cap * sizeof(*k));
-		if (k == NULL)
-			err(1, NULL);
-		x->kn = k;
-		x->capkn = cap;
+	if (ds_blockdevs_has(&x->bd, name))
+		return 1;
+	if (seen || !x->t.r.live || x->bd_rescanned)
+		return 0;
+	x->bd_rescanned = 1;
+	if ((e = ds_blockdevs_read(&x->t.r, &x->bd)) < 0) {
+		tool_warnc(e, "%s", rootpath(x, "sys/block"));
+		x->use_bd = 0;
+		return !ds_name_is_partition(name);
 	}
-	x->knshift = (ptrdiff_t)x->nkn - (ptrdiff_t)hint;
-	k = &x->kn[x->nkn++];
-	snprintf(k->name, sizeof(k->name), "%s", name);
-	k->whole = whole_disk_now(x, name);
-	return k->whole;
+	return ds_blockdevs_has(&x->bd, name);
 }
 
 /* The device-mapper name of dev, read once per device; NULL if none. */
@@ -215,16 +175,16 @@ dm_name(struct dx *x, const char *dev)
  * given as /dev/mapper/NAME; a glob selects whole disks (all with -p).
  */
 static int
-selected(struct dx *x, const char *name, size_t hint)
+selected(struct dx *x, const char *name, int seen)
 {
 	const char *dm = NULL;
 
 	if (x->sel.n == 0)
-		return x->part || whole_disk(x, name, hint);
+		return x->part || whole_disk(x, name, seen);
 	if (x->dm || x->sel.ndm > 0)
 		dm = dm_name(x, name);
 	return ds_devsel_match(&x->sel, name, dm, x->sel.nglob == 0 ||
-	    x->part || whole_disk(x, name, hint));
+	    x->part || whole_disk(x, name, seen));
 }
 
 /*
@@ -273,34 +233,42 @@ never_did_io(const struct ds_disk *d)
 }
 
 /*
- * One row: c against p (NULL: since the device appeared) over
- * interval_ns.  i is c's place in its sample, a hint for lookups.
+ * c's previous sample in prev.  The hint follows the last match, so
+ * that one device removed or added does not make every later row a
+ * scan.  i is c's place in its own sample.
+ */
+static const struct ds_disk *
+prev_of(struct dx *x, const struct ds_diskstats *prev, const struct ds_disk *c,
+    size_t i)
+{
+	const struct ds_disk *p;
+
+	if (prev == NULL)
+		return NULL;
+	p = find(prev, i + (size_t)x->shift, c->name);
+	if (p != NULL)
+		x->shift = (p - prev->disk) - (ptrdiff_t)i;
+	return p;
+}
+
+/*
+ * One row: c against p, its previous sample (NULL: counted from zero,
+ * since boot or since the device appeared) over interval_ns.
  */
 static void
-row(struct dx *x, const struct ds_diskstats *prev, const struct ds_disk *c,
-    size_t i, uint64_t interval_ns, uint64_t time_ns)
+row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
+    uint64_t interval_ns, uint64_t time_ns)
 {
 	uint64_t d[DS_NCOUNTERS];
-	const struct ds_disk *p = NULL;
 	struct ds_xstat xs;
 	uint32_t have;
 	const char *name;
 	int j, sel;
 
-	if ((sel = selected(x, c->name, i)) == 0)
+	if ((sel = selected(x, c->name, p != NULL)) == 0)
 		return;
 	if (sel == 1 && !x->all && never_did_io(c))
 		return;
-	/*
-	 * A device new since the last sample counts from zero.  The hint
-	 * follows the last match, so that one device removed or added does
-	 * not make every later row a scan.
-	 */
-	if (prev != NULL) {
-		p = find(prev, i + (size_t)x->shift, c->name);
-		if (p != NULL)
-			x->shift = (p - prev->disk) - (ptrdiff_t)i;
-	}
 	ds_disk_delta(p, c, d, &have);
 	ds_xstat_compute(d, have, interval_ns, &xs);
 	if (x->zero && xs.completed == 0)
@@ -327,7 +295,8 @@ row(struct dx *x, const struct ds_diskstats *prev, const struct ds_disk *c,
 static void
 report_begin(struct dx *x)
 {
-	x->bd_rescanned = 0;
+	x->bd_rescanned = x->bd_fresh;
+	x->bd_fresh = 0;
 	x->shift = 0;
 	tool_report_begin(&x->t, &x->w);
 }
@@ -348,33 +317,96 @@ report(struct dx *x, const struct ds_diskstats *prev,
 
 	report_begin(x);
 	for (i = 0; i < cur->n; i++)
-		row(x, prev, &cur->disk[i], i, interval_ns, time_ns);
+		row(x, prev_of(x, prev, &cur->disk[i], i), &cur->disk[i],
+		    interval_ns, time_ns);
 	report_end(x);
 }
 
 static void warn_bad(struct dx *, const char *, const struct ds_diskstats *);
 
 /*
- * The same with the current sample read as it is reported, line by
+ * The earlier of two snapshot files, read along with the later one.
+ * Devices keep their order between samples, so each device of the later
+ * file is most often the next one of the earlier: it is then never
+ * stored.  Devices read past on the way (removed since) are kept in
+ * pend, where a device that moved back is still found; only a device
+ * new in the later file reads the earlier to its end, into pend.
+ */
+struct older {
+	struct ds_lines l;
+	const char *what;
+	struct ds_diskstats pend;	/* read, not yet matched */
+	struct ds_disk next;		/* the last one read, if matched */
+	int eof;
+};
+
+static const struct ds_disk *
+older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i)
+{
+	const struct ds_disk *p;
+	struct ds_disk *d;
+	int e;
+
+	if (o->pend.n > 0 && (p = prev_of(x, &o->pend, c, i)) != NULL)
+		return p;
+	while (!o->eof) {
+		if (o->pend.n == o->pend.cap) {
+			size_t cap = o->pend.cap ? o->pend.cap * 2 : 16;
+
+			d = realloc(o->pend.disk, cap * sizeof(*d));
+			if (d == NULL)
+				err(1, NULL);
+			o->pend.disk = d;
+			o->pend.cap = cap;
+		}
+		/* Read into the free slot: kept only if it is not c. */
+		d = &o->pend.disk[o->pend.n];
+		if ((e = ds_diskstats_next(&o->l, d, &o->pend)) < 0)
+			tool_errc(1, e, "%s", o->what);
+		if (e == 0) {
+			o->eof = 1;
+			break;
+		}
+		if (strcmp(d->name, c->name) == 0) {
+			o->next = *d;
+			return &o->next;
+		}
+		o->pend.n++;
+	}
+	return NULL;
+}
+
+/*
+ * A report with the current sample read as it is reported, line by
  * line: no more memory than one line, whatever the number of devices.
  * Only for text that holds still (files, and a since-boot report, whose
  * rates over the whole uptime cannot tell a few ms of reading apart):
  * a live interval is read whole first, so that a slow reader of our
- * output cannot stretch the sample.
+ * output cannot stretch the sample.  The previous sample is an array
+ * (prev), a file read along (o), or neither (since boot).
  */
 static void
-report_lines(struct dx *x, const struct ds_diskstats *prev,
+report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
     struct ds_lines *l, const char *what, uint64_t interval_ns,
     uint64_t time_ns)
 {
 	struct ds_diskstats bad = { 0 };
+	const struct ds_disk *p;
 	struct ds_disk c;
 	size_t i = 0;
 	int e;
 
 	report_begin(x);
-	while ((e = ds_diskstats_next(l, &c, &bad)) > 0)
-		row(x, prev, &c, i++, interval_ns, time_ns);
+	while ((e = ds_diskstats_next(l, &c, &bad)) > 0) {
+		if (o != NULL) {
+			/* Every device, shown or not, keeps o in step. */
+			p = older_find(x, o, &c, i);
+		} else {
+			p = prev_of(x, prev, &c, i);
+		}
+		row(x, p, &c, interval_ns, time_ns);
+		i++;
+	}
 	if (e < 0)
 		tool_errc(1, e, "%s", what);
 	report_end(x);
@@ -435,7 +467,7 @@ since_boot(struct dx *x)
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
 	now = ds_realtime_ns();
-	report_lines(x, NULL, &l, what, up, now);
+	report_lines(x, NULL, NULL, &l, what, up, now);
 	ds_lines_close(&l);
 }
 
@@ -507,25 +539,21 @@ static void
 from_files(struct dx *x)
 {
 	struct ds_snap a = { 0 }, b = { 0 };
-	struct ds_lines la, lb;
-	const char *wa, *wb;
+	struct ds_buf wa = { 0 };
+	struct older o;
+	struct ds_lines lb;
+	const char *what;
 	int fa, fb, e;
 
-	wa = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
-	fa = open_snap(x, x->files[0], &la, &x->buf, &a);
+	memset(&o, 0, sizeof(o));
+	o.what = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
+	fa = open_snap(x, x->files[0], &o.l, &wa, &a);
 	if (x->nfiles == 1) {
-		report_lines(x, NULL, &la, wa, a.uptime_ns, a.time_ns);
-		if (fa >= 0)
-			close(fa);
-		return;
+		report_lines(x, NULL, NULL, &o.l, o.what, a.uptime_ns,
+		    a.time_ns);
+		goto done;
 	}
-	/* The first file's devices are kept; the second's are streamed. */
-	if ((e = ds_diskstats_fill(&la, &a.ds)) < 0)
-		tool_errc(1, e, "%s", wa);
-	warn_bad(x, wa, &a.ds);
-	if (fa >= 0)
-		close(fa);
-	wb = strcmp(x->files[1], "-") == 0 ? "stdin" : x->files[1];
+	what = strcmp(x->files[1], "-") == 0 ? "stdin" : x->files[1];
 	fb = open_snap(x, x->files[1], &lb, &x->buf, &b);
 	if (b.uptime_ns == a.uptime_ns)
 		errx(1, "%s and %s were taken at the same uptime",
@@ -534,14 +562,28 @@ from_files(struct dx *x)
 		/* Uptime went back: a reboot, or the files swapped. */
 		warnx("%s: uptime below %s's (a reboot between them?): "
 		    "reporting since boot", x->files[1], x->files[0]);
-		report_lines(x, NULL, &lb, wb, b.uptime_ns, b.time_ns);
+		report_lines(x, NULL, NULL, &lb, what, b.uptime_ns, b.time_ns);
 	} else {
-		report_lines(x, &a.ds, &lb, wb, b.uptime_ns - a.uptime_ns,
-		    b.time_ns);
+		report_lines(x, NULL, &o, &lb, what,
+		    b.uptime_ns - a.uptime_ns, b.time_ns);
 	}
 	if (fb >= 0)
 		close(fb);
-	ds_snap_free(&a);
+	/* The rest of the first file, for its damaged lines. */
+	while (!o.eof) {
+		struct ds_disk d;
+
+		if ((e = ds_diskstats_next(&o.l, &d, &o.pend)) < 0)
+			tool_errc(1, e, "%s", o.what);
+		o.eof = e == 0;
+	}
+	x->last_bad = 0;
+	warn_bad(x, o.what, &o.pend);
+done:
+	if (fa >= 0)
+		close(fa);
+	ds_diskstats_free(&o.pend);
+	ds_buf_free(&wa);
 }
 
 static void
@@ -557,6 +599,9 @@ sample_loop(struct dx *x)
 	}
 	memset(s, 0, sizeof(s));
 	take(x, &s[0]);
+	/* The first report comes an interval after sys/block was read. */
+	if (x->noboot)
+		x->bd_fresh = 0;
 	deadline = ds_boottime_ns() + x->t.interval_ns;
 	if (!x->noboot) {
 		report(x, NULL, &s[0].ds, s[0].uptime_ns, s[0].time_ns);
@@ -662,7 +707,7 @@ main(int argc, char **argv)
 	if (x.use_sys) {
 		e = ds_blockdevs_read(&x.t.r, &x.bd);
 		if (e == 0)
-			x.use_bd = 1;
+			x.use_bd = x.bd_fresh = 1;
 		else if (e != -ENOENT && e != -ENOTDIR)
 			tool_warnc(e, "%s", rootpath(&x, "sys/block"));
 	}
@@ -677,7 +722,6 @@ main(int argc, char **argv)
 	ds_buf_free(&x.buf);
 	ds_buf_free(&x.scratch);
 	free(x.dmn);
-	free(x.kn);
 	ds_devsel_free(&x.sel);
 	tool_exit(x.status);
 }
