@@ -477,7 +477,7 @@ snapshot(struct dx *x)
 	struct ds_buf out = { 0 };
 	struct sample s;
 	FILE *f = stdout;
-	int e;
+	int e, nl;
 
 	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
@@ -489,14 +489,18 @@ snapshot(struct dx *x)
 	 * be a lie, and the line is optional.
 	 */
 	if ((e = ds_snap_format(&out, s.uptime_ns,
-	    x->t.r.live ? ds_realtime_ns() : 0, x->buf.data, x->buf.len)) < 0)
+	    x->t.r.live ? ds_realtime_ns() : 0, "", 0)) < 0)
 		tool_errc(1, e, "snapshot");
 	if (x->t.outfile != NULL) {
 		if ((e = ds_atomic_open(&x->t.atomic, x->t.outfile)) < 0)
 			tool_errc(1, e, "%s", x->t.outfile);
 		f = x->t.atomic.fp;
 	}
-	if (fwrite(out.data, 1, out.len, f) != out.len || fflush(f) == EOF) {
+	/* The header, then the text as read (not copied behind it). */
+	nl = x->buf.len > 0 && x->buf.data[x->buf.len - 1] != '\n';
+	if (fwrite(out.data, 1, out.len, f) != out.len ||
+	    fwrite(x->buf.data, 1, x->buf.len, f) != x->buf.len ||
+	    (nl && putc('\n', f) == EOF) || fflush(f) == EOF) {
 		e = errno;
 		if (x->t.outfile != NULL) {
 			ds_atomic_abort(&x->t.atomic);

@@ -93,7 +93,12 @@ grow(struct ds_diskstats *out)
 
 	if (out->n < out->cap)
 		return 0;
-	cap = out->cap ? out->cap * 2 : 64;
+	/*
+	 * Start past malloc's mmap threshold (128 KiB): the array is then
+	 * mapped, grows by mremap and leaves no smaller copies behind in
+	 * the heap, and only the pages written count in memory use.
+	 */
+	cap = out->cap ? out->cap * 2 : (256u << 10) / sizeof(*d);
 	if ((d = realloc(out->disk, cap * sizeof(*d))) == NULL)
 		return -ENOMEM;
 	out->disk = d;
