@@ -122,7 +122,10 @@ ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 		lineno++;
 		if (grow(out) < 0)
 			return -ENOMEM;
-		if ((k = one_line(p, l, &out->disk[out->n])) > 0)
+		/* Too long for ds_lines' window is damage there, so here. */
+		if (l > DS_LINES_WINDOW - 2)
+			count_bad(out, lineno);
+		else if ((k = one_line(p, l, &out->disk[out->n])) > 0)
 			out->n++;
 		else if (k < 0)
 			count_bad(out, lineno);

@@ -133,10 +133,10 @@ ds_snap_head(struct ds_lines *l, struct ds_snap *s)
 			return e;
 		if (e == 0)
 			return head_end(s, seen, l->lineno + 1);
-		/* A cut line is no header: diskstats damage, counted there. */
-		if (!l->cut && (e = head_line(p, len, l->lineno, s, &seen)) < 0)
+		/* A cut line is as long as any header line too long. */
+		if ((e = head_line(p, len, l->lineno, s, &seen)) < 0)
 			return e;
-		if (l->cut || e == 0) {
+		if (e == 0) {
 			ds_lines_again(l);
 			return head_end(s, seen, l->lineno);
 		}

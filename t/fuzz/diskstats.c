@@ -51,6 +51,33 @@ check_disk(const struct ds_disk *d)
 	FUZZ_CHECK(memcmp(again.v, d->v, sizeof(d->v)) == 0);
 }
 
+/* Read a line at a time through ds_lines: the same devices and damage. */
+static void
+same_through_window(const uint8_t *data, size_t size,
+    const struct ds_diskstats *s)
+{
+	struct ds_diskstats w = { 0 };
+	struct ds_buf win = { 0 };
+	struct ds_lines l;
+	size_t i;
+	int fd = fuzz_fd(data, size);
+
+	ds_lines_fd(&l, fd, &win);
+	FUZZ_CHECK(ds_diskstats_fill(&l, &w) == 0);
+	FUZZ_CHECK(w.n == s->n && w.bad == s->bad &&
+	    w.first_bad == s->first_bad);
+	for (i = 0; i < s->n; i++) {
+		FUZZ_CHECK(strcmp(w.disk[i].name, s->disk[i].name) == 0);
+		FUZZ_CHECK(w.disk[i].have == s->disk[i].have);
+		FUZZ_CHECK(memcmp(w.disk[i].v, s->disk[i].v,
+		    sizeof(s->disk[i].v)) == 0);
+	}
+	FUZZ_CHECK(win.cap <= DS_LINES_WINDOW);
+	close(fd);
+	ds_diskstats_free(&w);
+	ds_buf_free(&win);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -101,6 +128,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(s.n + s.bad + blank == lines);
 	FUZZ_CHECK((s.bad == 0) == (s.first_bad == 0));
 	FUZZ_CHECK(s.first_bad <= lines);
+	same_through_window(data, size, &s);
 
 	ds_diskstats_free(&s);
 	free(copy);

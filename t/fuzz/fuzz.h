@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "diskstat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -66,6 +69,18 @@ static inline int
 fuzz_within(const char *p, const char *lo, size_t n)
 {
 	return p >= lo && p <= lo + n;
+}
+
+/* A descriptor reading the bytes from the start (a memfd). */
+static inline int
+fuzz_fd(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size) ||
+	    lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	return fd;
 }
 
 #endif

@@ -59,6 +59,43 @@ check_delta(const struct ds_disk *a, const struct ds_disk *b, uint64_t ns)
 		FUZZ_CHECK(x.have == 0);
 }
 
+/* The file read a line at a time (ds_snap_head, ds_diskstats_fill). */
+static void
+same_through_window(const uint8_t *data, size_t size,
+    const struct ds_snap *s, int e)
+{
+	struct ds_snap w = { 0 };
+	struct ds_buf win = { 0 };
+	struct ds_lines l;
+	size_t i;
+	int fd = fuzz_fd(data, size), we;
+
+	ds_lines_fd(&l, fd, &win);
+	we = ds_snap_head(&l, &w);
+	if (we == 0)
+		we = ds_diskstats_fill(&l, &w.ds);
+	FUZZ_CHECK(we == e);
+	if (e == -EINVAL) {
+		FUZZ_CHECK(w.why != NULL && strcmp(w.why, s->why) == 0);
+		FUZZ_CHECK(w.why_line == s->why_line);
+	}
+	if (e == 0) {
+		FUZZ_CHECK(w.uptime_ns == s->uptime_ns &&
+		    w.time_ns == s->time_ns);
+		FUZZ_CHECK(w.ds.n == s->ds.n && w.ds.bad == s->ds.bad &&
+		    w.ds.first_bad == s->ds.first_bad);
+		for (i = 0; i < s->ds.n; i++) {
+			FUZZ_CHECK(strcmp(w.ds.disk[i].name,
+			    s->ds.disk[i].name) == 0);
+			FUZZ_CHECK(memcmp(w.ds.disk[i].v, s->ds.disk[i].v,
+			    sizeof(s->ds.disk[i].v)) == 0);
+		}
+	}
+	close(fd);
+	ds_snap_free(&w);
+	ds_buf_free(&win);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -116,6 +153,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (s.ds.n > 0)
 			check_delta(&s.ds.disk[0], &s.ds.disk[0], 0);
 	}
+	same_through_window(data, size, &s, e);
 	ds_snap_free(&s);
 	ds_snap_free(&again);
 	ds_buf_free(&text);
