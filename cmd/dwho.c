@@ -197,29 +197,6 @@ shown_command(const struct ds_proc *p, const struct opts *o, size_t *len,
 	return p->comm;
 }
 
-/* Filter after stat (and cmdline), before the rest is read. */
-static int
-keep(const struct ds_proc *p, void *arg)
-{
-	struct opts *o = arg;
-	char buf[80];
-	size_t len;
-	const char *cmd;
-
-	if (o->user != NULL) {
-		if (o->have_uid ? p->uid != o->uid :
-		    strcmp(ds_user_name(&o->users, o->r, p->uid), o->user) != 0)
-			return 0;
-	}
-	if (o->have_re) {
-		cmd = shown_command(p, o, &len, buf, sizeof(buf));
-		/* regexec wants a C string; comm and cmdline hold no NUL. */
-		if (regexec(&o->re, cmd, 0, NULL, 0) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 static const struct opts *sort_opts;
 
 static int
@@ -280,6 +257,140 @@ fill_values(struct row *rw)
 	}
 }
 
+/*
+ * The streamed path (no -g, -t, -s or -n) keeps no rows, and of the scan
+ * before only what a rate needs: per entry pid, start time, the io
+ * counters present, io_err and field 42, as varints in the order read
+ * (pid ascending).  About 20 bytes an idle process, where a struct
+ * ds_proc takes 208.
+ */
+struct base {
+	unsigned char *d;
+	size_t len, cap;
+	uint64_t uptime_ns;
+	int sorted;		/* pids ascending, so a cursor finds them */
+	int last;		/* the last pid added */
+	size_t off;		/* cursor: the next entry to decode */
+	int have_at, lastq;
+	struct ds_proc at;	/* the entry decoded before off */
+};
+
+static void
+put_v(struct base *b, uint64_t v)
+{
+	unsigned char *d;
+	size_t cap;
+
+	if (b->cap - b->len < 10) {
+		cap = b->cap ? b->cap * 2 : 4096;
+		if ((d = realloc(b->d, cap)) == NULL)
+			err(1, NULL);
+		b->d = d;
+		b->cap = cap;
+	}
+	for (; v >= 0x80; v >>= 7)
+		b->d[b->len++] = (unsigned char)(v | 0x80);
+	b->d[b->len++] = (unsigned char)v;
+}
+
+static uint64_t
+get_v(const struct base *b, size_t *off)
+{
+	uint64_t v = 0;
+	unsigned int sh = 0;
+	unsigned char c;
+
+	do {
+		c = b->d[(*off)++];
+		v |= (uint64_t)(c & 0x7f) << sh;
+		sh += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+static void
+base_reset(struct base *b)
+{
+	b->len = 0;
+	b->uptime_ns = 0;
+	b->sorted = 1;
+	b->last = 0;
+	b->off = 0;
+	b->have_at = 0;
+	b->lastq = 0;
+}
+
+static void
+base_add(struct base *b, const struct ds_proc *p)
+{
+	int i;
+
+	if (b->len > 0 && p->pid <= b->last)
+		b->sorted = 0;
+	b->last = p->pid;
+	put_v(b, (uint64_t)(uint32_t)p->pid);
+	put_v(b, p->starttime);
+	put_v(b, (uint64_t)p->io.have << 1 | (p->have_blkio != 0));
+	put_v(b, (uint64_t)(uint32_t)-p->io_err);
+	/* ds_io_parse leaves the fields it did not find 0. */
+	for (i = 0; i < DS_IO_NFIELDS; i++)
+		if (p->io.have & (1u << i))
+			put_v(b, p->io.v[i]);
+	if (p->have_blkio)
+		put_v(b, p->blkio_ticks);
+}
+
+static void
+base_get(const struct base *b, size_t *off, struct ds_proc *p)
+{
+	uint64_t f;
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = p->tgid = (int)get_v(b, off);
+	p->starttime = get_v(b, off);
+	f = get_v(b, off);
+	p->have_blkio = (int)(f & 1);
+	p->io.have = (uint32_t)(f >> 1);
+	p->io_err = -(int)get_v(b, off);
+	for (i = 0; i < DS_IO_NFIELDS; i++)
+		if (p->io.have & (1u << i))
+			p->io.v[i] = get_v(b, off);
+	if (p->have_blkio)
+		p->blkio_ticks = get_v(b, off);
+}
+
+/* The entry of pid, or NULL.  Lookups come in pid order, as entries do. */
+static const struct ds_proc *
+base_find(struct base *b, int pid)
+{
+	size_t off;
+
+	if (!b->sorted) {
+		/* A captured tree whose stat files name other pids. */
+		for (off = 0; off < b->len;) {
+			base_get(b, &off, &b->at);
+			if (b->at.pid == pid)
+				return &b->at;
+		}
+		b->have_at = 0;
+		return NULL;
+	}
+	if (pid <= b->lastq) {
+		b->off = 0;
+		b->have_at = 0;
+	}
+	b->lastq = pid;
+	for (;;) {
+		if (b->have_at && b->at.pid >= pid)
+			return b->at.pid == pid ? &b->at : NULL;
+		if (b->off >= b->len)
+			return NULL;
+		base_get(b, &b->off, &b->at);
+		b->have_at = 1;
+	}
+}
+
 struct state {
 	struct tool *t;
 	struct opts *o;
@@ -298,7 +409,37 @@ struct state {
 	const char *source_note;	/* which -g source, said once */
 	char source_buf[4200];
 	int noted_source;
+	/* The streamed path: rows written as their entries are read. */
+	struct base bases[2];
+	struct base *prev;	/* the scan before, NULL in one report */
+	struct base *next;	/* this scan's, NULL when none follows */
+	int reporting, begun, delay;
+	uint64_t now;
 };
+
+/* Filter after stat (and cmdline), before the rest is read. */
+static int
+keep(const struct ds_proc *p, void *arg)
+{
+	struct state *s = arg;
+	struct opts *o = s->o;
+	char buf[80];
+	size_t len;
+	const char *cmd;
+
+	if (o->user != NULL) {
+		if (o->have_uid ? p->uid != o->uid :
+		    strcmp(ds_user_name(&o->users, o->r, p->uid), o->user) != 0)
+			return 0;
+	}
+	if (o->have_re) {
+		cmd = shown_command(p, o, &len, buf, sizeof(buf));
+		/* regexec wants a C string; comm and cmdline hold no NUL. */
+		if (regexec(&o->re, cmd, 0, NULL, 0) != 0)
+			return 0;
+	}
+	return 1;
+}
 
 static void
 setup_columns(struct state *s)
@@ -423,6 +564,44 @@ notes(struct state *s)
 	}
 }
 
+/*
+ * The row of p, against q of the scan before (prev_up: its uptime, NULL
+ * in a report since each process started).  0 when it is not shown.
+ */
+static int
+entry_row(struct state *s, const uint64_t *prev_up, const struct ds_proc *q,
+    const struct ds_proc *p, uint64_t up, int delay, struct row *rw)
+{
+	struct opts *o = s->o;
+	double secs, age;
+
+	if (prev_up != NULL) {
+		secs = (double)(up - *prev_up) / 1e9;
+		age = ds_proc_age(p, up, o->clk_tck);
+		/*
+		 * Not in the first sample, yet older than the interval (it
+		 * changed user or name into the selection): no baseline, so
+		 * its rates since it started rather than a lifetime in one
+		 * interval.  A tick of slack for the start time's resolution.
+		 */
+		if ((q == NULL || q->starttime != p->starttime) &&
+		    age > secs + 2.0 / (double)o->clk_tck) {
+			q = NULL;
+			secs = age;
+		}
+	} else {
+		secs = ds_proc_age(p, up, o->clk_tck);
+	}
+	memset(rw, 0, sizeof(*rw));
+	rw->p = p;
+	rw->procs = 1;
+	ds_who_rate(q, p, secs, o->clk_tck, delay, &rw->r);
+	if (!o->all && !rw->r.active && o->mode != M_GROUP)
+		return 0;
+	fill_values(rw);
+	return 1;
+}
+
 /* One report: cur against prev (NULL: since each process started). */
 static void
 report(struct state *s, const struct ds_procs *prev,
@@ -431,7 +610,6 @@ report(struct state *s, const struct ds_procs *prev,
 	struct opts *o = s->o;
 	size_t i, n = 0, g, j, shown;
 	uint64_t now = ds_realtime_ns();
-	double secs, age;
 
 	if (cur->n > s->cap) {
 		free(s->rows);
@@ -441,35 +619,12 @@ report(struct state *s, const struct ds_procs *prev,
 	}
 	for (i = 0; i < cur->n; i++) {
 		const struct ds_proc *p = &cur->p[i], *q = NULL;
-		struct row *rw = &s->rows[n];
 
-		if (prev != NULL) {
+		if (prev != NULL)
 			q = ds_procs_find(prev, p->pid);
-			secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
-			age = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
-			/*
-			 * Not in the first sample, yet older than the
-			 * interval (it changed user or name into the
-			 * selection): no baseline, so its rates since it
-			 * started rather than a lifetime in one interval.
-			 * A tick of slack for the start time's resolution.
-			 */
-			if ((q == NULL || q->starttime != p->starttime) &&
-			    age > secs + 2.0 / (double)o->clk_tck) {
-				q = NULL;
-				secs = age;
-			}
-		} else {
-			secs = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
-		}
-		memset(rw, 0, sizeof(*rw));
-		rw->p = p;
-		rw->procs = 1;
-		ds_who_rate(q, p, secs, o->clk_tck, delay, &rw->r);
-		if (!o->all && !rw->r.active && o->mode != M_GROUP)
-			continue;
-		fill_values(rw);
-		n++;
+		if (entry_row(s, prev != NULL ? &prev->uptime_ns : NULL, q, p,
+		    cur->uptime_ns, delay, &s->rows[n]))
+			n++;
 	}
 	if (o->mode == M_GROUP) {
 		/* Sum the members of each cgroup into its first row. */
@@ -532,13 +687,10 @@ delay_state(struct tool *t, struct ds_buf *b)
 	return e == -ENOENT ? 1 : e > 0;
 }
 
+/* After a scan: a failure ends the run; the first damage is noted. */
 static void
-sample(struct state *s, unsigned int flags, struct ds_procs *ps)
+sampled(struct state *s, int e, const struct ds_procs *ps)
 {
-	int e;
-
-	e = ds_procs_read(&s->t->r, flags, s->o->pids, s->o->npids, keep,
-	    s->o, ps);
 	if (e < 0)
 		tool_errc(1, e, "%s%s%s", s->t->r.live ? "/" : s->t->r.path,
 		    s->t->r.live ? "" : "/", ps->failed != NULL ? ps->failed :
@@ -547,6 +699,92 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 		s->bad = ps->bad;
 		s->first_bad = ps->first_bad;
 	}
+}
+
+static void
+sample(struct state *s, unsigned int flags, struct ds_procs *ps)
+{
+	int e;
+
+	e = ds_procs_read(&s->t->r, flags, s->o->pids, s->o->npids, keep,
+	    s, ps);
+	sampled(s, e, ps);
+}
+
+/* The streamed path: an entry as it is read. */
+static int
+each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
+{
+	struct state *s = arg;
+	const struct ds_proc *q = NULL;
+	struct row rw;
+
+	if (s->next != NULL)
+		base_add(s->next, p);
+	if (!s->reporting)
+		return 0;
+	if (s->prev != NULL)
+		q = base_find(s->prev, p->pid);
+	if (!entry_row(s, s->prev != NULL ? &s->prev->uptime_ns : NULL, q, p,
+	    scan->uptime_ns, s->delay, &rw))
+		return 0;
+	if (!s->begun) {
+		s->begun = 1;
+		tool_report_begin(s->t, &s->w);
+	}
+	write_row(s, &rw, s->now, s->delay);
+	/* A write error (a full disk): no use reading on. */
+	return s->w.error != 0;
+}
+
+/*
+ * A scan on the streamed path: rows in pid order as /proc lists them,
+ * written as each process is read, nothing stored but the compact base
+ * for the next report.  report 0: the first sample of an interval run.
+ */
+static void
+stream_scan(struct state *s, unsigned int flags, int report, int delay,
+    int more)
+{
+	struct ds_procs scan = { 0 };
+	int e;
+
+	s->next = NULL;
+	if (more) {
+		s->next = s->prev == &s->bases[0] ? &s->bases[1] :
+		    &s->bases[0];
+		base_reset(s->next);
+	}
+	if (s->prev != NULL) {
+		s->prev->off = 0;
+		s->prev->have_at = 0;
+		s->prev->lastq = 0;
+	}
+	s->reporting = report;
+	s->delay = delay;
+	s->begun = 0;
+	if (report) {
+		s->now = ds_realtime_ns();
+		if (!delay)
+			s->off_delay = 1;
+		if (isatty(STDERR_FILENO))
+			notes(s);
+	}
+	e = ds_procs_each(&s->t->r, flags, s->o->pids, s->o->npids, keep,
+	    each_entry, s, &scan);
+	sampled(s, e, &scan);
+	if (report) {
+		if (scan.unreadable > s->unreadable)
+			s->unreadable = scan.unreadable;
+		if (!s->begun)
+			tool_report_begin(s->t, &s->w);
+		tool_report_end(s->t, &s->w);
+	}
+	if (s->next != NULL) {
+		s->next->uptime_ns = scan.uptime_ns;
+		s->prev = s->next;
+	}
+	ds_procs_free(&scan);
 }
 
 /* ---- -g from cgroup v2 io.stat ---------------------------------------- */
@@ -964,7 +1202,7 @@ main(int argc, char **argv)
 	struct opts o;
 	uint64_t deadline, n, v;
 	unsigned int flags = 0;
-	int ch, e, delay;
+	int ch, e, delay, stream;
 
 	tool_init(&t, argv);
 	memset(&o, 0, sizeof(o));
@@ -1099,9 +1337,18 @@ main(int argc, char **argv)
 	delay = delay_state(&t, &scratch);
 	if (delay)
 		flags |= DS_WHO_DELAY;
-	sample(&s, flags, prev);
+	/*
+	 * In pid order without -g, -t, -s or -n, rows go out as processes
+	 * are read: memory stays flat however many there are.
+	 */
+	stream = o.mode == M_PROC && !o.sort_set;
+	if (stream)
+		stream_scan(&s, flags, !t.has_interval, delay, t.has_interval);
+	else
+		sample(&s, flags, prev);
 	if (!t.has_interval) {
-		report(&s, NULL, prev, delay);
+		if (!stream)
+			report(&s, NULL, prev, delay);
 	} else {
 		deadline = ds_boottime_ns() + t.interval_ns;
 		for (n = 0; t.count == 0 || n < t.count; n++) {
@@ -1110,6 +1357,10 @@ main(int argc, char **argv)
 			delay = delay_state(&t, &scratch);
 			flags = delay ? flags | DS_WHO_DELAY :
 			    flags & ~DS_WHO_DELAY;
+			if (stream) {
+				stream_scan(&s, flags, 1, delay, 1);
+				continue;
+			}
 			sample(&s, flags, cur);
 			report(&s, prev, cur, delay);
 			tmp = prev;
@@ -1124,6 +1375,8 @@ main(int argc, char **argv)
 	ds_writer_free(&s.w);
 	ds_users_free(&o.users);
 	free(s.rows);
+	free(s.bases[0].d);
+	free(s.bases[1].d);
 	free(o.pids);
 	if (o.have_re)
 		regfree(&o.re);
