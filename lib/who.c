@@ -162,14 +162,15 @@ small_fail(struct ds_buf *b, int e)
  * record each) whole in the first read when the buffer holds them, and a
  * regular file on disk ends where a read comes back short; so for a
  * regular file one read that does not fill the buffer is all, and the
- * read that would return 0 is saved.  A full buffer is read on to the
- * end; anything else (a FIFO in a captured tree) goes to ds_read_fd.
+ * read that would return 0 is saved.  After a full first read, reads go
+ * on until one returns 0, as ds_read_fd does; anything else (a FIFO in a
+ * captured tree) goes to ds_read_fd.
  */
 static int
 read_small(int fd, struct ds_buf *b, int regular)
 {
 	ssize_t n;
-	int e;
+	int e, first = 1;
 
 	if (!regular)
 		return ds_read_fd(fd, b);
@@ -188,10 +189,12 @@ read_small(int fd, struct ds_buf *b, int regular)
 		b->len += (size_t)n;
 		if (b->len > DS_READ_MAX)
 			return small_fail(b, -EFBIG);
-		if (b->len < b->cap - 1)
+		if (first && b->len < b->cap - 1)
 			break;		/* short: the end of a regular file */
-		/* Full: on to the end, with room for at least as much. */
-		if ((e = ds_buf_reserve(b, b->cap)) < 0)
+		first = 0;
+		/* Room for at least a page more, as ds_read_fd makes. */
+		if (b->cap - b->len < 4096 + 1 &&
+		    (e = ds_buf_reserve(b, b->cap)) < 0)
 			return small_fail(b, e);
 	}
 	b->data[b->len] = '\0';
