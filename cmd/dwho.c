@@ -391,6 +391,12 @@ base_find(struct base *b, int pid)
 	}
 }
 
+/* A row of -n on the streamed path, with a copy of its entry. */
+struct hrow {
+	struct row rw;		/* rw.p points at p below */
+	struct ds_proc p;
+};
+
 struct state {
 	struct tool *t;
 	struct opts *o;
@@ -415,6 +421,8 @@ struct state {
 	struct base *next;	/* this scan's, NULL when none follows */
 	int reporting, begun, delay;
 	uint64_t now;
+	struct hrow *heap;	/* -n: the best rows so far, worst on top */
+	size_t nheap, capheap;
 };
 
 /* Filter after stat (and cmdline), before the rest is read. */
@@ -711,6 +719,108 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 	sampled(s, e, ps);
 }
 
+/* Exchange two heap rows; each keeps pointing at its own entry. */
+static void
+hswap(struct hrow *x, struct hrow *y)
+{
+	struct hrow t = *x;
+
+	*x = *y;
+	*y = t;
+	x->rw.p = &x->p;
+	y->rw.p = &y->p;
+}
+
+/* Does heap row i sort after j (is it the worse)? */
+static int
+hworse(const struct state *s, size_t i, size_t j)
+{
+	return cmp_row(&s->heap[i].rw, &s->heap[j].rw) > 0;
+}
+
+/*
+ * -n on the streamed path: keep the top rows in a heap whose root is the
+ * worst of them, so memory follows -n, not the number of processes.
+ */
+static void
+heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
+{
+	struct hrow *h;
+	size_t i, c, cap;
+
+	if (s->nheap == s->o->top) {
+		/* Full: only a row sorting before the worst gets in. */
+		h = &s->heap[0];
+		if (cmp_row(rw, &h->rw) >= 0)
+			return;
+		free(h->p.cmdline);
+	} else {
+		if (s->nheap == s->capheap) {
+			cap = s->capheap ? s->capheap * 2 : 16;
+			if (cap > s->o->top)
+				cap = (size_t)s->o->top;
+			if ((h = reallocarray(s->heap, cap, sizeof(*h))) == NULL)
+				err(1, NULL);
+			s->heap = h;
+			s->capheap = cap;
+			for (i = 0; i < s->nheap; i++)
+				s->heap[i].rw.p = &s->heap[i].p;
+		}
+		h = &s->heap[s->nheap++];
+	}
+	h->rw = *rw;
+	h->p = *p;
+	h->rw.p = &h->p;
+	h->p.cgroup = NULL;
+	/* The scan frees its entry's command line after the call. */
+	if (p->cmdline != NULL && (h->p.cmdline = strdup(p->cmdline)) == NULL)
+		err(1, NULL);
+	i = (size_t)(h - s->heap);
+	if (i > 0 && i == s->nheap - 1) {
+		/* Added: up while it is worse than its parent. */
+		for (; i > 0 && hworse(s, i, (i - 1) / 2); i = (i - 1) / 2)
+			hswap(&s->heap[i], &s->heap[(i - 1) / 2]);
+		return;
+	}
+	/* Replaced the root: down while a child is worse. */
+	for (i = 0; (c = 2 * i + 1) < s->nheap; i = c) {
+		if (c + 1 < s->nheap && hworse(s, c + 1, c))
+			c++;
+		if (!hworse(s, c, i))
+			break;
+		hswap(&s->heap[i], &s->heap[c]);
+	}
+}
+
+static int
+cmp_hrow(const void *a, const void *b)
+{
+	return cmp_row(&((const struct hrow *)a)->rw,
+	    &((const struct hrow *)b)->rw);
+}
+
+/* -n on the streamed path: the kept rows, sorted, then forgotten. */
+static void
+heap_write(struct state *s)
+{
+	size_t i;
+
+	if (s->nheap > 1) {
+		qsort(s->heap, s->nheap, sizeof(*s->heap), cmp_hrow);
+		for (i = 0; i < s->nheap; i++)
+			s->heap[i].rw.p = &s->heap[i].p;
+	}
+	for (i = 0; i < s->nheap; i++) {
+		if (!s->begun) {
+			s->begun = 1;
+			tool_report_begin(s->t, &s->w);
+		}
+		write_row(s, &s->heap[i].rw, s->now, s->delay);
+		free(s->heap[i].p.cmdline);
+	}
+	s->nheap = 0;
+}
+
 /* The streamed path: an entry as it is read. */
 static int
 each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
@@ -728,6 +838,10 @@ each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
 	if (!entry_row(s, s->prev != NULL ? &s->prev->uptime_ns : NULL, q, p,
 	    scan->uptime_ns, s->delay, &rw))
 		return 0;
+	if (s->o->top > 0) {
+		heap_offer(s, &rw, p);
+		return 0;
+	}
 	if (!s->begun) {
 		s->begun = 1;
 		tool_report_begin(s->t, &s->w);
@@ -776,6 +890,7 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 	if (report) {
 		if (scan.unreadable > s->unreadable)
 			s->unreadable = scan.unreadable;
+		heap_write(s);
 		if (!s->begun)
 			tool_report_begin(s->t, &s->w);
 		tool_report_end(s->t, &s->w);
@@ -1338,10 +1453,12 @@ main(int argc, char **argv)
 	if (delay)
 		flags |= DS_WHO_DELAY;
 	/*
-	 * In pid order without -g, -t, -s or -n, rows go out as processes
-	 * are read: memory stays flat however many there are.
+	 * In pid order without -g, -t or -s, rows go out as processes are
+	 * read; with -n only the best rows so far are kept: memory stays
+	 * flat however many processes there are.
 	 */
-	stream = o.mode == M_PROC && !o.sort_set;
+	stream = o.mode == M_PROC && (!o.sort_set || o.top > 0);
+	sort_opts = &o;
 	if (stream)
 		stream_scan(&s, flags, !t.has_interval, delay, t.has_interval);
 	else
@@ -1377,6 +1494,7 @@ main(int argc, char **argv)
 	free(s.rows);
 	free(s.bases[0].d);
 	free(s.bases[1].d);
+	free(s.heap);
 	free(o.pids);
 	if (o.have_re)
 		regfree(&o.re);

@@ -31,6 +31,23 @@ same() {
 	fi
 }
 
+# top NAME ARGS...: for -s of each column and -n 1, 3 and 1000, the rows
+# of -n (kept in a heap as they are read) are the first of the full sort.
+top() {
+	_n=$1
+	shift
+	_bad=
+	for _c in pid kB_rd/s kB_wr/s kB_rchar/s kB_wchar/s syscr/s syscw/s hit% %iodelay; do
+		dwho "$@" -a -H -o tsv -s $_c 2>/dev/null | untime >"$TRASH/all"
+		for _k in 1 3 1000; do
+			head -n $_k "$TRASH/all" >"$TRASH/p"
+			dwho "$@" -a -H -o tsv -s $_c -n $_k 2>/dev/null | untime >"$TRASH/s"
+			cmp -s "$TRASH/s" "$TRASH/p" || _bad="$_bad $_c/-n$_k"
+		done
+	done
+	is "$_bad" "" "$_n: -n rows are the first of the full sort"
+}
+
 # ---- a hand-made tree --------------------------------------------------
 R=$TRASH/t
 P=$R/proc
@@ -86,6 +103,7 @@ same "tree -l" -R "$R" -a -l -o tsv
 same "tree -u" -R "$R" -a -u tester -o tsv
 same "tree -c" -R "$R" -a -c '^[dx]' -o tsv
 same "tree -p" -R "$R" -a -p 600,100,301 -o json
+top "tree" -R "$R"
 dwho -R "$R" -a -o tsv -w "$TRASH/w.tsv" 2>/dev/null
 dwho -R "$R" -a -o tsv 2>/dev/null >"$TRASH/stdout.tsv"
 ok "tree -w: the file holds the rows stdout gets" \
@@ -136,6 +154,7 @@ for f in tsv json prom; do
 done
 same "copy (active only)" -R "$C" -o tsv
 same "copy -l" -R "$C" -a -l -o tsv
+top "copy" -R "$C"
 dwho -R "$C" -a -H -o tsv 2>/dev/null | cut -f2 >"$TRASH/pids"
 sort -n "$TRASH/pids" >"$TRASH/sorted"
 ok "copy: pids ascending" test_cmp "$TRASH/sorted" "$TRASH/pids"
@@ -184,9 +203,10 @@ mkproc "$I/A" 600 garbled 50000 0 0 0 0 0 0 0 0
 echo garbage >"$I/A/600/io"
 mkproc "$I/B" 600 garbled 50000 50 1024 0 0 1024 0 1 0
 ln -s A "$I/proc"
-for v in stream stored sprom pprom; do
+for v in stream stored sprom pprom topn; do
 	case $v in
 	stream)	set -- -o tsv ;;
+	topn)	set -- -o tsv -n 2 ;;
 	stored)	set -- -o tsv -s pid ;;
 	sprom)	set -- -o prom ;;
 	pprom)	set -- -o prom -s pid ;;
@@ -197,7 +217,7 @@ done
 sleep 1.5
 ln -s B "$I/proc.new"
 mv -T "$I/proc.new" "$I/proc"
-wait $pid_stream $pid_stored $pid_sprom $pid_pprom
+wait $pid_stream $pid_stored $pid_sprom $pid_pprom $pid_topn
 cut -f2- "$TRASH/stream" >"$TRASH/got"
 cut -f2- "$TRASH/stored" >"$TRASH/got.stored"
 printf '%s\n' \
@@ -215,3 +235,9 @@ ok "interval prom: counters of the second sample" \
     grep -qx 'dwho_read_bytes_total{pid="100",user="tester",command="steady"} 1126400' "$TRASH/sprom"
 is "$(cat "$TRASH/stream.err")" "dwho: 1 malformed proc/PID/stat or io file (first: pid 600): shown as - or skipped" \
     "interval: the damage of the first sample noted"
+printf '%s\n' \
+    'pid	user	command	kB_rd/s	kB_wr/s	kB_ccwr/s	kB_rchar/s	kB_wchar/s	syscr/s	syscw/s	hit%	%iodelay' \
+    '100	tester	steady	10.00	2.00	0.00	20.00	0.00	10.00	5.00	50.00	10.00' \
+    '300	tester	new	5.00	0.00	0.00	5.00	0.00	1.00	0.00	0.00	0.00' >"$TRASH/want"
+cut -f2- "$TRASH/topn" >"$TRASH/got"
+ok "interval -n 2: the two heaviest block-layer users" test_cmp "$TRASH/want" "$TRASH/got"
