@@ -258,20 +258,20 @@ fill_values(struct row *rw)
 }
 
 /*
- * The streamed path (no -g, -t, -s or -n) keeps no rows, and of the scan
- * before only what a rate needs: per entry pid, start time, the io
- * counters present, io_err and field 42, as varints in the order read
- * (pid ascending).  About 20 bytes an idle process, where a struct
- * ds_proc takes 208.
+ * Of the scan before, the streamed path keeps only what a rate needs:
+ * per entry its process and thread ids, start time, the io counters
+ * present, io_err and field 42, as varints in the order read (process
+ * ascending, a process's threads ascending).  About 20 bytes an idle
+ * process, where a struct ds_proc takes 208.
  */
 struct base {
 	unsigned char *d;
 	size_t len, cap;
 	uint64_t uptime_ns;
-	int sorted;		/* pids ascending, so a cursor finds them */
-	int last;		/* the last pid added */
+	int sorted;		/* (tgid, pid) ascending: a cursor finds them */
+	int lt, lp;		/* the last (tgid, pid) added */
 	size_t off;		/* cursor: the next entry to decode */
-	int have_at, lastq;
+	int have_at, qt, qp;	/* qt, qp: the last (tgid, pid) looked up */
 	struct ds_proc at;	/* the entry decoded before off */
 };
 
@@ -314,10 +314,19 @@ base_reset(struct base *b)
 	b->len = 0;
 	b->uptime_ns = 0;
 	b->sorted = 1;
-	b->last = 0;
+	b->lt = b->lp = 0;
 	b->off = 0;
 	b->have_at = 0;
-	b->lastq = 0;
+	b->qt = b->qp = 0;
+}
+
+/* (t1, p1) before (t2, p2): -1, 0, 1. */
+static int
+order(int t1, int p1, int t2, int p2)
+{
+	if (t1 != t2)
+		return t1 < t2 ? -1 : 1;
+	return (p1 > p2) - (p1 < p2);
 }
 
 static void
@@ -325,9 +334,11 @@ base_add(struct base *b, const struct ds_proc *p)
 {
 	int i;
 
-	if (b->len > 0 && p->pid <= b->last)
+	if (b->len > 0 && order(p->tgid, p->pid, b->lt, b->lp) <= 0)
 		b->sorted = 0;
-	b->last = p->pid;
+	b->lt = p->tgid;
+	b->lp = p->pid;
+	put_v(b, (uint64_t)(uint32_t)p->tgid);
 	put_v(b, (uint64_t)(uint32_t)p->pid);
 	put_v(b, p->starttime);
 	put_v(b, (uint64_t)p->io.have << 1 | (p->have_blkio != 0));
@@ -347,7 +358,8 @@ base_get(const struct base *b, size_t *off, struct ds_proc *p)
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	p->pid = p->tgid = (int)get_v(b, off);
+	p->tgid = (int)get_v(b, off);
+	p->pid = (int)get_v(b, off);
 	p->starttime = get_v(b, off);
 	f = get_v(b, off);
 	p->have_blkio = (int)(f & 1);
@@ -360,30 +372,36 @@ base_get(const struct base *b, size_t *off, struct ds_proc *p)
 		p->blkio_ticks = get_v(b, off);
 }
 
-/* The entry of pid, or NULL.  Lookups come in pid order, as entries do. */
+/*
+ * The entry of (tgid, pid), or NULL.  Lookups come in the order entries
+ * were added, so a cursor walks the base once per scan.
+ */
 static const struct ds_proc *
-base_find(struct base *b, int pid)
+base_find(struct base *b, int tgid, int pid)
 {
 	size_t off;
+	int c;
 
 	if (!b->sorted) {
-		/* A captured tree whose stat files name other pids. */
+		/* A captured tree whose stat files name pids out of order. */
 		for (off = 0; off < b->len;) {
 			base_get(b, &off, &b->at);
-			if (b->at.pid == pid)
+			if (b->at.tgid == tgid && b->at.pid == pid)
 				return &b->at;
 		}
 		b->have_at = 0;
 		return NULL;
 	}
-	if (pid <= b->lastq) {
+	if (order(tgid, pid, b->qt, b->qp) <= 0) {
 		b->off = 0;
 		b->have_at = 0;
 	}
-	b->lastq = pid;
+	b->qt = tgid;
+	b->qp = pid;
 	for (;;) {
-		if (b->have_at && b->at.pid >= pid)
-			return b->at.pid == pid ? &b->at : NULL;
+		if (b->have_at &&
+		    (c = order(b->at.tgid, b->at.pid, tgid, pid)) >= 0)
+			return c == 0 ? &b->at : NULL;
 		if (b->off >= b->len)
 			return NULL;
 		base_get(b, &b->off, &b->at);
@@ -739,8 +757,10 @@ hworse(const struct state *s, size_t i, size_t j)
 }
 
 /*
- * -n on the streamed path: keep the top rows in a heap whose root is the
- * worst of them, so memory follows -n, not the number of processes.
+ * A row to sort on the streamed path (-s, -t, -n).  With -n the best
+ * rows so far are kept in a heap whose root is the worst of them, so
+ * memory follows -n, not the number of processes; otherwise every row
+ * shown is kept (without -a, the few that did I/O), sorted at the end.
  */
 static void
 heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
@@ -748,7 +768,7 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 	struct hrow *h;
 	size_t i, c, cap;
 
-	if (s->nheap == s->o->top) {
+	if (s->o->top > 0 && s->nheap == s->o->top) {
 		/* Full: only a row sorting before the worst gets in. */
 		h = &s->heap[0];
 		if (cmp_row(rw, &h->rw) >= 0)
@@ -757,7 +777,7 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 	} else {
 		if (s->nheap == s->capheap) {
 			cap = s->capheap ? s->capheap * 2 : 16;
-			if (cap > s->o->top)
+			if (s->o->top > 0 && cap > s->o->top)
 				cap = (size_t)s->o->top;
 			if ((h = reallocarray(s->heap, cap, sizeof(*h))) == NULL)
 				err(1, NULL);
@@ -775,6 +795,8 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 	/* The scan frees its entry's command line after the call. */
 	if (p->cmdline != NULL && (h->p.cmdline = strdup(p->cmdline)) == NULL)
 		err(1, NULL);
+	if (s->o->top == 0)
+		return;
 	i = (size_t)(h - s->heap);
 	if (i > 0 && i == s->nheap - 1) {
 		/* Added: up while it is worse than its parent. */
@@ -799,7 +821,7 @@ cmp_hrow(const void *a, const void *b)
 	    &((const struct hrow *)b)->rw);
 }
 
-/* -n on the streamed path: the kept rows, sorted, then forgotten. */
+/* The kept rows of the streamed path, sorted, then forgotten. */
 static void
 heap_write(struct state *s)
 {
@@ -834,11 +856,11 @@ each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
 	if (!s->reporting)
 		return 0;
 	if (s->prev != NULL)
-		q = base_find(s->prev, p->pid);
+		q = base_find(s->prev, p->tgid, p->pid);
 	if (!entry_row(s, s->prev != NULL ? &s->prev->uptime_ns : NULL, q, p,
 	    scan->uptime_ns, s->delay, &rw))
 		return 0;
-	if (s->o->top > 0) {
+	if (s->o->top > 0 || s->o->sort_set || s->o->mode != M_PROC) {
 		heap_offer(s, &rw, p);
 		return 0;
 	}
@@ -852,9 +874,10 @@ each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
 }
 
 /*
- * A scan on the streamed path: rows in pid order as /proc lists them,
- * written as each process is read, nothing stored but the compact base
- * for the next report.  report 0: the first sample of an interval run.
+ * A scan on the streamed path: rows made as each process is read, in
+ * pid order written at once, else kept to be sorted (see heap_offer);
+ * of the scan nothing is stored but the compact base for the next
+ * report (more: one follows).  report 0: an interval's first sample.
  */
 static void
 stream_scan(struct state *s, unsigned int flags, int report, int delay,
@@ -872,7 +895,7 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 	if (s->prev != NULL) {
 		s->prev->off = 0;
 		s->prev->have_at = 0;
-		s->prev->lastq = 0;
+		s->prev->qt = s->prev->qp = 0;
 	}
 	s->reporting = report;
 	s->delay = delay;
@@ -1453,11 +1476,12 @@ main(int argc, char **argv)
 	if (delay)
 		flags |= DS_WHO_DELAY;
 	/*
-	 * In pid order without -g, -t or -s, rows go out as processes are
-	 * read; with -n only the best rows so far are kept: memory stays
-	 * flat however many processes there are.
+	 * Without -g, rows are made as processes are read: in pid order
+	 * they go out at once; sorted (-s, -t), only the rows shown are
+	 * kept, and with -n only the best so far.  Of the scan before, an
+	 * interval keeps a compact base.  -g sums whole samples.
 	 */
-	stream = o.mode == M_PROC && (!o.sort_set || o.top > 0);
+	stream = o.mode != M_GROUP;
 	sort_opts = &o;
 	if (stream)
 		stream_scan(&s, flags, !t.has_interval, delay, t.has_interval);

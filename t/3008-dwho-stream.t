@@ -1,8 +1,9 @@
 #!/bin/sh
-# dwho's streamed path (rows in pid order, written as each process is
-# read: no -g, -t, -s or -n) gives exactly the rows of the stored path
-# (-s pid sorts what it stored): on a hand-made tree, on a copy of this
-# machine's /proc, live, and across an interval.  PID/stat and PID/io
+# dwho makes its rows as each process is read (all but -g).  In pid
+# order they are written at once; -s pid keeps them and sorts them
+# instead: both give exactly the same rows, on a hand-made tree, on a
+# copy of this machine's /proc, live, and across an interval (exact
+# figures); -n keeps a heap: the first rows of the full sort.  PID/stat and PID/io
 # take one read each on procfs; a stat file larger than the first read
 # buffer is read on to its end; FIFOs still give a row without bytes.
 . "${0%/*}/lib.sh"
@@ -14,7 +15,7 @@ untime() {
 	cut -f2- | sed -e 's/^{"time":[0-9.]*,/{/' -e 's/^ *[0-9][0-9.]*  //'
 }
 
-# same NAME ARGS...: streamed and stored output of dwho ARGS are equal
+# same NAME ARGS...: written-at-once and kept-and-sorted rows are equal
 # (the time column and JSON's "time" member aside).
 same() {
 	_n=$1
@@ -23,9 +24,9 @@ same() {
 	dwho -s pid "$@" 2>"$TRASH/err.p" | untime >"$TRASH/p"
 	if cmp -s "$TRASH/s" "$TRASH/p" && cmp -s "$TRASH/err.s" "$TRASH/err.p" &&
 	    [ -s "$TRASH/s" ]; then
-		pass "$_n: streamed = stored ($(wc -l <"$TRASH/s") lines)"
+		pass "$_n: written at once = sorted ($(wc -l <"$TRASH/s") lines)"
 	else
-		fail "$_n: streamed = stored"
+		fail "$_n: written at once = sorted"
 		diff "$TRASH/p" "$TRASH/s" | head -5 | sed 's/^/# /'
 		diff "$TRASH/err.p" "$TRASH/err.s" | head -3 | sed 's/^/# /'
 	fi
@@ -201,11 +202,13 @@ mkproc "$I/B" 500 young 100800 0 10240 0 0 20480 0 10 0
 # 600: io damaged in A: its byte figures unknown in B
 mkproc "$I/A" 600 garbled 50000 0 0 0 0 0 0 0 0
 echo garbage >"$I/A/600/io"
+echo garbage >"$I/A/600/task/600/io"
 mkproc "$I/B" 600 garbled 50000 50 1024 0 0 1024 0 1 0
 ln -s A "$I/proc"
-for v in stream stored sprom pprom topn; do
+for v in stream stored sprom pprom topn threads; do
 	case $v in
 	stream)	set -- -o tsv ;;
+	threads) set -- -o tsv -t ;;
 	topn)	set -- -o tsv -n 2 ;;
 	stored)	set -- -o tsv -s pid ;;
 	sprom)	set -- -o prom ;;
@@ -217,7 +220,7 @@ done
 sleep 1.5
 ln -s B "$I/proc.new"
 mv -T "$I/proc.new" "$I/proc"
-wait $pid_stream $pid_stored $pid_sprom $pid_pprom $pid_topn
+wait $pid_stream $pid_stored $pid_sprom $pid_pprom $pid_topn $pid_threads
 cut -f2- "$TRASH/stream" >"$TRASH/got"
 cut -f2- "$TRASH/stored" >"$TRASH/got.stored"
 printf '%s\n' \
@@ -229,7 +232,11 @@ printf '%s\n' \
     '600	tester	garbled	-	-	-	-	-	-	-	-	5.00' >"$TRASH/want"
 ok "interval: streamed rates exact (steady, reused pid, old and young newcomers, damaged baseline)" \
     test_cmp "$TRASH/want" "$TRASH/got"
-ok "interval: stored path the same" test_cmp "$TRASH/want" "$TRASH/got.stored"
+ok "interval: sorted (-s pid) the same" test_cmp "$TRASH/want" "$TRASH/got.stored"
+cut -f2,4- "$TRASH/threads" >"$TRASH/got"
+ok "interval -t: the same per thread" test_cmp "$TRASH/want" "$TRASH/got"
+is "$(cut -f2,3 "$TRASH/threads" | tr '\t\n' ': ')" "pid:tid 100:100 300:300 400:400 500:500 600:600 " \
+    "interval -t: tid column"
 ok "interval: prom the same on both paths" test_cmp "$TRASH/pprom" "$TRASH/sprom"
 ok "interval prom: counters of the second sample" \
     grep -qx 'dwho_read_bytes_total{pid="100",user="tester",command="steady"} 1126400' "$TRASH/sprom"
