@@ -57,7 +57,7 @@ stat_line(char *buf, size_t size, int pid, const char *comm, int threads,
 struct seen {
 	int pid[8];
 	uint64_t blkio[8];
-	char comm[8][16];
+	char comm[8][64];
 	int n, stop_at;
 	uint64_t uptime_ns;
 };
