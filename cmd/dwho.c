@@ -409,7 +409,7 @@ base_find(struct base *b, int tgid, int pid)
 	}
 }
 
-/* A row of -n on the streamed path, with a copy of its entry. */
+/* A row kept to be sorted (-s, -t, -n), with a copy of its entry. */
 struct hrow {
 	struct row rw;		/* rw.p points at p below */
 	struct ds_proc p;
@@ -433,13 +433,13 @@ struct state {
 	const char *source_note;	/* which -g source, said once */
 	char source_buf[4200];
 	int noted_source;
-	/* The streamed path: rows written as their entries are read. */
+	/* Rows made as entries are read (all but -g). */
 	struct base bases[2];
 	struct base *prev;	/* the scan before, NULL in one report */
 	struct base *next;	/* this scan's, NULL when none follows */
 	int reporting, begun, delay;
 	uint64_t now;
-	struct hrow *heap;	/* -n: the best rows so far, worst on top */
+	struct hrow *heap;	/* rows to sort; with -n a heap, worst on top */
 	size_t nheap, capheap;
 };
 
