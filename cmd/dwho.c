@@ -197,29 +197,6 @@ shown_command(const struct ds_proc *p, const struct opts *o, size_t *len,
 	return p->comm;
 }
 
-/* Filter after stat (and cmdline), before the rest is read. */
-static int
-keep(const struct ds_proc *p, void *arg)
-{
-	struct opts *o = arg;
-	char buf[80];
-	size_t len;
-	const char *cmd;
-
-	if (o->user != NULL) {
-		if (o->have_uid ? p->uid != o->uid :
-		    strcmp(ds_user_name(&o->users, o->r, p->uid), o->user) != 0)
-			return 0;
-	}
-	if (o->have_re) {
-		cmd = shown_command(p, o, &len, buf, sizeof(buf));
-		/* regexec wants a C string; comm and cmdline hold no NUL. */
-		if (regexec(&o->re, cmd, 0, NULL, 0) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 static const struct opts *sort_opts;
 
 static int
@@ -280,6 +257,164 @@ fill_values(struct row *rw)
 	}
 }
 
+/*
+ * Of the scan before, the streamed path keeps only what a rate needs:
+ * per entry its process and thread ids, start time, the io counters
+ * present, io_err and field 42, as varints in the order read (process
+ * ascending, a process's threads ascending).  About 20 bytes an idle
+ * process, where a struct ds_proc takes 208.
+ */
+struct base {
+	unsigned char *d;
+	size_t len, cap;
+	uint64_t uptime_ns;
+	int sorted;		/* (tgid, pid) ascending: a cursor finds them */
+	int lt, lp;		/* the last (tgid, pid) added */
+	size_t off;		/* cursor: the next entry to decode */
+	int have_at, qt, qp;	/* qt, qp: the last (tgid, pid) looked up */
+	struct ds_proc at;	/* the entry decoded before off */
+};
+
+static void
+put_v(struct base *b, uint64_t v)
+{
+	unsigned char *d;
+	size_t cap;
+
+	if (b->cap - b->len < 10) {
+		cap = b->cap ? b->cap * 2 : 4096;
+		if ((d = realloc(b->d, cap)) == NULL)
+			err(1, NULL);
+		b->d = d;
+		b->cap = cap;
+	}
+	for (; v >= 0x80; v >>= 7)
+		b->d[b->len++] = (unsigned char)(v | 0x80);
+	b->d[b->len++] = (unsigned char)v;
+}
+
+static uint64_t
+get_v(const struct base *b, size_t *off)
+{
+	uint64_t v = 0;
+	unsigned int sh = 0;
+	unsigned char c;
+
+	do {
+		c = b->d[(*off)++];
+		v |= (uint64_t)(c & 0x7f) << sh;
+		sh += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+static void
+base_reset(struct base *b)
+{
+	b->len = 0;
+	b->uptime_ns = 0;
+	b->sorted = 1;
+	b->lt = b->lp = 0;
+	b->off = 0;
+	b->have_at = 0;
+	b->qt = b->qp = 0;
+}
+
+/* (t1, p1) before (t2, p2): -1, 0, 1. */
+static int
+order(int t1, int p1, int t2, int p2)
+{
+	if (t1 != t2)
+		return t1 < t2 ? -1 : 1;
+	return (p1 > p2) - (p1 < p2);
+}
+
+static void
+base_add(struct base *b, const struct ds_proc *p)
+{
+	int i;
+
+	if (b->len > 0 && order(p->tgid, p->pid, b->lt, b->lp) <= 0)
+		b->sorted = 0;
+	b->lt = p->tgid;
+	b->lp = p->pid;
+	put_v(b, (uint64_t)(uint32_t)p->tgid);
+	put_v(b, (uint64_t)(uint32_t)p->pid);
+	put_v(b, p->starttime);
+	put_v(b, (uint64_t)p->io.have << 1 | (p->have_blkio != 0));
+	put_v(b, (uint64_t)(uint32_t)-p->io_err);
+	/* ds_io_parse leaves the fields it did not find 0. */
+	for (i = 0; i < DS_IO_NFIELDS; i++)
+		if (p->io.have & (1u << i))
+			put_v(b, p->io.v[i]);
+	if (p->have_blkio)
+		put_v(b, p->blkio_ticks);
+}
+
+static void
+base_get(const struct base *b, size_t *off, struct ds_proc *p)
+{
+	uint64_t f;
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	p->tgid = (int)get_v(b, off);
+	p->pid = (int)get_v(b, off);
+	p->starttime = get_v(b, off);
+	f = get_v(b, off);
+	p->have_blkio = (int)(f & 1);
+	p->io.have = (uint32_t)(f >> 1);
+	p->io_err = -(int)get_v(b, off);
+	for (i = 0; i < DS_IO_NFIELDS; i++)
+		if (p->io.have & (1u << i))
+			p->io.v[i] = get_v(b, off);
+	if (p->have_blkio)
+		p->blkio_ticks = get_v(b, off);
+}
+
+/*
+ * The entry of (tgid, pid), or NULL.  Lookups come in the order entries
+ * were added, so a cursor walks the base once per scan.
+ */
+static const struct ds_proc *
+base_find(struct base *b, int tgid, int pid)
+{
+	size_t off;
+	int c;
+
+	if (!b->sorted) {
+		/* A captured tree whose stat files name pids out of order. */
+		for (off = 0; off < b->len;) {
+			base_get(b, &off, &b->at);
+			if (b->at.tgid == tgid && b->at.pid == pid)
+				return &b->at;
+		}
+		b->have_at = 0;
+		return NULL;
+	}
+	if (order(tgid, pid, b->qt, b->qp) <= 0) {
+		b->off = 0;
+		b->have_at = 0;
+	}
+	b->qt = tgid;
+	b->qp = pid;
+	for (;;) {
+		if (b->have_at &&
+		    (c = order(b->at.tgid, b->at.pid, tgid, pid)) >= 0)
+			return c == 0 ? &b->at : NULL;
+		if (b->off >= b->len)
+			return NULL;
+		base_get(b, &b->off, &b->at);
+		b->have_at = 1;
+	}
+}
+
+/* A row kept to be sorted (-s, -t, -n), with a copy of its entry. */
+struct hrow {
+	struct row rw;		/* rw.p points at p below */
+	struct ds_proc p;
+};
+
 struct state {
 	struct tool *t;
 	struct opts *o;
@@ -298,7 +433,39 @@ struct state {
 	const char *source_note;	/* which -g source, said once */
 	char source_buf[4200];
 	int noted_source;
+	/* Rows made as entries are read (all but -g). */
+	struct base bases[2];
+	struct base *prev;	/* the scan before, NULL in one report */
+	struct base *next;	/* this scan's, NULL when none follows */
+	int reporting, begun, delay;
+	uint64_t now;
+	struct hrow *heap;	/* rows to sort; with -n a heap, worst on top */
+	size_t nheap, capheap;
 };
+
+/* Filter after stat (and cmdline), before the rest is read. */
+static int
+keep(const struct ds_proc *p, void *arg)
+{
+	struct state *s = arg;
+	struct opts *o = s->o;
+	char buf[80];
+	size_t len;
+	const char *cmd;
+
+	if (o->user != NULL) {
+		if (o->have_uid ? p->uid != o->uid :
+		    strcmp(ds_user_name(&o->users, o->r, p->uid), o->user) != 0)
+			return 0;
+	}
+	if (o->have_re) {
+		cmd = shown_command(p, o, &len, buf, sizeof(buf));
+		/* regexec wants a C string; comm and cmdline hold no NUL. */
+		if (regexec(&o->re, cmd, 0, NULL, 0) != 0)
+			return 0;
+	}
+	return 1;
+}
 
 static void
 setup_columns(struct state *s)
@@ -423,6 +590,44 @@ notes(struct state *s)
 	}
 }
 
+/*
+ * The row of p, against q of the scan before (prev_up: its uptime, NULL
+ * in a report since each process started).  0 when it is not shown.
+ */
+static int
+entry_row(struct state *s, const uint64_t *prev_up, const struct ds_proc *q,
+    const struct ds_proc *p, uint64_t up, int delay, struct row *rw)
+{
+	struct opts *o = s->o;
+	double secs, age;
+
+	if (prev_up != NULL) {
+		secs = (double)(up - *prev_up) / 1e9;
+		age = ds_proc_age(p, up, o->clk_tck);
+		/*
+		 * Not in the first sample, yet older than the interval (it
+		 * changed user or name into the selection): no baseline, so
+		 * its rates since it started rather than a lifetime in one
+		 * interval.  A tick of slack for the start time's resolution.
+		 */
+		if ((q == NULL || q->starttime != p->starttime) &&
+		    age > secs + 2.0 / (double)o->clk_tck) {
+			q = NULL;
+			secs = age;
+		}
+	} else {
+		secs = ds_proc_age(p, up, o->clk_tck);
+	}
+	memset(rw, 0, sizeof(*rw));
+	rw->p = p;
+	rw->procs = 1;
+	ds_who_rate(q, p, secs, o->clk_tck, delay, &rw->r);
+	if (!o->all && !rw->r.active && o->mode != M_GROUP)
+		return 0;
+	fill_values(rw);
+	return 1;
+}
+
 /* One report: cur against prev (NULL: since each process started). */
 static void
 report(struct state *s, const struct ds_procs *prev,
@@ -431,7 +636,6 @@ report(struct state *s, const struct ds_procs *prev,
 	struct opts *o = s->o;
 	size_t i, n = 0, g, j, shown;
 	uint64_t now = ds_realtime_ns();
-	double secs, age;
 
 	if (cur->n > s->cap) {
 		free(s->rows);
@@ -441,35 +645,12 @@ report(struct state *s, const struct ds_procs *prev,
 	}
 	for (i = 0; i < cur->n; i++) {
 		const struct ds_proc *p = &cur->p[i], *q = NULL;
-		struct row *rw = &s->rows[n];
 
-		if (prev != NULL) {
+		if (prev != NULL)
 			q = ds_procs_find(prev, p->pid);
-			secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
-			age = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
-			/*
-			 * Not in the first sample, yet older than the
-			 * interval (it changed user or name into the
-			 * selection): no baseline, so its rates since it
-			 * started rather than a lifetime in one interval.
-			 * A tick of slack for the start time's resolution.
-			 */
-			if ((q == NULL || q->starttime != p->starttime) &&
-			    age > secs + 2.0 / (double)o->clk_tck) {
-				q = NULL;
-				secs = age;
-			}
-		} else {
-			secs = ds_proc_age(p, cur->uptime_ns, o->clk_tck);
-		}
-		memset(rw, 0, sizeof(*rw));
-		rw->p = p;
-		rw->procs = 1;
-		ds_who_rate(q, p, secs, o->clk_tck, delay, &rw->r);
-		if (!o->all && !rw->r.active && o->mode != M_GROUP)
-			continue;
-		fill_values(rw);
-		n++;
+		if (entry_row(s, prev != NULL ? &prev->uptime_ns : NULL, q, p,
+		    cur->uptime_ns, delay, &s->rows[n]))
+			n++;
 	}
 	if (o->mode == M_GROUP) {
 		/* Sum the members of each cgroup into its first row. */
@@ -532,13 +713,10 @@ delay_state(struct tool *t, struct ds_buf *b)
 	return e == -ENOENT ? 1 : e > 0;
 }
 
+/* After a scan: a failure ends the run; the first damage is noted. */
 static void
-sample(struct state *s, unsigned int flags, struct ds_procs *ps)
+sampled(struct state *s, int e, const struct ds_procs *ps)
 {
-	int e;
-
-	e = ds_procs_read(&s->t->r, flags, s->o->pids, s->o->npids, keep,
-	    s->o, ps);
 	if (e < 0)
 		tool_errc(1, e, "%s%s%s", s->t->r.live ? "/" : s->t->r.path,
 		    s->t->r.live ? "" : "/", ps->failed != NULL ? ps->failed :
@@ -547,6 +725,204 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 		s->bad = ps->bad;
 		s->first_bad = ps->first_bad;
 	}
+}
+
+static void
+sample(struct state *s, unsigned int flags, struct ds_procs *ps)
+{
+	int e;
+
+	e = ds_procs_read(&s->t->r, flags, s->o->pids, s->o->npids, keep,
+	    s, ps);
+	sampled(s, e, ps);
+}
+
+/* Exchange two heap rows; each keeps pointing at its own entry. */
+static void
+hswap(struct hrow *x, struct hrow *y)
+{
+	struct hrow t = *x;
+
+	*x = *y;
+	*y = t;
+	x->rw.p = &x->p;
+	y->rw.p = &y->p;
+}
+
+/* Does heap row i sort after j (is it the worse)? */
+static int
+hworse(const struct state *s, size_t i, size_t j)
+{
+	return cmp_row(&s->heap[i].rw, &s->heap[j].rw) > 0;
+}
+
+/*
+ * A row to sort on the streamed path (-s, -t, -n).  With -n the best
+ * rows so far are kept in a heap whose root is the worst of them, so
+ * memory follows -n, not the number of processes; otherwise every row
+ * shown is kept (without -a, the few that did I/O), sorted at the end.
+ */
+static void
+heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
+{
+	struct hrow *h;
+	size_t i, c, cap;
+
+	if (s->o->top > 0 && s->nheap == s->o->top) {
+		/* Full: only a row sorting before the worst gets in. */
+		h = &s->heap[0];
+		if (cmp_row(rw, &h->rw) >= 0)
+			return;
+		free(h->p.cmdline);
+	} else {
+		if (s->nheap == s->capheap) {
+			cap = s->capheap ? s->capheap * 2 : 16;
+			if (s->o->top > 0 && cap > s->o->top)
+				cap = (size_t)s->o->top;
+			if ((h = reallocarray(s->heap, cap, sizeof(*h))) == NULL)
+				err(1, NULL);
+			s->heap = h;
+			s->capheap = cap;
+			for (i = 0; i < s->nheap; i++)
+				s->heap[i].rw.p = &s->heap[i].p;
+		}
+		h = &s->heap[s->nheap++];
+	}
+	h->rw = *rw;
+	h->p = *p;
+	h->rw.p = &h->p;
+	h->p.cgroup = NULL;
+	/* The scan frees its entry's command line after the call. */
+	if (p->cmdline != NULL && (h->p.cmdline = strdup(p->cmdline)) == NULL)
+		err(1, NULL);
+	if (s->o->top == 0)
+		return;
+	i = (size_t)(h - s->heap);
+	if (i > 0 && i == s->nheap - 1) {
+		/* Added: up while it is worse than its parent. */
+		for (; i > 0 && hworse(s, i, (i - 1) / 2); i = (i - 1) / 2)
+			hswap(&s->heap[i], &s->heap[(i - 1) / 2]);
+		return;
+	}
+	/* Replaced the root: down while a child is worse. */
+	for (i = 0; (c = 2 * i + 1) < s->nheap; i = c) {
+		if (c + 1 < s->nheap && hworse(s, c + 1, c))
+			c++;
+		if (!hworse(s, c, i))
+			break;
+		hswap(&s->heap[i], &s->heap[c]);
+	}
+}
+
+static int
+cmp_hrow(const void *a, const void *b)
+{
+	return cmp_row(&((const struct hrow *)a)->rw,
+	    &((const struct hrow *)b)->rw);
+}
+
+/* The kept rows of the streamed path, sorted, then forgotten. */
+static void
+heap_write(struct state *s)
+{
+	size_t i;
+
+	if (s->nheap > 1) {
+		qsort(s->heap, s->nheap, sizeof(*s->heap), cmp_hrow);
+		for (i = 0; i < s->nheap; i++)
+			s->heap[i].rw.p = &s->heap[i].p;
+	}
+	for (i = 0; i < s->nheap; i++) {
+		if (!s->begun) {
+			s->begun = 1;
+			tool_report_begin(s->t, &s->w);
+		}
+		write_row(s, &s->heap[i].rw, s->now, s->delay);
+		free(s->heap[i].p.cmdline);
+	}
+	s->nheap = 0;
+}
+
+/* The streamed path: an entry as it is read. */
+static int
+each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
+{
+	struct state *s = arg;
+	const struct ds_proc *q = NULL;
+	struct row rw;
+
+	if (s->next != NULL)
+		base_add(s->next, p);
+	if (!s->reporting)
+		return 0;
+	if (s->prev != NULL)
+		q = base_find(s->prev, p->tgid, p->pid);
+	if (!entry_row(s, s->prev != NULL ? &s->prev->uptime_ns : NULL, q, p,
+	    scan->uptime_ns, s->delay, &rw))
+		return 0;
+	if (s->o->top > 0 || s->o->sort_set || s->o->mode != M_PROC) {
+		heap_offer(s, &rw, p);
+		return 0;
+	}
+	if (!s->begun) {
+		s->begun = 1;
+		tool_report_begin(s->t, &s->w);
+	}
+	write_row(s, &rw, s->now, s->delay);
+	/* A write error (a full disk): no use reading on. */
+	return s->w.error != 0;
+}
+
+/*
+ * A scan on the streamed path: rows made as each process is read, in
+ * pid order written at once, else kept to be sorted (see heap_offer);
+ * of the scan nothing is stored but the compact base for the next
+ * report (more: one follows).  report 0: an interval's first sample.
+ */
+static void
+stream_scan(struct state *s, unsigned int flags, int report, int delay,
+    int more)
+{
+	struct ds_procs scan = { 0 };
+	int e;
+
+	s->next = NULL;
+	if (more) {
+		s->next = s->prev == &s->bases[0] ? &s->bases[1] :
+		    &s->bases[0];
+		base_reset(s->next);
+	}
+	if (s->prev != NULL) {
+		s->prev->off = 0;
+		s->prev->have_at = 0;
+		s->prev->qt = s->prev->qp = 0;
+	}
+	s->reporting = report;
+	s->delay = delay;
+	s->begun = 0;
+	if (report) {
+		s->now = ds_realtime_ns();
+		if (!delay)
+			s->off_delay = 1;
+		if (isatty(STDERR_FILENO))
+			notes(s);
+	}
+	e = ds_procs_each(&s->t->r, flags, s->o->pids, s->o->npids, keep,
+	    each_entry, s, &scan);
+	sampled(s, e, &scan);
+	if (report) {
+		if (scan.unreadable > s->unreadable)
+			s->unreadable = scan.unreadable;
+		heap_write(s);
+		if (!s->begun)
+			tool_report_begin(s->t, &s->w);
+		tool_report_end(s->t, &s->w);
+	}
+	if (s->next != NULL) {
+		s->next->uptime_ns = scan.uptime_ns;
+		s->prev = s->next;
+	}
+	ds_procs_free(&scan);
 }
 
 /* ---- -g from cgroup v2 io.stat ---------------------------------------- */
@@ -964,7 +1340,7 @@ main(int argc, char **argv)
 	struct opts o;
 	uint64_t deadline, n, v;
 	unsigned int flags = 0;
-	int ch, e, delay;
+	int ch, e, delay, stream;
 
 	tool_init(&t, argv);
 	memset(&o, 0, sizeof(o));
@@ -1099,9 +1475,21 @@ main(int argc, char **argv)
 	delay = delay_state(&t, &scratch);
 	if (delay)
 		flags |= DS_WHO_DELAY;
-	sample(&s, flags, prev);
+	/*
+	 * Without -g, rows are made as processes are read: in pid order
+	 * they go out at once; sorted (-s, -t), only the rows shown are
+	 * kept, and with -n only the best so far.  Of the scan before, an
+	 * interval keeps a compact base.  -g sums whole samples.
+	 */
+	stream = o.mode != M_GROUP;
+	sort_opts = &o;
+	if (stream)
+		stream_scan(&s, flags, !t.has_interval, delay, t.has_interval);
+	else
+		sample(&s, flags, prev);
 	if (!t.has_interval) {
-		report(&s, NULL, prev, delay);
+		if (!stream)
+			report(&s, NULL, prev, delay);
 	} else {
 		deadline = ds_boottime_ns() + t.interval_ns;
 		for (n = 0; t.count == 0 || n < t.count; n++) {
@@ -1110,6 +1498,10 @@ main(int argc, char **argv)
 			delay = delay_state(&t, &scratch);
 			flags = delay ? flags | DS_WHO_DELAY :
 			    flags & ~DS_WHO_DELAY;
+			if (stream) {
+				stream_scan(&s, flags, 1, delay, 1);
+				continue;
+			}
 			sample(&s, flags, cur);
 			report(&s, prev, cur, delay);
 			tmp = prev;
@@ -1124,6 +1516,9 @@ main(int argc, char **argv)
 	ds_writer_free(&s.w);
 	ds_users_free(&o.users);
 	free(s.rows);
+	free(s.bases[0].d);
+	free(s.bases[1].d);
+	free(s.heap);
 	free(o.pids);
 	if (o.have_re)
 		regfree(&o.re);

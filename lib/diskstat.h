@@ -881,6 +881,21 @@ struct ds_devinfo {
 int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
 
+/*
+ * ds_procs_read without the array: each kept entry is handed to each
+ * (with arg, and out for uptime_ns, read before the first entry) as soon
+ * as it is read, in the order read: the pids given, or proc's ascending;
+ * with DS_WHO_THREADS a process's threads by thread id after it.  The
+ * entry is valid during the call only.  Nothing is stored (out->n is
+ * 0); out's counters and failed are set as by ds_procs_read.  each
+ * returns 0 to go on; anything else ends the scan and is returned.
+ */
+typedef int (*ds_who_each)(const struct ds_procs *scan,
+    const struct ds_proc *p, void *arg);
+int ds_procs_each(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, ds_who_each each,
+    void *arg, struct ds_procs *out);
+
 /* ---- Queue attributes ------------------------------------------------- */
 
 /*

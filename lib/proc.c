@@ -69,26 +69,54 @@ ds_pids_free(struct ds_pids *p)
 }
 
 /*
+ * A field of stat as ds_strtou64 takes it: decimal digits only, at most
+ * UINT64_MAX.
+ */
+static int
+field_u64(const char *s, const char *e, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned d;
+
+	if (s == e)
+		return -EINVAL;
+	for (; s < e; s++) {
+		d = (unsigned)(unsigned char)*s - '0';
+		if (d > 9)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* What a byte is to the split of stat's fields. */
+#define BLANK	1
+#define END	2
+static const unsigned char cls[256] = {
+	[' '] = BLANK, ['\t'] = BLANK, ['\0'] = END, ['\n'] = END,
+};
+
+/*
  * proc(5): "pid (comm) state ppid ...".  comm may hold anything,
  * parentheses, spaces and newlines included, so it runs to the LAST
- * ')'.  Field numbers below are proc(5)'s, 1-based.
+ * ')'.  Field numbers below are proc(5)'s, 1-based.  The fields are
+ * taken from at most 1023 bytes after comm, up to a NUL or newline, and
+ * only the ones kept are converted.
  */
 int
 ds_stat_parse(const char *text, size_t len, struct ds_stat *st)
 {
-	const char *open, *close, *p, *end = text + len;
-	char buf[1024], *f[64];
+	const char *open, *close, *p, *lim, *end = text + len;
+	const char *fs[40], *fe[40];
 	size_t n, l;
 	uint64_t v;
 
 	memset(st, 0, sizeof(*st));
 	open = memchr(text, '(', len);
-	close = NULL;
-	for (p = end; p > text; p--)
-		if (p[-1] == ')') {
-			close = p - 1;
-			break;
-		}
+	close = memrchr(text, ')', len);
 	if (open == NULL || close == NULL || close < open)
 		return -EINVAL;
 	if (ds_parse_u64(text, &p, &v) < 0 || v > INT32_MAX || p > open)
@@ -98,35 +126,43 @@ ds_stat_parse(const char *text, size_t len, struct ds_stat *st)
 	st->comm_len = l < sizeof(st->comm) - 1 ? l : sizeof(st->comm) - 1;
 	memcpy(st->comm, open + 1, st->comm_len);
 	st->comm[st->comm_len] = '\0';
-	l = (size_t)(end - close - 1);
-	if (l >= sizeof(buf))
-		l = sizeof(buf) - 1;
-	memcpy(buf, close + 1, l);
-	buf[l] = '\0';
-	n = ds_split(buf, f, sizeof(f) / sizeof(f[0]));
-	/* f[0] is field 3 (state). */
+	p = close + 1;
+	lim = end - p > 1023 ? p + 1023 : end;
+	/* Split on blanks; fs[0] is field 3 (state). */
+	for (n = 0;; n++) {
+		while (p < lim && cls[(unsigned char)*p] == BLANK)
+			p++;
+		if (p == lim || cls[(unsigned char)*p] == END)
+			break;
+		if (n < 40)
+			fs[n] = p;
+		while (++p < lim && cls[(unsigned char)*p] == 0)
+			;
+		if (n < 40)
+			fe[n] = p;
+	}
 	if (n < 20)
 		return -EINVAL;
-	st->state = f[0][0];
+	st->state = fs[0][0];
 	st->nfields = (unsigned int)(n + 2);
 	/* A pid is at most 2^22 (PID_MAX_LIMIT); the int must hold it. */
-	if (ds_strtou64(f[1], &v) < 0 || v > INT32_MAX)
+	if (field_u64(fs[1], fe[1], &v) < 0 || v > INT32_MAX)
 		return -EINVAL;
 	st->ppid = (int)v;
-	if (ds_strtou64(f[11], &v) < 0)		/* 14 utime */
+	if (field_u64(fs[11], fe[11], &v) < 0)		/* 14 utime */
 		return -EINVAL;
 	st->utime = v;
-	if (ds_strtou64(f[12], &v) < 0)		/* 15 stime */
+	if (field_u64(fs[12], fe[12], &v) < 0)		/* 15 stime */
 		return -EINVAL;
 	st->stime = v;
-	if (ds_strtou64(f[17], &v) < 0)		/* 20 num_threads */
+	if (field_u64(fs[17], fe[17], &v) < 0)		/* 20 num_threads */
 		return -EINVAL;
 	st->num_threads = v;
-	if (ds_strtou64(f[19], &v) < 0)		/* 22 starttime, ticks */
+	if (field_u64(fs[19], fe[19], &v) < 0)		/* 22 starttime, ticks */
 		return -EINVAL;
 	st->starttime = v;
 	/* 42 delayacct_blkio_ticks: since 2.6.18, absent on short lines. */
-	if (n >= 40 && ds_strtou64(f[39], &v) == 0) {
+	if (n >= 40 && field_u64(fs[39], fe[39], &v) == 0) {
 		st->blkio_ticks = v;
 		st->have_blkio = 1;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "diskstat.h"
@@ -129,16 +130,90 @@ ds_delayacct_read(const struct ds_root *r, struct ds_buf *scratch)
 	return v != 0;
 }
 
-/* Read rel into b; with uid non-NULL also the file's owner. */
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
+
+/* proc is a procfs mount (not a captured tree): 1, else 0. */
+static int
+on_procfs(const struct ds_root *r)
+{
+	struct statfs sf;
+	int fd, ok;
+
+	if ((fd = ds_openat(r, "proc", O_PATH | O_DIRECTORY)) < 0)
+		return 0;
+	ok = fstatfs(fd, &sf) == 0 && sf.f_type == PROC_MAGIC;
+	close(fd);
+	return ok;
+}
+
+/* On failure the buffer is left empty, as ds_read_fd leaves it. */
+static int
+small_fail(struct ds_buf *b, int e)
+{
+	b->len = 0;
+	if (b->data != NULL)
+		b->data[0] = '\0';
+	return e;
+}
+
+/*
+ * Read a small file whole into b.  procfs makes PID/stat and PID/io (one
+ * record each) whole in the first read when the buffer holds them, and a
+ * regular file on disk ends where a read comes back short; so for a
+ * regular file one read that does not fill the buffer is all, and the
+ * read that would return 0 is saved.  After a full first read, reads go
+ * on until one returns 0, as ds_read_fd does; anything else (a FIFO in a
+ * captured tree) goes to ds_read_fd.
+ */
+static int
+read_small(int fd, struct ds_buf *b, int regular)
+{
+	ssize_t n;
+	int e, first = 1;
+
+	if (!regular)
+		return ds_read_fd(fd, b);
+	b->len = 0;
+	if (b->cap < 4096 + 1 && (e = ds_buf_reserve(b, 4096)) < 0)
+		return small_fail(b, e);
+	for (;;) {
+		n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return small_fail(b, errno == EAGAIN ? -EINVAL : -errno);
+		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+		if (b->len > DS_READ_MAX)
+			return small_fail(b, -EFBIG);
+		if (first && b->len < b->cap - 1)
+			break;		/* short: the end of a regular file */
+		first = 0;
+		/* Room for at least a page more, as ds_read_fd makes. */
+		if (b->cap - b->len < 4096 + 1 &&
+		    (e = ds_buf_reserve(b, b->cap)) < 0)
+			return small_fail(b, e);
+	}
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+/*
+ * Read rel into b; with uid non-NULL also the file's owner.  procfs:
+ * proc is procfs, so rel is one of its regular files (no fstat needed).
+ */
 static int
 read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
-    uint32_t *uid)
+    uint32_t *uid, int procfs)
 {
 	struct stat sb;
-	int fd, e;
+	int fd, e, regular = procfs;
 
 	if ((fd = ds_openat(r, rel, O_RDONLY | O_NONBLOCK)) < 0)
-		return fd;
+		return small_fail(b, fd);
 	/*
 	 * procfs gives a process's files the owner of its effective uid
 	 * (root when it is not dumpable), as ps(1) reads it from the
@@ -148,11 +223,12 @@ read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
 		if (fstat(fd, &sb) < 0) {
 			e = -errno;
 			close(fd);
-			return e;
+			return small_fail(b, e);
 		}
 		*uid = (uint32_t)sb.st_uid;
+		regular = S_ISREG(sb.st_mode);
 	}
-	e = ds_read_fd(fd, b);
+	e = read_small(fd, b, regular);
 	close(fd);
 	return e;
 }
@@ -160,7 +236,7 @@ read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
 /* Sum field 42 over proc/PID/task/N/stat. */
 static int
 sum_threads(const struct ds_root *r, int pid, struct ds_buf *b,
-    struct ds_pids *tids, struct ds_proc *p)
+    struct ds_pids *tids, struct ds_proc *p, int procfs)
 {
 	struct ds_stat st;
 	char rel[64];
@@ -175,7 +251,7 @@ sum_threads(const struct ds_root *r, int pid, struct ds_buf *b,
 	for (i = 0; i < tids->n; i++) {
 		snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid,
 		    tids->pid[i]);
-		if (ds_read_file(r, rel, b) < 0 ||
+		if (read_owned(r, rel, b, NULL, procfs) < 0 ||
 		    ds_stat_parse(b->data, b->len, &st) < 0 || !st.have_blkio)
 			continue;
 		p->blkio_ticks += st.blkio_ticks;
@@ -218,7 +294,7 @@ note_bad(struct ds_procs *out, int pid)
 static int
 read_one(const struct ds_root *r, unsigned int flags, const char *dir,
     int tgid, ds_who_keep keep, void *arg, struct ds_buf *b,
-    struct ds_pids *tids, struct ds_proc *p, struct ds_procs *out)
+    struct ds_pids *tids, struct ds_proc *p, struct ds_procs *out, int procfs)
 {
 	struct ds_stat st;
 	char rel[96];
@@ -228,7 +304,7 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 
 	memset(p, 0, sizeof(*p));
 	snprintf(rel, sizeof(rel), "%s/stat", dir);
-	if ((e = read_owned(r, rel, b, &p->uid)) < 0) {
+	if ((e = read_owned(r, rel, b, &p->uid, procfs)) < 0) {
 		/*
 		 * Gone or forbidden is normal; anything else (a directory,
 		 * a FIFO with a writer, a huge file) is damage.
@@ -260,7 +336,7 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 		return 0;
 	}
 	snprintf(rel, sizeof(rel), "%s/io", dir);
-	if ((e = ds_read_file(r, rel, b)) < 0) {
+	if ((e = read_owned(r, rel, b, NULL, procfs)) < 0) {
 		if (gone(e)) {
 			proc_free(p);
 			return 0;
@@ -287,7 +363,7 @@ read_one(const struct ds_root *r, unsigned int flags, const char *dir,
 	 */
 	if ((flags & DS_WHO_DELAY) && !(flags & DS_WHO_THREADS) &&
 	    st.num_threads > 1)
-		(void)sum_threads(r, p->pid, b, tids, p);
+		(void)sum_threads(r, p->pid, b, tids, p, procfs);
 	if (flags & DS_WHO_CGROUP) {
 		snprintf(rel, sizeof(rel), "proc/%d/cgroup", tgid);
 		if ((e = ds_read_file(r, rel, b)) == 0 &&
@@ -316,17 +392,22 @@ grow(struct ds_procs *out)
 	return 0;
 }
 
-int
-ds_procs_read(const struct ds_root *r, unsigned int flags,
-    const int *pids, size_t npids, ds_who_keep keep, void *arg,
+/*
+ * Scan proc (or pids): store each kept entry in out, or with each given
+ * hand it to each in the order read and store nothing.
+ */
+static int
+scan(const struct ds_root *r, unsigned int flags, const int *pids,
+    size_t npids, ds_who_keep keep, ds_who_each each, void *arg,
     struct ds_procs *out)
 {
 	struct ds_pids all = { 0 }, tids = { 0 }, ttids = { 0 };
 	struct ds_buf b = { 0 };
+	struct ds_proc one, *p;
 	const int *list;
-	size_t n, i, j;
+	size_t n, i, j, nt;
 	char dir[64];
-	int e, k;
+	int e, k, procfs, tid;
 
 	for (i = 0; i < out->n; i++)
 		proc_free(&out->p[i]);
@@ -347,29 +428,44 @@ ds_procs_read(const struct ds_root *r, unsigned int flags,
 		list = all.pid;
 		n = all.n;
 	}
+	procfs = on_procfs(r);
 	for (i = 0; i < n; i++) {
-		if (!(flags & DS_WHO_THREADS)) {
-			if ((e = grow(out)) < 0)
+		if (flags & DS_WHO_THREADS) {
+			snprintf(dir, sizeof(dir), "proc/%d/task", list[i]);
+			if (ds_pids_read(r, dir, &ttids) < 0)
+				continue;
+			nt = ttids.n;
+		} else
+			nt = 1;
+		for (j = 0; j < nt; j++) {
+			if (each != NULL)
+				p = &one;
+			else if ((e = grow(out)) < 0)
 				goto done;
-			snprintf(dir, sizeof(dir), "proc/%d", list[i]);
+			else
+				p = &out->p[out->n];
+			if (flags & DS_WHO_THREADS) {
+				tid = ttids.pid[j];
+				snprintf(dir, sizeof(dir), "proc/%d/task/%d",
+				    list[i], tid);
+			} else
+				snprintf(dir, sizeof(dir), "proc/%d", list[i]);
 			k = read_one(r, flags, dir, list[i], keep, arg, &b,
-			    &tids, &out->p[out->n], out);
-			if (k > 0)
+			    &tids, p, out, procfs);
+			if (k <= 0)
+				continue;
+			if (p->io_err == -EACCES || p->io_err == -EPERM)
+				out->unreadable++;
+			if (each == NULL) {
 				out->n++;
-			continue;
-		}
-		snprintf(dir, sizeof(dir), "proc/%d/task", list[i]);
-		if (ds_pids_read(r, dir, &ttids) < 0)
-			continue;
-		for (j = 0; j < ttids.n; j++) {
-			if ((e = grow(out)) < 0)
+				continue;
+			}
+			e = each(out, p, arg);
+			proc_free(p);
+			if (e != 0) {
+				out->failed = NULL;
 				goto done;
-			snprintf(dir, sizeof(dir), "proc/%d/task/%d", list[i],
-			    ttids.pid[j]);
-			k = read_one(r, flags, dir, list[i], keep, arg, &b,
-			    &tids, &out->p[out->n], out);
-			if (k > 0)
-				out->n++;
+			}
 		}
 	}
 	e = 0;
@@ -377,15 +473,30 @@ ds_procs_read(const struct ds_root *r, unsigned int flags,
 	/* -p lists may be unsorted and threads interleave: sort by id. */
 	if (out->n > 1)
 		qsort(out->p, out->n, sizeof(*out->p), cmp_proc);
-	for (i = 0; i < out->n; i++)
-		if (out->p[i].io_err == -EACCES || out->p[i].io_err == -EPERM)
-			out->unreadable++;
 done:
 	ds_pids_free(&all);
 	ds_pids_free(&tids);
 	ds_pids_free(&ttids);
 	ds_buf_free(&b);
 	return e;
+}
+
+int
+ds_procs_read(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, void *arg,
+    struct ds_procs *out)
+{
+	return scan(r, flags, pids, npids, keep, NULL, arg, out);
+}
+
+int
+ds_procs_each(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, ds_who_each each,
+    void *arg, struct ds_procs *out)
+{
+	if (each == NULL)
+		return -EINVAL;
+	return scan(r, flags, pids, npids, keep, each, arg, out);
 }
 
 static uint64_t

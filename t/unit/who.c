@@ -53,6 +53,30 @@ stat_line(char *buf, size_t size, int pid, const char *comm, int threads,
 	    "17 0 0 0 %lu 0 0\n", pid, comm, pid, pid, threads, start, blkio);
 }
 
+/* ds_procs_each: what it was handed, in order. */
+struct seen {
+	int pid[8];
+	uint64_t blkio[8];
+	char comm[8][64];
+	int n, stop_at;
+	uint64_t uptime_ns;
+};
+
+static int
+each_note(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
+{
+	struct seen *s = arg;
+
+	if (s->n < 8) {
+		s->pid[s->n] = p->pid;
+		s->blkio[s->n] = p->blkio_ticks;
+		snprintf(s->comm[s->n], sizeof(s->comm[0]), "%s", p->comm);
+	}
+	s->uptime_ns = scan->uptime_ns;
+	s->n++;
+	return s->n == s->stop_at ? 7 : 0;
+}
+
 static int
 keep_odd(const struct ds_proc *p, void *arg)
 {
@@ -238,6 +262,42 @@ main(void)
 	is_int(ds_procs_read(&root, 0, NULL, 0, keep_odd, NULL, &ps), 0,
 	    "scan with a filter");
 	ok(ps.n == 1 && ps.p[0].pid == 301, "filter keeps 301");
+
+	/* ds_procs_each: handed over in order, nothing stored */
+	{
+		struct seen sn = { .stop_at = 0 };
+
+		is_int(ds_procs_each(&root, DS_WHO_DELAY | DS_WHO_CMDLINE,
+		    NULL, 0, NULL, each_note, &sn, &ps), 0, "each: scan");
+		is_int(sn.n, 2, "each: two processes handed over");
+		ok(sn.pid[0] == 300 && sn.pid[1] == 301, "each: in pid order");
+		ok(sn.blkio[0] == 127 && strcmp(sn.comm[0], "a) b\n(c") == 0,
+		    "each: complete entries (delay summed over threads)");
+		is_u64(sn.uptime_ns, 100500000000ull, "each: uptime known");
+		ok(ps.n == 0, "each: nothing stored");
+		is_int((int)ps.bad, 2, "each: damage counted (307 stat, 301 io)");
+		is_int(ps.first_bad, 301, "each: first damaged pid");
+
+		memset(&sn, 0, sizeof(sn));
+		is_int(ds_procs_each(&root, DS_WHO_THREADS | DS_WHO_DELAY,
+		    NULL, 0, NULL, each_note, &sn, &ps), 0, "each: threads");
+		ok(sn.n == 4 && sn.pid[0] == 300 && sn.pid[1] == 302 &&
+		    sn.pid[2] == 303 && sn.pid[3] == 301,
+		    "each: a process's threads by tid, after it");
+
+		memset(&sn, 0, sizeof(sn));
+		sn.stop_at = 1;
+		is_int(ds_procs_each(&root, 0, NULL, 0, NULL, each_note, &sn,
+		    &ps), 7, "each: a nonzero return ends the scan, returned");
+		is_int(sn.n, 1, "each: nothing after it");
+
+		memset(&sn, 0, sizeof(sn));
+		is_int(ds_procs_each(&root, 0, NULL, 0, keep_odd, each_note,
+		    &sn, &ps), 0, "each: with a filter");
+		ok(sn.n == 1 && sn.pid[0] == 301, "each: the filter applies");
+		is_int(ds_procs_each(&root, 0, NULL, 0, NULL, NULL, NULL, &ps),
+		    -EINVAL, "each: NULL callback refused");
+	}
 
 	ds_procs_free(&ps);
 	ds_root_close(&root);
