@@ -68,7 +68,7 @@ int ds_buf_reserve(struct ds_buf *b, size_t n);
  * the window is left empty and the error is returned again by every
  * later ds_lines_next.
  */
-#define DS_LINES_WINDOW (64u << 10)
+#define DS_LINES_WINDOW (128u << 10)
 
 struct ds_lines {
 	int fd;
