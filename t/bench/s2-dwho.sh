@@ -58,6 +58,17 @@ for n in $SCALES; do
 	at_exit "reap $mgr"
 	note "$n idle processes: $(nprocs) processes in all"
 	scan "$n procs"
+	# Where the time goes: the kernel's part of each file set.
+	if [ "$n" = 5000 ] || { [ "$BENCH_QUICK" = 1 ] && [ "$n" = 1000 ]; }; then
+		case_begin "$n procs, files only"
+		cmd floor "procfiles stat io" "$BIN/procfiles" stat io
+		cmd peer "procfiles stat status sched* io" \
+		    "$BIN/procfiles" stat status schedstat io
+		for f in comm io stat status schedstat; do
+			cmd peer "procfiles $f" "$BIN/procfiles" $f
+		done
+		case_end
+	fi
 	reap "$mgr"
 done
 
