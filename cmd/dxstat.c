@@ -82,9 +82,9 @@ struct dx {
 	int nfiles;
 	struct ds_blockdevs bd;
 	int use_sys;		/* sys is the counters' machine */
-	int use_bd;		/* whole disks from sys/block, else by name */
+	int bd_state;		/* sys/block: 0 not read yet, 1 read, -1 none:
+				   whole disks are told by their names */
 	int bd_rescanned;	/* sys/block read during this report */
-	int bd_fresh;		/* read just before the next report */
 	ptrdiff_t shift;	/* prev index minus the row's, last match */
 	struct dmname *dmn;
 	size_t ndmn, capdmn;
@@ -110,32 +110,46 @@ usage(void)
 	usage_to(stderr, 2);
 }
 
-/*
- * Is name a whole disk?  Whole disks are the names in sys/block.  A name
- * it does not have is a partition, or a disk added since it was read
- * (hot plug, a new loop device): only a device new since the last
- * sample (seen 0) can be such a disk, and for one of those sys/block
- * is read again, at most once per report and only on a live system.
- */
 static const char *rootpath(struct dx *, const char *);
 
-static int
-whole_disk(struct dx *x, const char *name, int seen)
+/* sys/block into x->bd; without it (a tree of proc only), names decide. */
+static void
+read_bd(struct dx *x)
 {
 	int e;
 
-	if (!x->use_bd)
+	x->bd_rescanned = 1;
+	if ((e = ds_blockdevs_read(&x->t.r, &x->bd)) == 0) {
+		x->bd_state = 1;
+		return;
+	}
+	if (x->bd_state == 1 || (e != -ENOENT && e != -ENOTDIR))
+		tool_warnc(e, "%s", rootpath(x, "sys/block"));
+	x->bd_state = -1;
+}
+
+/*
+ * Is name a whole disk?  Whole disks are the names in sys/block, read
+ * when first needed (never with -p and no operand).  A name it does not
+ * have is a partition, or a disk added since it was read (hot plug, a
+ * new loop device): only a device new since the last sample (seen 0)
+ * can be such a disk, and for one of those sys/block is read again, at
+ * most once per report and only on a live system.
+ */
+static int
+whole_disk(struct dx *x, const char *name, int seen)
+{
+	if (x->bd_state == 0)
+		read_bd(x);
+	if (x->bd_state < 0)
 		return !ds_name_is_partition(name);
 	if (ds_blockdevs_has(&x->bd, name))
 		return 1;
 	if (seen || !x->t.r.live || x->bd_rescanned)
 		return 0;
-	x->bd_rescanned = 1;
-	if ((e = ds_blockdevs_read(&x->t.r, &x->bd)) < 0) {
-		tool_warnc(e, "%s", rootpath(x, "sys/block"));
-		x->use_bd = 0;
+	read_bd(x);
+	if (x->bd_state < 0)
 		return !ds_name_is_partition(name);
-	}
 	return ds_blockdevs_has(&x->bd, name);
 }
 
@@ -295,8 +309,7 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 static void
 report_begin(struct dx *x)
 {
-	x->bd_rescanned = x->bd_fresh;
-	x->bd_fresh = 0;
+	x->bd_rescanned = 0;
 	x->shift = 0;
 	tool_report_begin(&x->t, &x->w);
 }
@@ -603,9 +616,6 @@ sample_loop(struct dx *x)
 	}
 	memset(s, 0, sizeof(s));
 	take(x, &s[0]);
-	/* The first report comes an interval after sys/block was read. */
-	if (x->noboot)
-		x->bd_fresh = 0;
 	deadline = ds_boottime_ns() + x->t.interval_ns;
 	if (!x->noboot) {
 		report(x, NULL, &s[0].ds, s[0].uptime_ns, s[0].time_ns);
@@ -631,7 +641,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = { TOOL_LONGOPTS };
 	struct dx x;
-	int ch, e;
+	int ch;
 
 	memset(&x, 0, sizeof(x));
 	tool_init(&x.t, argv);
@@ -700,21 +710,14 @@ main(int argc, char **argv)
 		tool_exit(0);
 	}
 	/*
-	 * Whole disks are the names in sys/block, read once.  Snapshot
-	 * files may come from another machine, so only a root given on
-	 * purpose is trusted for them; otherwise, and in a tree without
-	 * sys/block, partitions are told by their names, and -N keeps the
-	 * kernel names.
+	 * Whole disks are the names in sys/block.  Snapshot files may come
+	 * from another machine, so only a root given on purpose is trusted
+	 * for them; otherwise, and in a tree without sys/block, partitions
+	 * are told by their names, and -N keeps the kernel names.
 	 */
 	x.use_sys = x.nfiles == 0 || x.t.root != NULL ||
 	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"));
-	if (x.use_sys) {
-		e = ds_blockdevs_read(&x.t.r, &x.bd);
-		if (e == 0)
-			x.use_bd = x.bd_fresh = 1;
-		else if (e != -ENOENT && e != -ENOTDIR)
-			tool_warnc(e, "%s", rootpath(&x, "sys/block"));
-	}
+	x.bd_state = x.use_sys ? 0 : -1;
 	ds_writer_init(&x.w, x.t.out, x.t.fmt, cols, NCOLS, x.t.header,
 	    "dxstat");
 	if (x.nfiles > 0)

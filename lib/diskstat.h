@@ -68,7 +68,8 @@ int ds_buf_reserve(struct ds_buf *b, size_t n);
  * the window is left empty and the error is returned again by every
  * later ds_lines_next.
  */
-#define DS_LINES_WINDOW (128u << 10)
+#define DS_LINES_WINDOW (64u << 10)	/* doubled once for a long file */
+#define DS_LINES_CUT (DS_LINES_WINDOW - 1)	/* as long or longer: cut */
 
 struct ds_lines {
 	int fd;
@@ -91,9 +92,9 @@ void ds_lines_fd(struct ds_lines *l, int fd, struct ds_buf *window);
 /*
  * The next line: 1, with *line its text in the window, newline removed
  * and NUL-terminated, valid until the next call; 0 at the end; -errno.
- * A last line without a newline counts.  A line of more than
- * DS_LINES_WINDOW - 2 bytes comes cut to that with l->cut set, and its
- * rest is skipped.
+ * A last line without a newline counts.  A line of DS_LINES_CUT bytes
+ * or more comes cut to its first DS_LINES_CUT bytes with l->cut set,
+ * and its rest is skipped.
  */
 int ds_lines_next(struct ds_lines *l, char **line, size_t *len);
 /* Give the last line again at the next ds_lines_next. */
@@ -369,9 +370,11 @@ int ds_is_number(const char *s);
 
 /* The names in sys/block (whole disks), sorted. */
 struct ds_blockdevs {
-	char **name;
+	char **name;		/* sorted; each points into pool */
 	size_t n;
 	size_t cap;
+	char *pool;		/* the names, one after the other */
+	size_t poolcap;
 };
 int ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out);
 /*

@@ -123,7 +123,7 @@ ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 		if (grow(out) < 0)
 			return -ENOMEM;
 		/* Too long for ds_lines' window is damage there, so here. */
-		if (l > DS_LINES_WINDOW - 2)
+		if (l >= DS_LINES_CUT)
 			count_bad(out, lineno);
 		else if ((k = one_line(p, l, &out->disk[out->n])) > 0)
 			out->n++;

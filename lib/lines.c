@@ -70,13 +70,23 @@ ds_lines_again(struct ds_lines *l)
 	l->again = 1;
 }
 
+/* Hand out p (length k, already terminated) as the next line. */
+static int
+give(struct ds_lines *l, char *p, size_t k, char **line, size_t *len)
+{
+	l->lineno++;
+	l->last = *line = p;
+	l->lastlen = *len = k;
+	return 1;
+}
+
 int
 ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 {
 	struct ds_buf *b = l->b;
-	char *nl;
+	char *nl, *p;
 	ssize_t n;
-	size_t have;
+	size_t have, k;
 	int e;
 
 	if (l->err != 0)
@@ -98,12 +108,11 @@ ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 		l->ready = 1;
 	}
 	for (;;) {
+		p = b->data + l->pos;
 		have = b->len - l->pos;
-		nl = have > 0 ? memchr(b->data + l->pos, '\n', have) : NULL;
+		nl = have > 0 ? memchr(p, '\n', have) : NULL;
+		k = nl != NULL ? (size_t)(nl - p) : have;
 		if (nl != NULL || (l->eof && have > 0)) {
-			char *p = b->data + l->pos;
-			size_t k = nl != NULL ? (size_t)(nl - p) : have;
-
 			/* Past the newline, or at the end: never beyond it. */
 			l->pos += k + (nl != NULL);
 			p[k] = '\0';
@@ -112,39 +121,46 @@ ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 				l->skip = 0;
 				continue;
 			}
-			l->lineno++;
-			l->last = *line = p;
-			l->lastlen = *len = k;
-			return 1;
+			if (k >= DS_LINES_CUT) {
+				l->cut = 1;
+				p[DS_LINES_CUT] = '\0';
+				k = DS_LINES_CUT;
+			}
+			return give(l, p, k, line, len);
 		}
 		if (l->eof) {
 			l->skip = 0;
 			return 0;
 		}
+		if (have >= DS_LINES_CUT) {
+			/*
+			 * No newline yet in a line as long as any line can be:
+			 * given cut, and the rest of it skipped.
+			 */
+			l->pos = b->len;
+			if (!l->skip) {
+				l->skip = 1;
+				l->cut = 1;
+				p[DS_LINES_CUT] = '\0';
+				return give(l, p, DS_LINES_CUT, line, len);
+			}
+			continue;
+		}
 		/* Keep the partial line and read on behind it. */
 		if (l->pos > 0) {
-			memmove(b->data, b->data + l->pos, have);
+			memmove(b->data, p, have);
 			b->len = have;
 			l->pos = 0;
 		}
-		if (b->len + 1 >= b->cap) {
-			/*
-			 * A line longer than the window: given as far as it
-			 * fits, marked cut, and the rest skipped.
-			 */
-			if (l->skip) {
-				b->len = 0;
-			} else {
-				b->data[b->len] = '\0';
-				l->skip = 1;
-				l->cut = 1;
-				l->lineno++;
-				l->pos = b->len;
-				l->last = *line = b->data;
-				l->lastlen = *len = b->len;
-				return 1;
-			}
-		}
+		/*
+		 * A long file (four windows read already) gets a window twice
+		 * as large, once: half the reads of diskstats of thousands of
+		 * devices, while a file of a few hundred lines keeps the
+		 * smaller one.
+		 */
+		if (l->total >= 4 * b->cap && b->cap < 2 * DS_LINES_WINDOW &&
+		    (e = ds_buf_reserve(b, 2 * DS_LINES_WINDOW - 1 - b->len)) < 0)
+			return fail(l, e);
 		n = read(l->fd, b->data + b->len, b->cap - b->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
