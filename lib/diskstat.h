@@ -56,6 +56,8 @@ int ds_read_fd(int fd, struct ds_buf *b);
 void ds_buf_free(struct ds_buf *b);
 /* Make room for n more bytes; -ENOMEM on failure. */
 int ds_buf_reserve(struct ds_buf *b, size_t n);
+/* Empty b (still NUL-terminated, as after a failed read); returns e. */
+int ds_buf_fail(struct ds_buf *b, int e);
 
 /* ---- Line-by-line reading --------------------------------------------- */
 

@@ -56,12 +56,9 @@ ds_lines_close(struct ds_lines *l)
 static int
 fail(struct ds_lines *l, int e)
 {
-	l->b->len = 0;
 	l->pos = 0;
-	if (l->b->data != NULL)
-		l->b->data[0] = '\0';
 	l->err = e;
-	return e;
+	return ds_buf_fail(l->b, e);
 }
 
 void

@@ -85,9 +85,8 @@ ds_buf_free(struct ds_buf *b)
 	b->len = b->cap = 0;
 }
 
-/* On failure the buffer is left empty, still NUL-terminated. */
-static int
-read_fail(struct ds_buf *b, int e)
+int
+ds_buf_fail(struct ds_buf *b, int e)
 {
 	b->len = 0;
 	if (b->data != NULL)
@@ -106,21 +105,21 @@ ds_read_fd(int fd, struct ds_buf *b)
 		/* Grow by at least a page; /proc files come a page at a time. */
 		if (b->cap - b->len < 4096 + 1 &&
 		    (e = ds_buf_reserve(b, b->cap > 4096 ? b->cap : 4096)) < 0)
-			return read_fail(b, e);
+			return ds_buf_fail(b, e);
 		n = read(fd, b->data + b->len, b->cap - b->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			/* A FIFO with a writer but no data: not a file for us. */
 			if (errno == EAGAIN)
-				return read_fail(b, -EINVAL);
-			return read_fail(b, -errno);
+				return ds_buf_fail(b, -EINVAL);
+			return ds_buf_fail(b, -errno);
 		}
 		if (n == 0)
 			break;
 		b->len += (size_t)n;
 		if (b->len > DS_READ_MAX)
-			return read_fail(b, -EFBIG);
+			return ds_buf_fail(b, -EFBIG);
 	}
 	b->data[b->len] = '\0';
 	return 0;
@@ -134,7 +133,7 @@ ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b)
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
 	fd = ds_openat(r, rel, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
-		return read_fail(b, fd);
+		return ds_buf_fail(b, fd);
 	e = ds_read_fd(fd, b);
 	close(fd);
 	return e;

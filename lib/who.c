@@ -147,16 +147,6 @@ on_procfs(const struct ds_root *r)
 	return ok;
 }
 
-/* On failure the buffer is left empty, as ds_read_fd leaves it. */
-static int
-small_fail(struct ds_buf *b, int e)
-{
-	b->len = 0;
-	if (b->data != NULL)
-		b->data[0] = '\0';
-	return e;
-}
-
 /*
  * Read a small file whole into b.  procfs makes PID/stat and PID/io (one
  * record each) whole in the first read when the buffer holds them, and a
@@ -176,26 +166,26 @@ read_small(int fd, struct ds_buf *b, int regular)
 		return ds_read_fd(fd, b);
 	b->len = 0;
 	if (b->cap < 4096 + 1 && (e = ds_buf_reserve(b, 4096)) < 0)
-		return small_fail(b, e);
+		return ds_buf_fail(b, e);
 	for (;;) {
 		n = read(fd, b->data + b->len, b->cap - b->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return small_fail(b, errno == EAGAIN ? -EINVAL : -errno);
+			return ds_buf_fail(b, errno == EAGAIN ? -EINVAL : -errno);
 		}
 		if (n == 0)
 			break;
 		b->len += (size_t)n;
 		if (b->len > DS_READ_MAX)
-			return small_fail(b, -EFBIG);
+			return ds_buf_fail(b, -EFBIG);
 		if (first && b->len < b->cap - 1)
 			break;		/* short: the end of a regular file */
 		first = 0;
 		/* Room for at least a page more, as ds_read_fd makes. */
 		if (b->cap - b->len < 4096 + 1 &&
 		    (e = ds_buf_reserve(b, b->cap)) < 0)
-			return small_fail(b, e);
+			return ds_buf_fail(b, e);
 	}
 	b->data[b->len] = '\0';
 	return 0;
@@ -213,7 +203,7 @@ read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
 	int fd, e, regular = procfs;
 
 	if ((fd = ds_openat(r, rel, O_RDONLY | O_NONBLOCK)) < 0)
-		return small_fail(b, fd);
+		return ds_buf_fail(b, fd);
 	/*
 	 * procfs gives a process's files the owner of its effective uid
 	 * (root when it is not dumpable), as ps(1) reads it from the
@@ -223,7 +213,7 @@ read_owned(const struct ds_root *r, const char *rel, struct ds_buf *b,
 		if (fstat(fd, &sb) < 0) {
 			e = -errno;
 			close(fd);
-			return small_fail(b, e);
+			return ds_buf_fail(b, e);
 		}
 		*uid = (uint32_t)sb.st_uid;
 		regular = S_ISREG(sb.st_mode);
