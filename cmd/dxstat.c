@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <stddef.h>
 
+#include <sys/vfs.h>
+
 #include "tool.h"
 
 static const struct ds_col cols[] = {
@@ -111,6 +113,9 @@ usage(void)
 }
 
 static const char *rootpath(struct dx *, const char *);
+
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
 
 /* sys/block into x->bd; without it (a tree of proc only), names decide. */
 static void
@@ -338,30 +343,118 @@ report(struct dx *x, const struct ds_diskstats *prev,
 static void warn_bad(struct dx *, const char *, const struct ds_diskstats *);
 
 /*
+ * A set of device names, exact, in one pool with an open-addressing
+ * table of offsets: about 20 bytes a device.
+ */
+struct names {
+	char *pool;
+	size_t len, cap;
+	uint32_t *slot;		/* offset + 1; 0 empty */
+	size_t nslot, n;
+};
+
+static uint32_t
+name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* 1 if name is in the set; with add, it is put there if not. */
+static int
+names_has(struct names *ns, const char *name, int add)
+{
+	size_t i, k, len = strlen(name) + 1;
+	uint32_t *slot;
+
+	if (2 * (ns->n + 1) > ns->nslot) {
+		size_t n = ns->nslot ? ns->nslot * 2 : 256;
+
+		if ((slot = calloc(n, sizeof(*slot))) == NULL)
+			err(1, NULL);
+		for (i = 0; i < ns->nslot; i++) {
+			if (ns->slot[i] == 0)
+				continue;
+			k = name_hash(ns->pool + ns->slot[i] - 1) & (n - 1);
+			while (slot[k] != 0)
+				k = (k + 1) & (n - 1);
+			slot[k] = ns->slot[i];
+		}
+		free(ns->slot);
+		ns->slot = slot;
+		ns->nslot = n;
+	}
+	for (k = name_hash(name) & (ns->nslot - 1); ns->slot[k] != 0;
+	    k = (k + 1) & (ns->nslot - 1))
+		if (strcmp(ns->pool + ns->slot[k] - 1, name) == 0)
+			return 1;
+	if (!add)
+		return 0;
+	if (ns->cap - ns->len < len) {
+		size_t cap = ns->cap ? ns->cap * 2 : 4096;
+		char *p;
+
+		while (cap - ns->len < len)
+			cap *= 2;
+		if (cap > UINT32_MAX || (p = realloc(ns->pool, cap)) == NULL)
+			err(1, NULL);
+		ns->pool = p;
+		ns->cap = cap;
+	}
+	memcpy(ns->pool + ns->len, name, len);
+	ns->slot[k] = (uint32_t)ns->len + 1;
+	ns->len += len;
+	ns->n++;
+	return 0;
+}
+
+static void
+names_free(struct names *ns)
+{
+	free(ns->pool);
+	free(ns->slot);
+	memset(ns, 0, sizeof(*ns));
+}
+
+/*
  * The earlier of two snapshot files, read along with the later one.
  * Devices keep their order between samples, so each device of the later
  * file is most often the next one of the earlier: it is then never
  * stored.  Devices read past on the way (removed since) are kept in
- * pend, where a device that moved back is still found; only a device
- * new in the later file reads the earlier to its end, into pend.
+ * pend, where a device that moved back is still found; a device new in
+ * the later file reads the earlier to its end, into pend.
+ *
+ * A device of the later file found in neither is new, or listed twice
+ * in the later file: its earlier line was used up by the first, and
+ * counting it from zero would be a wrong row.  To tell them apart, the
+ * names of the whole earlier file are gathered, only then (read again
+ * from its start), or as it is read when it cannot be read again (a
+ * pipe).
  */
 struct older {
 	struct ds_lines l;
+	int fd;
 	const char *what;
 	struct ds_diskstats pend;	/* read, not yet matched */
 	struct ds_disk next;		/* the last one read, if matched */
+	struct names all;		/* every name of the earlier file */
+	int have_all;			/* all is complete */
+	int seekable;
+	size_t twice;			/* later lines listed again */
+	size_t first_twice;		/* the first of them, its line */
 	int eof;
 };
 
+/* Read the earlier file to its end, keeping what is not matched yet. */
 static const struct ds_disk *
-older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i)
+older_read(struct dx *x, struct older *o, const char *name)
 {
-	const struct ds_disk *p;
 	struct ds_disk *d;
 	int e;
 
-	if (o->pend.n > 0 && (p = prev_of(x, &o->pend, c, i)) != NULL)
-		return p;
 	while (!o->eof) {
 		if (o->pend.n == o->pend.cap) {
 			size_t cap = o->pend.cap ? o->pend.cap * 2 : 16;
@@ -375,12 +468,15 @@ older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i)
 		/* Read into the free slot: kept only if it is not c. */
 		d = &o->pend.disk[o->pend.n];
 		if ((e = ds_diskstats_next(&o->l, d, &o->pend)) < 0)
-			tool_errc(1, e, "%s", o->what);
+			tool_report_fail(&x->t, e, "%s", o->what);
 		if (e == 0) {
 			o->eof = 1;
+			o->have_all = !o->seekable;
 			break;
 		}
-		if (strcmp(d->name, c->name) == 0) {
+		if (!o->seekable)
+			(void)names_has(&o->all, d->name, 1);
+		if (name != NULL && strcmp(d->name, name) == 0) {
 			o->next = *d;
 			return &o->next;
 		}
@@ -389,14 +485,73 @@ older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i)
 	return NULL;
 }
 
+/* Every name of the earlier file, read again from its start. */
+static void
+older_names(struct dx *x, struct older *o)
+{
+	struct ds_diskstats bad = { 0 };
+	struct ds_buf w = { 0 };
+	struct ds_lines l;
+	struct ds_disk d;
+	int e;
+
+	if (lseek(o->fd, 0, SEEK_SET) != 0)
+		tool_report_fail(&x->t, -errno, "%s", o->what);
+	ds_lines_fd(&l, o->fd, &w);
+	/* The header lines are no devices: skipped with the damage. */
+	while ((e = ds_diskstats_next(&l, &d, &bad)) > 0)
+		(void)names_has(&o->all, d.name, 1);
+	if (e < 0)
+		tool_report_fail(&x->t, e, "%s", o->what);
+	ds_buf_free(&w);
+	o->have_all = 1;
+}
+
+/*
+ * c's line in the earlier file, NULL for a device new since; *twice set
+ * when c is listed again in the later file.
+ */
+static const struct ds_disk *
+older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i,
+    int *twice)
+{
+	const struct ds_disk *p = NULL;
+	size_t k;
+
+	*twice = 0;
+	/*
+	 * In pend: where the last match there points, or anywhere while
+	 * pend is short.  A long pend (many devices removed) is searched
+	 * whole only once the earlier file is read to its end, or every
+	 * device after them would cost a scan.
+	 */
+	if (o->pend.n > 0) {
+		k = i + (size_t)x->shift;
+		if (k < o->pend.n && strcmp(o->pend.disk[k].name, c->name) == 0)
+			p = &o->pend.disk[k];
+		else if (o->pend.n <= 64 || o->eof)
+			p = prev_of(x, &o->pend, c, i);
+		if (p != NULL)
+			return p;
+	}
+	if ((p = older_read(x, o, c->name)) != NULL)
+		return p;
+	if (o->pend.n > 64 && (p = prev_of(x, &o->pend, c, i)) != NULL)
+		return p;
+	if (!o->have_all)
+		older_names(x, o);
+	*twice = names_has(&o->all, c->name, 0);
+	return NULL;
+}
+
 /*
  * A report with the current sample read as it is reported, line by
  * line: no more memory than one line, whatever the number of devices.
- * Only for text that holds still (files, and a since-boot report, whose
- * rates over the whole uptime cannot tell a few ms of reading apart):
- * a live interval is read whole first, so that a slow reader of our
- * output cannot stretch the sample.  The previous sample is an array
- * (prev), a file read along (o), or neither (since boot).
+ * Only for text that holds still (files, not procfs): a live sample is
+ * read whole first, so that a slow reader of our output can neither
+ * stretch it nor make the kernel's listing skip a device removed
+ * between two reads.  The previous sample is an array (prev), a file
+ * read along (o), or neither (since boot).
  */
 static void
 report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
@@ -407,13 +562,18 @@ report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
 	const struct ds_disk *p;
 	struct ds_disk c;
 	size_t i = 0;
-	int e;
+	int e, twice = 0;
 
 	report_begin(x);
 	while ((e = ds_diskstats_next(l, &c, &bad)) > 0) {
 		if (o != NULL) {
 			/* Every device, shown or not, keeps o in step. */
-			p = older_find(x, o, &c, i);
+			p = older_find(x, o, &c, i, &twice);
+			if (twice) {
+				if (o->twice++ == 0)
+					o->first_twice = l->lineno;
+				continue;
+			}
 		} else {
 			p = prev_of(x, prev, &c, i);
 		}
@@ -421,8 +581,20 @@ report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
 		i++;
 	}
 	if (e < 0)
-		tool_errc(1, e, "%s", what);
+		tool_report_fail(&x->t, e, "%s", what);
+	/* The rest of the earlier file, for its damaged lines. */
+	if (o != NULL)
+		(void)older_read(x, o, NULL);
 	report_end(x);
+	if (o != NULL) {
+		x->last_bad = 0;
+		warn_bad(x, o->what, &o->pend);
+		if (o->twice > 0)
+			warnx("%s: line %zu: a device listed again (%zu line%s "
+			    "skipped)", what, o->first_twice, o->twice,
+			    o->twice == 1 ? "" : "s");
+		x->last_bad = 0;
+	}
 	warn_bad(x, what, &bad);
 }
 
@@ -466,17 +638,34 @@ take(struct dx *x, struct sample *s)
 	warn_bad(x, rootpath(x, "proc/diskstats"), &s->ds);
 }
 
-/* A since-boot report only: read and report line by line. */
+/*
+ * A since-boot report only.  A file that holds still (a captured tree)
+ * is reported line by line as it is read; procfs's is read whole first
+ * (see report_lines).
+ */
 static void
 since_boot(struct dx *x)
 {
 	const char *what = rootpath(x, "proc/diskstats");
+	struct ds_diskstats ds = { 0 };
 	struct ds_lines l;
+	struct statfs sf;
 	uint64_t up, now;
 	int e;
 
 	if ((e = ds_lines_open(&l, &x->t.r, "proc/diskstats", &x->buf)) < 0)
 		tool_errc(1, e, "%s", what);
+	if (fstatfs(l.fd, &sf) == 0 && sf.f_type == PROC_MAGIC) {
+		if ((e = ds_diskstats_fill(&l, &ds)) < 0)
+			tool_errc(1, e, "%s", what);
+		ds_lines_close(&l);
+		if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
+			tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+		report(x, NULL, &ds, up, ds_realtime_ns());
+		warn_bad(x, what, &ds);
+		ds_diskstats_free(&ds);
+		return;
+	}
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
 	now = ds_realtime_ns();
@@ -560,11 +749,13 @@ from_files(struct dx *x)
 	struct older o;
 	struct ds_lines lb;
 	const char *what;
-	int fa, fb, e;
+	int fa, fb;
 
 	memset(&o, 0, sizeof(o));
 	o.what = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
 	fa = open_snap(x, x->files[0], &o.l, &wa, &a);
+	o.fd = fa >= 0 ? fa : STDIN_FILENO;
+	o.seekable = lseek(o.fd, 0, SEEK_CUR) >= 0;
 	if (x->nfiles == 1) {
 		report_lines(x, NULL, NULL, &o.l, o.what, a.uptime_ns,
 		    a.time_ns);
@@ -580,26 +771,20 @@ from_files(struct dx *x)
 		warnx("%s: uptime below %s's (a reboot between them?): "
 		    "reporting since boot", x->files[1], x->files[0]);
 		report_lines(x, NULL, NULL, &lb, what, b.uptime_ns, b.time_ns);
+		(void)older_read(x, &o, NULL);
+		x->last_bad = 0;
+		warn_bad(x, o.what, &o.pend);
 	} else {
 		report_lines(x, NULL, &o, &lb, what,
 		    b.uptime_ns - a.uptime_ns, b.time_ns);
 	}
 	if (fb >= 0)
 		close(fb);
-	/* The rest of the first file, for its damaged lines. */
-	while (!o.eof) {
-		struct ds_disk d;
-
-		if ((e = ds_diskstats_next(&o.l, &d, &o.pend)) < 0)
-			tool_errc(1, e, "%s", o.what);
-		o.eof = e == 0;
-	}
-	x->last_bad = 0;
-	warn_bad(x, o.what, &o.pend);
 done:
 	if (fa >= 0)
 		close(fa);
 	ds_diskstats_free(&o.pend);
+	names_free(&o.all);
 	ds_buf_free(&wa);
 }
 

@@ -199,6 +199,22 @@ tool_report_begin(struct tool *t, struct ds_writer *w)
 	w->reports = 0;
 }
 
+/*
+ * A failure in the middle of a report (a file that could not be read to
+ * its end): with -w the temporary file is removed, so that nothing half
+ * written is ever renamed into place; then as tool_errc.
+ */
+static inline void
+tool_report_fail(struct tool *t, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	ds_atomic_abort(&t->atomic);
+	va_start(ap, fmt);
+	errno = e < 0 ? -e : e;
+	verr(1, fmt, ap);
+}
+
 /* End a report: flush, check, and with -w rename into place. */
 static inline void
 tool_report_end(struct tool *t, struct ds_writer *w)

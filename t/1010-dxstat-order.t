@@ -96,3 +96,45 @@ dxstat -f - -f "$TRASH/c2" -p -a -o tsv -H <"$TRASH/a" 2>/dev/null |
 sort "$TRASH/out2" >"$TRASH/out2s"
 ok "reversed, earlier from stdin: the same rows" \
     test_cmp "$TRASH/out2s" "$TRASH/out3"
+
+# A device listed twice in the later file: its earlier line is used up,
+# so the second is skipped and said, never counted from zero; whether
+# the earlier file can be read again (a file) or not (stdin).
+{ echo "uptime 1000"; echo "8 0 sda 100 0 24 100 50 0 32 200 0 300 300 0 0 0 0 0 0"
+  echo "8 16 sdb 10 0 24 100 5 0 32 200 0 300 300 0 0 0 0 0 0"; } >"$TRASH/da"
+{ echo "uptime 1010"; echo "8 0 sda 200 0 24 100 60 0 32 200 0 300 300 0 0 0 0 0 0"
+  echo "8 16 sdb 20 0 24 100 6 0 32 200 0 300 300 0 0 0 0 0 0"
+  echo "8 0 sda 200 0 24 100 60 0 32 200 0 300 300 0 0 0 0 0 0"
+  echo "8 32 sdc 20 0 24 100 6 0 32 200 0 300 300 0 0 0 0 0 0"; } >"$TRASH/db"
+for how in file stdin; do
+	if [ $how = file ]; then
+		dxstat -f "$TRASH/da" -f "$TRASH/db" -a -o tsv -H >"$TRASH/out" 2>"$TRASH/err"
+	else
+		dxstat -f - -f "$TRASH/db" -a -o tsv -H <"$TRASH/da" >"$TRASH/out" 2>"$TRASH/err"
+	fi
+	is "$(cut -f2,3,9 "$TRASH/out" | tr '\t\n' ' |')" \
+	    "sda 10.00 1.00|sdb 1.00 0.10|sdc 2.00 0.60|" \
+	    "listed twice ($how): sda once, from its earlier line; sdc new"
+	is "$(cat "$TRASH/err")" \
+	    "dxstat: $TRASH/db: line 4: a device listed again (1 line skipped)" \
+	    "listed twice ($how): said"
+done
+
+# A read error in the middle of a report (the earlier file past the
+# 64 MiB limit, found only when the later file's first device is not
+# in its first line): exit 1, and -w leaves no file, temporary or not.
+{ echo "uptime 1000"; echo "8 0 sda 100 0 800 100 50 0 400 200 0 300 300"; } >"$TRASH/big"
+truncate -s 65M "$TRASH/big"
+{ echo "uptime 1010"; echo "8 32 sdc 1 0 8 1 1 0 8 1 0 2 2"
+  echo "8 0 sda 200 0 1600 100 60 0 480 200 0 300 300"; } >"$TRASH/b2"
+mkdir "$TRASH/w"
+test_must_fail 1 dxstat -f "$TRASH/big" -f "$TRASH/b2" -o tsv -w "$TRASH/w/x.tsv" 2>"$TRASH/err"
+is "$?" 0 "error mid-report: exit 1"
+is "$(cat "$TRASH/err")" "dxstat: $TRASH/big: File too large" "error mid-report: said"
+is "$(ls -A "$TRASH/w")" "" "error mid-report: -w leaves nothing behind"
+mkdir -p "$TRASH/dir/proc/diskstats"
+echo "1000.00 0" >"$TRASH/dir/proc/uptime"
+test_must_fail 1 dxstat -R "$TRASH/dir" -o prom -w "$TRASH/w/dx.prom" 2>"$TRASH/err"
+is "$?" 0 "diskstats a directory, -w: exit 1"
+is "$(ls -A "$TRASH/w")" "" "diskstats a directory, -w: nothing left behind"
+rm -f "$TRASH/big"
