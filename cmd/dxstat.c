@@ -235,9 +235,15 @@ find(const struct ds_diskstats *s, size_t hint, const char *name)
 {
 	size_t i;
 
-	/* Devices keep their order between samples: try the same place. */
+	/*
+	 * Devices keep their order between samples: try the same place,
+	 * then the one before the last match (an order turned round; for
+	 * hint < 2, hint - 2 wraps past any n).
+	 */
 	if (hint < s->n && strcmp(s->disk[hint].name, name) == 0)
 		return &s->disk[hint];
+	if (hint - 2 < s->n && strcmp(s->disk[hint - 2].name, name) == 0)
+		return &s->disk[hint - 2];
 	for (i = 0; i < s->n; i++)
 		if (strcmp(s->disk[i].name, name) == 0)
 			return &s->disk[i];
