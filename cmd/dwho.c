@@ -199,10 +199,17 @@ shown_command(const struct ds_proc *p, const struct opts *o, size_t *len,
 
 static const struct opts *sort_opts;
 
+/*
+ * x (of entry px) before y (of entry py): the sort column, then the id;
+ * cgroup rows (no entry) by their names, the order they were summed in.
+ * The entries are passed apart from the rows because a kept row's own
+ * is stored beside it (struct hrow): qsort moves it, and a pointer to it
+ * would name the element that was there before (C11 7.22.5p4).
+ */
 static int
-cmp_row(const void *a, const void *b)
+cmp_rows(const struct row *x, const struct ds_proc *px, const struct row *y,
+    const struct ds_proc *py)
 {
-	const struct row *x = a, *y = b;
 	int k = sort_opts->sort, hx, hy;
 
 	if (k >= 0) {
@@ -213,9 +220,20 @@ cmp_row(const void *a, const void *b)
 		if (hx && x->v[k] != y->v[k])
 			return x->v[k] < y->v[k] ? 1 : -1;
 	}
-	if (x->p != NULL && y->p != NULL)
-		return (x->p->pid > y->p->pid) - (x->p->pid < y->p->pid);
+	if (px != NULL && py != NULL)
+		return (px->pid > py->pid) - (px->pid < py->pid);
+	if (x->cgroup != NULL && y->cgroup != NULL)
+		return strcmp(x->cgroup, y->cgroup);
 	return 0;
+}
+
+/* Rows whose entries lie outside the array sorted (report()). */
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return cmp_rows(x, x->p, y, y->p);
 }
 
 static int
@@ -749,11 +767,20 @@ hswap(struct hrow *x, struct hrow *y)
 	y->rw.p = &y->p;
 }
 
+/* Heap rows: each compared through its own entry, wherever it lies. */
+static int
+cmp_hrow(const void *a, const void *b)
+{
+	const struct hrow *x = a, *y = b;
+
+	return cmp_rows(&x->rw, &x->p, &y->rw, &y->p);
+}
+
 /* Does heap row i sort after j (is it the worse)? */
 static int
 hworse(const struct state *s, size_t i, size_t j)
 {
-	return cmp_row(&s->heap[i].rw, &s->heap[j].rw) > 0;
+	return cmp_hrow(&s->heap[i], &s->heap[j]) > 0;
 }
 
 /*
@@ -771,7 +798,7 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 	if (s->o->top > 0 && s->nheap == s->o->top) {
 		/* Full: only a row sorting before the worst gets in. */
 		h = &s->heap[0];
-		if (cmp_row(rw, &h->rw) >= 0)
+		if (cmp_rows(rw, p, &h->rw, &h->p) >= 0)
 			return;
 		free(h->p.cmdline);
 	} else {
@@ -812,13 +839,6 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 			break;
 		hswap(&s->heap[i], &s->heap[c]);
 	}
-}
-
-static int
-cmp_hrow(const void *a, const void *b)
-{
-	return cmp_row(&((const struct hrow *)a)->rw,
-	    &((const struct hrow *)b)->rw);
 }
 
 /* The kept rows of the streamed path, sorted, then forgotten. */
