@@ -199,10 +199,17 @@ shown_command(const struct ds_proc *p, const struct opts *o, size_t *len,
 
 static const struct opts *sort_opts;
 
+/*
+ * x (of entry px) before y (of entry py): the sort column, then the id;
+ * cgroup rows (no entry) by their names, the order they were summed in.
+ * The entries are passed apart from the rows because a kept row's own
+ * is stored beside it (struct hrow): qsort moves it, and a pointer to it
+ * would name the element that was there before (C11 7.22.5p4).
+ */
 static int
-cmp_row(const void *a, const void *b)
+cmp_rows(const struct row *x, const struct ds_proc *px, const struct row *y,
+    const struct ds_proc *py)
 {
-	const struct row *x = a, *y = b;
 	int k = sort_opts->sort, hx, hy;
 
 	if (k >= 0) {
@@ -213,9 +220,20 @@ cmp_row(const void *a, const void *b)
 		if (hx && x->v[k] != y->v[k])
 			return x->v[k] < y->v[k] ? 1 : -1;
 	}
-	if (x->p != NULL && y->p != NULL)
-		return (x->p->pid > y->p->pid) - (x->p->pid < y->p->pid);
+	if (px != NULL && py != NULL)
+		return (px->pid > py->pid) - (px->pid < py->pid);
+	if (x->cgroup != NULL && y->cgroup != NULL)
+		return strcmp(x->cgroup, y->cgroup);
 	return 0;
+}
+
+/* Rows whose entries lie outside the array sorted (report()). */
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return cmp_rows(x, x->p, y, y->p);
 }
 
 static int
@@ -258,11 +276,12 @@ fill_values(struct row *rw)
 }
 
 /*
- * Of the scan before, the streamed path keeps only what a rate needs:
- * per entry its process and thread ids, start time, the io counters
- * present, io_err and field 42, as varints in the order read (process
- * ascending, a process's threads ascending).  About 20 bytes an idle
- * process, where a struct ds_proc takes 208.
+ * Of a scan, the streamed path keeps only what a rate needs: per entry
+ * its process and thread ids, start time, the io counters present,
+ * io_err and field 42, as varints in the order read (process ascending,
+ * a process's threads ascending).  About 20 bytes an idle process, where
+ * a struct ds_proc takes 208.  An interval's report makes its rows from
+ * this scan's base and the one before, after the scan (late_rows).
  */
 struct base {
 	unsigned char *d;
@@ -275,19 +294,30 @@ struct base {
 	struct ds_proc at;	/* the entry decoded before off */
 };
 
+/* Room for n more bytes. */
 static void
-put_v(struct base *b, uint64_t v)
+reserve(struct base *b, size_t n)
 {
 	unsigned char *d;
 	size_t cap;
 
-	if (b->cap - b->len < 10) {
-		cap = b->cap ? b->cap * 2 : 4096;
-		if ((d = realloc(b->d, cap)) == NULL)
+	if (b->cap - b->len >= n)
+		return;
+	for (cap = b->cap ? b->cap : 4096; cap - b->len < n; cap *= 2)
+		if (cap > SIZE_MAX / 2) {
+			errno = ENOMEM;
 			err(1, NULL);
-		b->d = d;
-		b->cap = cap;
-	}
+		}
+	if ((d = realloc(b->d, cap)) == NULL)
+		err(1, NULL);
+	b->d = d;
+	b->cap = cap;
+}
+
+static void
+put_v(struct base *b, uint64_t v)
+{
+	reserve(b, 10);
 	for (; v >= 0x80; v >>= 7)
 		b->d[b->len++] = (unsigned char)(v | 0x80);
 	b->d[b->len++] = (unsigned char)v;
@@ -373,6 +403,105 @@ base_get(const struct base *b, size_t *off, struct ds_proc *p)
 }
 
 /*
+ * What a row shows of an entry besides its counters (owner, name, with
+ * -l the command line and its NUL), kept beside the base of a scan whose
+ * rows are written after it, in the same order; the next scan reuses it.
+ * Per entry: uid; comm_len << 2 | same; the name unless same & 1; with
+ * -l, unless same & 2, the command line's length with its NUL (0: none)
+ * and its bytes.  A name or command line equal to the entry's before is
+ * not stored again: the threads of a process, the workers of a server.
+ */
+struct names {
+	struct base b;
+	size_t off;		/* reading: the next entry */
+	int any;		/* an entry stored (read) yet */
+	size_t comm, comm_len;	/* the last entry's, as offset and length */
+	size_t cmd, cmd_len;	/* the same, with the NUL; cmd_len 0: none */
+};
+
+static void
+names_reset(struct names *n)
+{
+	n->b.len = 0;
+	n->off = 0;
+	n->any = 0;
+}
+
+static int
+names_same(const struct names *n, size_t off, size_t len, const char *s,
+    size_t slen)
+{
+	return n->any && len == slen &&
+	    (len == 0 || memcmp(n->b.d + off, s, len) == 0);
+}
+
+/* Store len bytes of s; their offset. */
+static size_t
+put_bytes(struct base *b, const char *s, size_t len)
+{
+	size_t off;
+
+	reserve(b, len);
+	off = b->len;
+	if (len > 0)		/* s may be NULL: no command line */
+		memcpy(b->d + off, s, len);
+	b->len += len;
+	return off;
+}
+
+static void
+names_add(struct names *n, const struct ds_proc *p, int cmdline)
+{
+	size_t clen = p->cmdline != NULL ? p->cmdline_len + 1 : 0;
+	unsigned int same = 0;
+
+	if (names_same(n, n->comm, n->comm_len, p->comm, p->comm_len))
+		same |= 1;
+	if (cmdline && names_same(n, n->cmd, n->cmd_len, p->cmdline, clen))
+		same |= 2;
+	n->any = 1;
+	put_v(&n->b, p->uid);
+	put_v(&n->b, (uint64_t)p->comm_len << 2 | same);
+	if (!(same & 1)) {
+		n->comm = put_bytes(&n->b, p->comm, p->comm_len);
+		n->comm_len = p->comm_len;
+	}
+	if (cmdline && !(same & 2)) {
+		put_v(&n->b, clen);
+		n->cmd = put_bytes(&n->b, p->cmdline, clen);
+		n->cmd_len = clen;
+	}
+}
+
+/* The next entry's names into p (decoded by base_get); cmdline into n. */
+static void
+names_get(struct names *n, struct ds_proc *p, int cmdline)
+{
+	const struct base *b = &n->b;
+	uint64_t f;
+
+	p->uid = (uint32_t)get_v(b, &n->off);
+	f = get_v(b, &n->off);
+	if (!(f & 1)) {
+		n->comm = n->off;
+		n->comm_len = (size_t)(f >> 2);
+		n->off += n->comm_len;
+	}
+	if (cmdline && !(f & 2)) {
+		n->cmd_len = (size_t)get_v(b, &n->off);
+		n->cmd = n->off;
+		n->off += n->cmd_len;
+	}
+	memcpy(p->comm, b->d + n->comm, n->comm_len);
+	p->comm[n->comm_len] = '\0';
+	p->comm_len = n->comm_len;
+	if (cmdline && n->cmd_len > 0) {
+		p->cmdline = (char *)(b->d + n->cmd);
+		p->cmdline_len = n->cmd_len - 1;
+	}
+}
+
+/*
  * The entry of (tgid, pid), or NULL.  Lookups come in the order entries
  * were added, so a cursor walks the base once per scan.
  */
@@ -437,7 +566,9 @@ struct state {
 	struct base bases[2];
 	struct base *prev;	/* the scan before, NULL in one report */
 	struct base *next;	/* this scan's, NULL when none follows */
+	struct names names;	/* this scan's, when late */
 	int reporting, begun, delay;
+	int late;		/* rows made from the bases after the scan */
 	uint64_t now;
 	struct hrow *heap;	/* rows to sort; with -n a heap, worst on top */
 	size_t nheap, capheap;
@@ -749,11 +880,20 @@ hswap(struct hrow *x, struct hrow *y)
 	y->rw.p = &y->p;
 }
 
+/* Heap rows: each compared through its own entry, wherever it lies. */
+static int
+cmp_hrow(const void *a, const void *b)
+{
+	const struct hrow *x = a, *y = b;
+
+	return cmp_rows(&x->rw, &x->p, &y->rw, &y->p);
+}
+
 /* Does heap row i sort after j (is it the worse)? */
 static int
 hworse(const struct state *s, size_t i, size_t j)
 {
-	return cmp_row(&s->heap[i].rw, &s->heap[j].rw) > 0;
+	return cmp_hrow(&s->heap[i], &s->heap[j]) > 0;
 }
 
 /*
@@ -771,7 +911,7 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 	if (s->o->top > 0 && s->nheap == s->o->top) {
 		/* Full: only a row sorting before the worst gets in. */
 		h = &s->heap[0];
-		if (cmp_row(rw, &h->rw) >= 0)
+		if (cmp_rows(rw, p, &h->rw, &h->p) >= 0)
 			return;
 		free(h->p.cmdline);
 	} else {
@@ -814,13 +954,6 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 	}
 }
 
-static int
-cmp_hrow(const void *a, const void *b)
-{
-	return cmp_row(&((const struct hrow *)a)->rw,
-	    &((const struct hrow *)b)->rw);
-}
-
 /* The kept rows of the streamed path, sorted, then forgotten. */
 static void
 heap_write(struct state *s)
@@ -843,22 +976,19 @@ heap_write(struct state *s)
 	s->nheap = 0;
 }
 
-/* The streamed path: an entry as it is read. */
+/*
+ * The row of entry p (q: the same of the scan before, or NULL) written,
+ * or kept to be sorted.  Nonzero after a write error (a full disk): no
+ * use going on.
+ */
 static int
-each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
+entry_out(struct state *s, const struct ds_proc *q, const struct ds_proc *p,
+    uint64_t up)
 {
-	struct state *s = arg;
-	const struct ds_proc *q = NULL;
 	struct row rw;
 
-	if (s->next != NULL)
-		base_add(s->next, p);
-	if (!s->reporting)
-		return 0;
-	if (s->prev != NULL)
-		q = base_find(s->prev, p->tgid, p->pid);
 	if (!entry_row(s, s->prev != NULL ? &s->prev->uptime_ns : NULL, q, p,
-	    scan->uptime_ns, s->delay, &rw))
+	    up, s->delay, &rw))
 		return 0;
 	if (s->o->top > 0 || s->o->sort_set || s->o->mode != M_PROC) {
 		heap_offer(s, &rw, p);
@@ -869,15 +999,61 @@ each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
 		tool_report_begin(s->t, &s->w);
 	}
 	write_row(s, &rw, s->now, s->delay);
-	/* A write error (a full disk): no use reading on. */
 	return s->w.error != 0;
 }
 
+/* The streamed path: an entry as it is read. */
+static int
+each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
+{
+	struct state *s = arg;
+	const struct ds_proc *q = NULL;
+
+	if (s->next != NULL)
+		base_add(s->next, p);
+	if (s->late)
+		names_add(&s->names, p, s->o->cmdline);
+	if (!s->reporting || s->late)
+		return 0;
+	if (s->prev != NULL)
+		q = base_find(s->prev, p->tgid, p->pid);
+	return entry_out(s, q, p, scan->uptime_ns);
+}
+
 /*
- * A scan on the streamed path: rows made as each process is read, in
- * pid order written at once, else kept to be sorted (see heap_offer);
- * of the scan nothing is stored but the compact base for the next
- * report (more: one follows).  report 0: an interval's first sample.
+ * The rows of an interval's report, from the bases of this scan and the
+ * one before, once the scan is over.  Rows written while it ran would
+ * let a slow reader of the output hold it up, and the counters of the
+ * processes read after the wait would take I/O from beyond the interval
+ * measured (from proc/uptime at its start) into their rates.
+ */
+static void
+late_rows(struct state *s, uint64_t up)
+{
+	const struct base *b = s->next;
+	const struct ds_proc *q = NULL;
+	struct ds_proc p;
+	size_t off = 0;
+
+	while (off < b->len) {
+		base_get(b, &off, &p);
+		names_get(&s->names, &p, s->o->cmdline);
+		if (s->prev != NULL)
+			q = base_find(s->prev, p.tgid, p.pid);
+		if (entry_out(s, q, &p, up))
+			break;
+	}
+}
+
+/*
+ * A scan on the streamed path.  Of the scan nothing is stored but the
+ * compact base for the next report (more: one follows) and, for an
+ * interval's report, the names its rows show.  report 0: an interval's
+ * first sample.  A report alone (no interval) makes its rows
+ * as each process is read, in pid order written at once, else kept to
+ * be sorted (see heap_offer): its rates are since each process started,
+ * so a wait for the reader moves them by next to nothing.  An interval's
+ * report reads the whole scan first, then makes its rows (late_rows).
  */
 static void
 stream_scan(struct state *s, unsigned int flags, int report, int delay,
@@ -898,6 +1074,8 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 		s->prev->qt = s->prev->qp = 0;
 	}
 	s->reporting = report;
+	s->late = report && more;
+	names_reset(&s->names);
 	s->delay = delay;
 	s->begun = 0;
 	if (report) {
@@ -910,6 +1088,8 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 	e = ds_procs_each(&s->t->r, flags, s->o->pids, s->o->npids, keep,
 	    each_entry, s, &scan);
 	sampled(s, e, &scan);
+	if (s->late)
+		late_rows(s, scan.uptime_ns);
 	if (report) {
 		if (scan.unreadable > s->unreadable)
 			s->unreadable = scan.unreadable;
@@ -1476,10 +1656,12 @@ main(int argc, char **argv)
 	if (delay)
 		flags |= DS_WHO_DELAY;
 	/*
-	 * Without -g, rows are made as processes are read: in pid order
-	 * they go out at once; sorted (-s, -t), only the rows shown are
-	 * kept, and with -n only the best so far.  Of the scan before, an
-	 * interval keeps a compact base.  -g sums whole samples.
+	 * Without -g, a report alone makes its rows as processes are
+	 * read: in pid order they go out at once; sorted (-s, -t), only
+	 * the rows shown are kept, and with -n only the best so far.  An
+	 * interval keeps of each scan a compact base, and makes a report's
+	 * rows from two of them once its scan is over.  -g sums whole
+	 * samples.
 	 */
 	stream = o.mode != M_GROUP;
 	sort_opts = &o;
@@ -1518,6 +1700,7 @@ main(int argc, char **argv)
 	free(s.rows);
 	free(s.bases[0].d);
 	free(s.bases[1].d);
+	free(s.names.b.d);
 	free(s.heap);
 	free(o.pids);
 	if (o.have_re)

@@ -204,10 +204,31 @@ mkproc "$I/A" 600 garbled 50000 0 0 0 0 0 0 0 0
 echo garbage >"$I/A/600/io"
 echo garbage >"$I/A/600/task/600/io"
 mkproc "$I/B" 600 garbled 50000 50 1024 0 0 1024 0 1 0
+# 700: a hostile name, writing 1 kB/s
+mkproc "$I/A" 700 "$name" 50000 0 0 0 0 0 0 0 0
+mkproc "$I/B" 700 "$name" 50000 0 0 10240 0 0 0 0 0
+# 800-804: idle, names and command lines equal to the one before or
+# not: two kernel threads (no command line), one with one, a process of
+# another name with the same command line, another with its own
+for d in A B; do
+	for pid in 800 801 802; do
+		mkproc "$I/$d" $pid kw 50000 0 0 0 0 0 0 0 0
+	done
+	: >"$I/$d/800/cmdline"
+	: >"$I/$d/801/cmdline"
+	mkproc "$I/$d" 803 kw2 50000 0 0 0 0 0 0 0 0
+	cp "$I/$d/802/cmdline" "$I/$d/803/cmdline"
+	mkproc "$I/$d" 804 kw2 50000 0 0 0 0 0 0 0 0
+done
 ln -s A "$I/proc"
-for v in stream stored sprom pprom topn threads; do
+for v in stream stored sprom pprom topn threads cmdline scmdline json sjson sel; do
 	case $v in
 	stream)	set -- -o tsv ;;
+	cmdline) set -- -o tsv -l ;;
+	scmdline) set -- -o tsv -l -s pid ;;
+	json)	set -- -o json ;;
+	sjson)	set -- -o json -s pid ;;
+	sel)	set -- -o tsv -c '^(steady|young|tab)' ;;
 	threads) set -- -o tsv -t ;;
 	topn)	set -- -o tsv -n 2 ;;
 	stored)	set -- -o tsv -s pid ;;
@@ -220,7 +241,8 @@ done
 sleep 1.5
 ln -s B "$I/proc.new"
 mv -T "$I/proc.new" "$I/proc"
-wait $pid_stream $pid_stored $pid_sprom $pid_pprom $pid_topn $pid_threads
+wait $pid_stream $pid_stored $pid_sprom $pid_pprom $pid_topn $pid_threads \
+    $pid_cmdline $pid_scmdline $pid_json $pid_sjson $pid_sel
 cut -f2- "$TRASH/stream" >"$TRASH/got"
 cut -f2- "$TRASH/stored" >"$TRASH/got.stored"
 printf '%s\n' \
@@ -229,13 +251,40 @@ printf '%s\n' \
     '300	tester	new	5.00	0.00	0.00	5.00	0.00	1.00	0.00	0.00	0.00' \
     '400	tester	oldnew	2.00	0.00	0.00	2.00	0.00	1.00	0.00	0.00	0.00' \
     '500	tester	young	1.00	0.00	0.00	2.00	0.00	1.00	0.00	50.00	0.00' \
-    '600	tester	garbled	-	-	-	-	-	-	-	-	5.00' >"$TRASH/want"
-ok "interval: streamed rates exact (steady, reused pid, old and young newcomers, damaged baseline)" \
+    '600	tester	garbled	-	-	-	-	-	-	-	-	5.00' \
+    '700	tester	tab\there\nnl) (x	0.00	1.00	0.00	0.00	0.00	0.00	0.00	-	0.00' >"$TRASH/want"
+for pid in 800 801 802 803 804; do
+	c=kw
+	[ $pid -lt 803 ] || c=kw2
+	printf '%s\ttester\t%s\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\t-\t0.00\n' $pid $c
+done >>"$TRASH/want"
+ok "interval: streamed rates exact (steady, reused pid, old and young newcomers, damaged baseline, hostile name, repeated names)" \
     test_cmp "$TRASH/want" "$TRASH/got"
+sed -e '2,$s/^\([0-9]*\)\t\([^\t]*\)\t\([^\t]*\)\t/\1\t\2\t\3 --flag\t/' \
+    -e 's/^\(80[01]\ttester\t\)kw --flag/\1[kw]/' \
+    -e 's/^\(803\ttester\t\)kw2 --flag/\1kw --flag/' \
+    "$TRASH/want" >"$TRASH/want.l"
+is "$(cut -f1,3 "$TRASH/want.l" | tail -5 | tr '\t\n' ':,')" \
+    "800:[kw],801:[kw],802:kw --flag,803:kw --flag,804:kw2 --flag," \
+    "interval -l: the command lines wanted"
+cut -f2- "$TRASH/cmdline" >"$TRASH/got"
+ok "interval -l: the command lines of the second sample" test_cmp "$TRASH/want.l" "$TRASH/got"
+cut -f2- "$TRASH/scmdline" >"$TRASH/got"
+ok "interval -l -s pid: the same" test_cmp "$TRASH/want.l" "$TRASH/got"
+sed -n -e 1p -e '/steady\|young\|tab/p' "$TRASH/want" >"$TRASH/want.c"
+cut -f2- "$TRASH/sel" >"$TRASH/got"
+ok "interval -c: the rows selected" test_cmp "$TRASH/want.c" "$TRASH/got"
+ok "interval -o json: valid" json_ok "$TRASH/json"
+sed 's/^{"time":[0-9.]*,/{/' "$TRASH/json" >"$TRASH/got"
+sed 's/^{"time":[0-9.]*,/{/' "$TRASH/sjson" >"$TRASH/got.s"
+ok "interval -o json: the same as -s pid's" test_cmp "$TRASH/got.s" "$TRASH/got"
+is "$(grep -c '"pid":' "$TRASH/json")" 11 "interval -o json: eleven rows"
+ok "interval -o json: the hostile name escaped" \
+    grep -qF '"command":"tab\there\nnl) (x"' "$TRASH/json"
 ok "interval: sorted (-s pid) the same" test_cmp "$TRASH/want" "$TRASH/got.stored"
 cut -f2,4- "$TRASH/threads" >"$TRASH/got"
 ok "interval -t: the same per thread" test_cmp "$TRASH/want" "$TRASH/got"
-is "$(cut -f2,3 "$TRASH/threads" | tr '\t\n' ': ')" "pid:tid 100:100 300:300 400:400 500:500 600:600 " \
+is "$(cut -f2,3 "$TRASH/threads" | tr '\t\n' ': ')" "pid:tid 100:100 300:300 400:400 500:500 600:600 700:700 800:800 801:801 802:802 803:803 804:804 " \
     "interval -t: tid column"
 ok "interval: prom the same on both paths" test_cmp "$TRASH/pprom" "$TRASH/sprom"
 ok "interval prom: counters of the second sample" \
@@ -248,3 +297,60 @@ printf '%s\n' \
     '300	tester	new	5.00	0.00	0.00	5.00	0.00	1.00	0.00	0.00	0.00' >"$TRASH/want"
 cut -f2- "$TRASH/topn" >"$TRASH/got"
 ok "interval -n 2: the two heaviest block-layer users" test_cmp "$TRASH/want" "$TRASH/got"
+
+# ---- an interval's rows are written after its scan ------------------------
+# A report of an interval is measured from proc/uptime read as its scan
+# begins; rows written during the scan would let a slow reader delay
+# the reading of the io files after them, and put I/O from beyond the
+# interval into their rates.  So no write(1) may fall between the first
+# and the last openat of PID/io in the second and third scans of
+# "dwho 0.2 2".  A report alone writes its rows as it reads (its rates
+# run since each process started): there the rows of 150 sleepers, more
+# than stdio's buffer of 4 KiB, come out during the scan.
+if command -v strace >/dev/null 2>&1; then
+	kids=
+	for i in $(seq 150); do
+		sleep 120 &
+		kids="$kids${kids:+,}$!"
+	done
+	at_exit "kill $(echo "$kids" | tr ',' ' ') 2>/dev/null"
+	# writes_in K: for each scan after the first, of K processes each,
+	# the write(1)s between its first and last PID/io openat.
+	writes_in() {
+		awk -v k="$1" '
+		/^openat\(.*"proc\/[0-9]+\/io"/ {
+			s = int(c / k) + 1
+			c++
+			if (!(s in first))
+				first[s] = NR
+			last[s] = NR
+		}
+		/^write\(1,/ { w[NR] = 1 }
+		END {
+			for (s = 1; s <= int((c - 1) / k) + 1; s++) {
+				n = 0
+				for (i in w)
+					if (i + 0 > first[s] && i + 0 < last[s])
+						n++
+				printf "%d:%d ", s, n
+			}
+		}' "$TRASH/st"
+	}
+	strace -o "$TRASH/st" -e trace=openat,write \
+	    dwho -a -l -p "$kids" 0.2 2 2>/dev/null | cat >"$TRASH/out"
+	is "$(writes_in 150)" "1:0 2:0 3:0 " \
+	    "interval: no row written during a scan"
+	is "$(grep -c 'sleep 120' "$TRASH/out")" 300 "interval: both reports of every sleeper"
+	ok "interval: several writes after the scans" \
+	    test "$(grep -c '^write(1,' "$TRASH/st")" -ge 4
+	strace -o "$TRASH/st" -e trace=openat,write \
+	    dwho -a -l -p "$kids" 2>/dev/null | cat >"$TRASH/out"
+	is "$(grep -c 'sleep 120' "$TRASH/out")" 150 "alone: a row per sleeper"
+	# Also the proof that the check above can see a write in a scan.
+	alone=$(writes_in 150)
+	ok "alone: rows written during the scan ($alone)" \
+	    test "${alone#1:}" != "0 " -a "${alone#1:}" != "$alone"
+	kill $(echo "$kids" | tr ',' ' ') 2>/dev/null
+else
+	skip "strace not installed" 5
+fi
