@@ -447,6 +447,8 @@ struct older {
 	struct ds_diskstats pend;	/* read, not yet matched */
 	struct ds_disk next;		/* the last one read, if matched */
 	struct names all;		/* every name of the earlier file */
+	struct names fresh;		/* later devices not in the earlier */
+	off_t start;			/* where the earlier file began */
 	int have_all;			/* all is complete */
 	int seekable;
 	size_t twice;			/* later lines listed again */
@@ -501,7 +503,7 @@ older_names(struct dx *x, struct older *o)
 	struct ds_disk d;
 	int e;
 
-	if (lseek(o->fd, 0, SEEK_SET) != 0)
+	if (lseek(o->fd, o->start, SEEK_SET) != o->start)
 		tool_report_fail(&x->t, -errno, "%s", o->what);
 	ds_lines_fd(&l, o->fd, &w);
 	/* The header lines are no devices: skipped with the damage. */
@@ -522,6 +524,7 @@ older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i,
     int *twice)
 {
 	const struct ds_disk *p = NULL;
+	int searched = 0;
 	size_t k;
 
 	*twice = 0;
@@ -535,18 +538,29 @@ older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i,
 		k = i + (size_t)x->shift;
 		if (k < o->pend.n && strcmp(o->pend.disk[k].name, c->name) == 0)
 			p = &o->pend.disk[k];
-		else if (o->pend.n <= 64 || o->eof)
+		else if (o->pend.n <= 64 || o->eof) {
 			p = prev_of(x, &o->pend, c, i);
-		if (p != NULL)
-			return p;
+			searched = 1;
+		}
 	}
-	if ((p = older_read(x, o, c->name)) != NULL)
+	if (p == NULL && (p = older_read(x, o, c->name)) != NULL)
 		return p;
-	if (o->pend.n > 64 && (p = prev_of(x, &o->pend, c, i)) != NULL)
-		return p;
+	if (p == NULL && !searched && o->pend.n > 64)
+		p = prev_of(x, &o->pend, c, i);
+	if (p != NULL) {
+		/* Used: an empty name matches no later line again. */
+		o->next = *p;
+		o->pend.disk[p - o->pend.disk].name[0] = '\0';
+		return &o->next;
+	}
+	/*
+	 * In neither: new since, or listed again in the later file (its
+	 * earlier line used up, or new and already counted from zero).
+	 */
 	if (!o->have_all)
 		older_names(x, o);
-	*twice = names_has(&o->all, c->name, 0);
+	*twice = names_has(&o->all, c->name, 0) ||
+	    names_has(&o->fresh, c->name, 1);
 	return NULL;
 }
 
@@ -759,9 +773,12 @@ from_files(struct dx *x)
 
 	memset(&o, 0, sizeof(o));
 	o.what = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
+	/* Standard input need not start at its file's beginning. */
+	o.start = strcmp(x->files[0], "-") == 0 ?
+	    lseek(STDIN_FILENO, 0, SEEK_CUR) : 0;
 	fa = open_snap(x, x->files[0], &o.l, &wa, &a);
 	o.fd = fa >= 0 ? fa : STDIN_FILENO;
-	o.seekable = lseek(o.fd, 0, SEEK_CUR) >= 0;
+	o.seekable = o.start >= 0 && lseek(o.fd, 0, SEEK_CUR) >= 0;
 	if (x->nfiles == 1) {
 		report_lines(x, NULL, NULL, &o.l, o.what, a.uptime_ns,
 		    a.time_ns);
@@ -776,8 +793,9 @@ from_files(struct dx *x)
 		/* Uptime went back: a reboot, or the files swapped. */
 		warnx("%s: uptime below %s's (a reboot between them?): "
 		    "reporting since boot", x->files[1], x->files[0]);
-		report_lines(x, NULL, NULL, &lb, what, b.uptime_ns, b.time_ns);
+		/* Read before the report is committed: an error aborts it. */
 		(void)older_read(x, &o, NULL);
+		report_lines(x, NULL, NULL, &lb, what, b.uptime_ns, b.time_ns);
 		x->last_bad = 0;
 		warn_bad(x, o.what, &o.pend);
 	} else {
@@ -791,6 +809,7 @@ done:
 		close(fa);
 	ds_diskstats_free(&o.pend);
 	names_free(&o.all);
+	names_free(&o.fresh);
 	ds_buf_free(&wa);
 }
 

@@ -138,3 +138,27 @@ test_must_fail 1 dxstat -R "$TRASH/dir" -o prom -w "$TRASH/w/dx.prom" 2>"$TRASH/
 is "$?" 0 "diskstats a directory, -w: exit 1"
 is "$(ls -A "$TRASH/w")" "" "diskstats a directory, -w: nothing left behind"
 rm -f "$TRASH/big"
+
+# Listed twice after a device kept aside (pend), and a new device listed
+# twice: once each, the repeats said.
+{ echo "uptime 1000"; echo "8 16 sdb 10 0 24 100 5 0 32 200 0 300 300"
+  echo "8 0 sda 100 0 24 100 50 0 32 200 0 300 300"; } >"$TRASH/pa"
+{ echo "uptime 1010"; echo "8 0 sda 200 0 24 100 60 0 32 200 0 300 300"
+  echo "8 16 sdb 20 0 24 100 6 0 32 200 0 300 300"
+  echo "8 16 sdb 20 0 24 100 6 0 32 200 0 300 300"
+  echo "8 48 sdz 20 0 24 100 6 0 32 200 0 300 300"
+  echo "8 48 sdz 20 0 24 100 6 0 32 200 0 300 300"; } >"$TRASH/pb"
+dxstat -f "$TRASH/pa" -f "$TRASH/pb" -a -o tsv -H >"$TRASH/out" 2>"$TRASH/err"
+is "$(cut -f2,3 "$TRASH/out" | tr '\t\n' ' |')" "sda 10.00|sdb 1.00|sdz 2.00|" \
+    "listed twice after pend, and new twice: each once"
+is "$(cat "$TRASH/err")" \
+    "dxstat: $TRASH/pb: line 4: a device listed again (2 lines skipped)" \
+    "listed twice after pend, and new twice: said"
+# Standard input that starts past its file's beginning: only what
+# follows is the earlier sample.
+{ echo "8 99 sdq 1 0 8 1 1 0 8 1 0 2 2"; cat "$TRASH/pa"; } >"$TRASH/pa2"
+{ echo "uptime 1010"; echo "8 0 sda 200 0 24 100 60 0 32 200 0 300 300"
+  echo "8 99 sdq 5 0 8 1 1 0 8 1 0 2 2"; } >"$TRASH/pb2"
+(read -r skip; dxstat -f - -f "$TRASH/pb2" -a -o tsv -H) <"$TRASH/pa2" >"$TRASH/out" 2>"$TRASH/err"
+is "$(cut -f2,3 "$TRASH/out" | tr '\t\n' ' |')" "sda 10.00|sdq 0.50|" \
+    "stdin past its start: sdq new, not taken from the line before"
