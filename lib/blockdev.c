@@ -31,15 +31,22 @@ cmpstr(const void *a, const void *b)
 int
 ds_dir_names(int at, const char *rel, int dirs_only, struct ds_blockdevs *out)
 {
+	return ds_dir_names_in(NULL, at, rel, dirs_only, out);
+}
+
+int
+ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
+    int dirs_only, struct ds_blockdevs *out)
+{
 	struct dirent *de;
 	size_t len, i, used = 0;
 	DIR *d;
 	int fd;
 
 	ds_blockdevs_free(out);
-	fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = ds_openat_in(r, at, rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if ((d = fdopendir(fd)) == NULL) {
 		int e = -errno;
 		close(fd);
@@ -54,7 +61,7 @@ ds_dir_names(int at, const char *rel, int dirs_only, struct ds_blockdevs *out)
 			/* Some filesystems leave d_type unknown: ask. */
 			if (de->d_type != DT_UNKNOWN)
 				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 ||
+			if (ds_fstatat_in(r, dirfd(d), de->d_name, &st) < 0 ||
 			    !S_ISDIR(st.st_mode))
 				continue;
 		}
@@ -98,12 +105,15 @@ nomem:
 int
 ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out)
 {
-	return ds_dir_names(r->fd, "sys/block", 0, out);
+	return ds_dir_names_in(r, r->fd, "sys/block", 0, out);
 }
 
 int
 ds_blockdevs_has(const struct ds_blockdevs *b, const char *name)
 {
+	/* bsearch(3) wants a valid array even for zero entries. */
+	if (b->n == 0)
+		return 0;
 	return bsearch(&name, b->name, b->n, sizeof(*b->name), cmpstr) != NULL;
 }
 

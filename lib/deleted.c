@@ -315,7 +315,7 @@ find_fs(struct scan *s, uint64_t dev, int dirfd, const char *name)
 	fs->dev = dev;
 	fs->mount = fs->fstype = DS_DEL_NONE;
 	/* O_PATH through the magic link: the deleted file's own filesystem. */
-	fd = openat(dirfd, name, O_PATH | O_CLOEXEC);
+	fd = ds_openat_in(s->r, dirfd, name, O_PATH);
 	if (fd >= 0) {
 		if (fstatfs(fd, &sf) == 0) {
 			fs->have_statfs = 1;
@@ -360,8 +360,8 @@ ns_mounts(struct scan *s, int pidfd)
 	 * This process's mountinfo names its mounts; any process of the
 	 * namespace would do, so the table is read once per namespace.
 	 */
-	if ((fd = openat(pidfd, "mountinfo",
-	    O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0) {
+	if ((fd = ds_openat_in(s->r, pidfd, "mountinfo",
+	    O_RDONLY | O_NONBLOCK)) >= 0) {
 		if (ds_read_fd(fd, &c->m.text) == 0 &&
 		    ds_mountinfo_parse(c->m.text.data, &c->m) == 0)
 			c->ok = 1;
@@ -524,12 +524,28 @@ add(struct scan *s, int pidfd, int fdnum, const struct statx *stx,
 	return 0;
 }
 
+/*
+ * In a tree given by -R the link is followed only inside the tree (a
+ * link into the real /proc is refused): see ds_openat_in.
+ */
 static int
-stx_deleted(int dirfd, const char *name, struct statx *stx)
+stx_deleted(const struct scan *s, int dirfd, const char *name,
+    struct statx *stx)
 {
-	if (statx(dirfd, name, 0, STATX_BASIC_STATS | STATX_MNT_ID, stx) < 0)
-		return -errno;
-	return stx->stx_nlink == 0 ? 1 : 0;
+	unsigned mask = STATX_BASIC_STATS | STATX_MNT_ID;
+	int fd, e = 0;
+
+	if (s->r->live) {
+		if (statx(dirfd, name, 0, mask, stx) < 0)
+			return -errno;
+		return stx->stx_nlink == 0 ? 1 : 0;
+	}
+	if ((fd = ds_openat_in(s->r, dirfd, name, O_PATH)) < 0)
+		return fd;
+	if (statx(fd, "", AT_EMPTY_PATH, mask, stx) < 0)
+		e = -errno;
+	close(fd);
+	return e < 0 ? e : stx->stx_nlink == 0 ? 1 : 0;
 }
 
 static int
@@ -564,14 +580,14 @@ scan_fds(struct scan *s, int pidfd, int fdd)
 			if (s->link[0] != '/' || !ds_deleted_strip(s->link,
 			    &len))
 				continue;
-			if (stx_deleted(fdd, name, &stx) != 1)
+			if (stx_deleted(s, fdd, name, &stx) != 1)
 				continue;
 			if (ds_strtou64(name, &v) < 0 || v > INT32_MAX)
 				continue;
 			fd = (int)v;
 			memset(&fi, 0, sizeof(fi));
 			snprintf(rel, sizeof(rel), "fdinfo/%s", name);
-			e = openat(pidfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			e = ds_openat_in(s->r, pidfd, rel, O_RDONLY | O_NONBLOCK);
 			if (e >= 0) {
 				if (ds_read_fd(e, &s->buf) == 0)
 					(void)ds_fdinfo_parse(s->buf.data, &fi);
@@ -621,9 +637,9 @@ scan_maps(struct scan *s, int pidfd, size_t first)
 	ssize_t n;
 	size_t i, len;
 
-	fd = openat(pidfd, "maps", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = ds_openat_in(s->r, pidfd, "maps", O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	e = ds_read_fd(fd, &s->buf);
 	close(fd);
 	if (e < 0)
@@ -641,8 +657,8 @@ scan_maps(struct scan *s, int pidfd, size_t first)
 		    m.inode == 0 || seen_map(s, &m))
 			continue;
 		if (mapd == -2) {
-			mapd = openat(pidfd, "map_files",
-			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			mapd = ds_openat_in(s->r, pidfd, "map_files",
+			    O_RDONLY | O_DIRECTORY);
 			if (mapd < 0)
 				mapd = -1;
 		}
@@ -652,7 +668,7 @@ scan_maps(struct scan *s, int pidfd, size_t first)
 		}
 		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
 		    m.end);
-		if ((e = stx_deleted(mapd, name, &stx)) != 1) {
+		if ((e = stx_deleted(s, mapd, name, &stx)) != 1) {
 			if (e == -EPERM || e == -EACCES)
 				d->unconfirmed++;
 			continue;
@@ -693,15 +709,15 @@ scan_pid(struct scan *s, int pid)
 	int pidfd, fdd, e;
 
 	snprintf(num, sizeof(num), "%d", pid);
-	pidfd = openat(s->procfd, num, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	pidfd = ds_openat_in(s->r, s->procfd, num, O_PATH | O_DIRECTORY);
 	if (pidfd < 0) {
 		d->vanished++;
 		return 0;
 	}
 	d->procs++;
-	fdd = openat(pidfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fdd = ds_openat_in(s->r, pidfd, "fd", O_RDONLY | O_DIRECTORY);
 	if (fdd < 0) {
-		e = -errno;
+		e = fdd;
 		if (e == -EACCES || e == -EPERM)
 			d->denied++;
 		else
@@ -721,7 +737,7 @@ scan_pid(struct scan *s, int pid)
 		goto out;
 	if (fstat(pidfd, &sb) < 0)
 		sb.st_uid = (uid_t)-1;
-	fdd = openat(pidfd, "stat", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fdd = ds_openat_in(s->r, pidfd, "stat", O_RDONLY | O_NONBLOCK);
 	if (fdd >= 0) {
 		if (ds_read_fd(fdd, &s->buf) == 0 &&
 		    ds_stat_parse(s->buf.data, s->buf.len, &st) == 0) {
@@ -769,7 +785,7 @@ ds_deleted_scan(const struct ds_root *r, struct ds_deleted *d)
 	}
 	if (ds_mountinfo_read(r, "proc/self/mountinfo", &s.host) == 0)
 		s.have_host = 1;
-	n = readlinkat(s.procfd, "self/ns/mnt", s.selfns,
+	n = ds_readlink_in(r, s.procfd, "self/ns/mnt", s.selfns,
 	    sizeof(s.selfns) - 1);
 	s.selfns[n > 0 ? n : 0] = '\0';
 	e = 0;
@@ -1063,8 +1079,7 @@ maps_hold(const struct ds_root *r, int pid, uint64_t dev, uint64_t ino,
 		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
 		    m.end);
 		snprintf(rel, sizeof(rel), "proc/%d/map_files/%s", pid, name);
-		if (fstatat(r->fd, rel, &st, 0) < 0) {
-			e = -errno;
+		if ((e = ds_fstatat_in(r, r->fd, rel, &st)) < 0) {
 			/* Unmapped since maps was read. */
 			if (e == -ENOENT)
 				continue;
@@ -1121,9 +1136,9 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 
 	memset(p, 0, sizeof(*p));
 	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
-	n = readlinkat(r->fd, rel, p->path, sizeof(p->path));
+	n = ds_readlink_in(r, r->fd, rel, p->path, sizeof(p->path));
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	if ((size_t)n >= sizeof(p->path))
 		return -ENAMETOOLONG;
 	len = (size_t)n;
@@ -1141,8 +1156,7 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	 * file: it is really called "x (deleted)"; messages show that.
 	 */
 	if (!(stripped && st.st_nlink != 0 &&
-	    fstatat(r->fd, p->path[0] == '/' ? p->path + 1 : p->path, &sn,
-	    0) == 0 && sn.st_dev == st.st_dev && sn.st_ino == st.st_ino))
+	    ds_fstatat_in(r, r->fd, p->path, &sn) == 0 && sn.st_dev == st.st_dev && sn.st_ino == st.st_ino))
 		p->path[len] = '\0';
 	else
 		len = (size_t)n;

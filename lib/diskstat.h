@@ -33,6 +33,20 @@ int ds_root_open(struct ds_root *r, const char *dir);
 void ds_root_close(struct ds_root *r);
 /* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
 int ds_openat(const struct ds_root *r, const char *rel, int flags);
+/*
+ * rel from at (r->fd or a directory opened below it), never leaving the
+ * root of a tree: RESOLVE_IN_ROOT from the root, RESOLVE_BENEATH from
+ * below, no magic links; the live root as plain openat(2).
+ */
+int ds_openat_in(const struct ds_root *r, int at, const char *rel, int flags);
+/* The fallback without openat2(2): no symlink, no "..", per component. */
+int ds_openat_walk(int at, const char *rel, int flags);
+struct stat;
+int ds_fstatat_in(const struct ds_root *r, int at, const char *rel,
+    struct stat *st);
+/* readlinkat(2) of a link reached inside the root; length or -errno. */
+long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
+    char *buf, size_t size);
 
 /* ---- Whole-file reading ----------------------------------------------- */
 
@@ -385,6 +399,9 @@ int ds_blockdevs_read(const struct ds_root *r, struct ds_blockdevs *out);
  */
 int ds_dir_names(int at, const char *rel, int dirs_only,
     struct ds_blockdevs *out);
+/* The same, every path resolved inside the root r (NULL: as given). */
+int ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
+    int dirs_only, struct ds_blockdevs *out);
 int ds_blockdevs_has(const struct ds_blockdevs *b, const char *name);
 void ds_blockdevs_free(struct ds_blockdevs *b);
 /*

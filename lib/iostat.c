@@ -157,7 +157,9 @@ one(void *arg, int fd, const char *path)
 	if ((c->path = strdup(path)) == NULL)
 		return -ENOMEM;
 	out->n++;
-	sfd = openat(fd, "io.stat", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* cgroupfs has no symlinks; one in a tree leads nowhere we read. */
+	sfd = openat(fd, "io.stat", O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+	    O_NOFOLLOW);
 	if (sfd >= 0) {
 		e = ds_read_fd(sfd, w->b);
 		close(sfd);
@@ -276,8 +278,8 @@ ds_blockdev_info(const struct ds_root *r, unsigned int major,
 	out->minor = minor;
 	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", major, minor);
 	/* sysfs links point into /sys/devices: the last part is the name. */
-	if ((n = readlinkat(r->fd, rel, link, sizeof(link) - 1)) < 0)
-		return -errno;
+	if ((n = ds_readlink_in(r, r->fd, rel, link, sizeof(link) - 1)) < 0)
+		return (int)n;
 	link[n] = '\0';
 	if ((e = link_names(link, out->name, disk, sizeof(out->name))) < 0)
 		return e;

@@ -156,16 +156,17 @@ rtrim(char *s, size_t len)
 
 /* Read one file relative to dirfd into b, trailing blanks cut. */
 static int
-read_at(int dirfd, const char *name, struct ds_buf *b)
+read_at(const struct ds_root *r, int dirfd, const char *name,
+    struct ds_buf *b)
 {
 	int fd, e;
 
 	b->len = 0;
 	if (b->data != NULL)
 		b->data[0] = '\0';
-	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = ds_openat_in(r, dirfd, name, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	e = ds_read_fd(fd, b);
 	close(fd);
 	if (e < 0)
@@ -219,8 +220,8 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 		return -ENAMETOOLONG;
 	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
 		return dfd;
-	qfd = openat(dfd, "queue", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	qerr = q->qerr = qfd < 0 ? -errno : 0;
+	qfd = ds_openat_in(r, dfd, "queue", O_PATH | O_DIRECTORY);
+	qerr = q->qerr = qfd < 0 ? qfd : 0;
 	for (i = 0; i < DS_QA_N; i++) {
 		if (i == DS_QA_NR_HW_QUEUES || i == DS_QA_HOLDERS ||
 		    i == DS_QA_SLAVES)
@@ -230,7 +231,7 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 			q->err[i] = qerr;
 			continue;
 		}
-		if ((e = read_at(qfd, qattrs[i].name, scratch)) < 0) {
+		if ((e = read_at(r, qfd, qattrs[i].name, scratch)) < 0) {
 			q->err[i] = read_err(e);
 			continue;
 		}
@@ -256,25 +257,25 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 	 * There is no file for the number of hardware queues: blk-mq makes
 	 * one mq/N directory per queue.  Bio-based devices have no mq/.
 	 */
-	if ((e = ds_dir_names(dfd, "mq", 1, &mq)) < 0)
+	if ((e = ds_dir_names_in(r, dfd, "mq", 1, &mq)) < 0)
 		q->err[DS_QA_NR_HW_QUEUES] = e;
 	else
 		q->v[DS_QA_NR_HW_QUEUES] = mq.n;
 	ds_blockdevs_free(&mq);
 	/* Stacking belongs to the device itself, partition or disk. */
 	if (dev != NULL && strcmp(dev, disk) != 0) {
-		int pfd = openat(dfd, dev, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int pfd = ds_openat_in(r, dfd, dev, O_PATH | O_DIRECTORY);
 
 		close(dfd);
 		if (pfd < 0) {
-			e = -errno;
+			e = pfd;
 			q->err[DS_QA_HOLDERS] = q->err[DS_QA_SLAVES] = e;
 			return 0;
 		}
 		dfd = pfd;
 	}
-	q->err[DS_QA_HOLDERS] = ds_dir_names(dfd, "holders", 0, &q->holders);
-	q->err[DS_QA_SLAVES] = ds_dir_names(dfd, "slaves", 0, &q->slaves);
+	q->err[DS_QA_HOLDERS] = ds_dir_names_in(r, dfd, "holders", 0, &q->holders);
+	q->err[DS_QA_SLAVES] = ds_dir_names_in(r, dfd, "slaves", 0, &q->slaves);
 	close(dfd);
 	return 0;
 }
@@ -318,7 +319,7 @@ qfile_add(struct ds_qfiles *out, const char *prefix, const char *name,
 
 /* The regular files of one directory, sorted, appended to out. */
 static int
-files_of(int at, const char *dir, const char *prefix, struct ds_buf *scratch,
+files_of(const struct ds_root *r, int at, const char *dir, const char *prefix, struct ds_buf *scratch,
     struct ds_qfiles *out)
 {
 	struct ds_blockdevs names = { 0 };
@@ -326,10 +327,10 @@ files_of(int at, const char *dir, const char *prefix, struct ds_buf *scratch,
 	size_t i;
 	int fd, e = 0;
 
-	fd = openat(at, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = ds_openat_in(r, at, dir, O_PATH | O_DIRECTORY);
 	if (fd < 0)
-		return -errno;
-	if ((e = ds_dir_names(fd, ".", 0, &names)) < 0) {
+		return fd;
+	if ((e = ds_dir_names_in(r, fd, ".", 0, &names)) < 0) {
 		close(fd);
 		return e;
 	}
@@ -339,7 +340,7 @@ files_of(int at, const char *dir, const char *prefix, struct ds_buf *scratch,
 		if (fstatat(fd, names.name[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISREG(st.st_mode))
 			continue;
-		re = read_at(fd, names.name[i], scratch);
+		re = read_at(r, fd, names.name[i], scratch);
 		e = qfile_add(out, prefix, names.name[i],
 		    re < 0 ? NULL : scratch->data, re,
 		    (st.st_mode & 0222) != 0);
@@ -364,10 +365,10 @@ ds_queue_files(const struct ds_root *r, const char *disk,
 		return -ENAMETOOLONG;
 	if ((qfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
 		return qfd;
-	e = files_of(qfd, ".", "", scratch, out);
+	e = files_of(r, qfd, ".", "", scratch, out);
 	/* Without a scheduler there is no iosched/: nothing to list. */
 	if (e == 0) {
-		e = files_of(qfd, "iosched", "iosched/", scratch, out);
+		e = files_of(r, qfd, "iosched", "iosched/", scratch, out);
 		if (e == -ENOENT)
 			e = 0;
 	}
@@ -432,7 +433,7 @@ ds_queue_attr_path(const struct ds_root *r, const char *disk,
 		return -EINVAL;
 	if ((e = queue_rel(p, sizeof(p), disk, attr)) < 0)
 		return e;
-	if (fstatat(r->fd, p, &st, 0) == 0 && S_ISREG(st.st_mode)) {
+	if (ds_fstatat_in(r, r->fd, p, &st) == 0 && S_ISREG(st.st_mode)) {
 		if (strlen(attr) >= size)
 			return -ENAMETOOLONG;
 		strcpy(rel, attr);
@@ -444,7 +445,7 @@ ds_queue_attr_path(const struct ds_root *r, const char *disk,
 	if ((size_t)snprintf(p, sizeof(p), "sys/block/%s/queue/iosched/%s",
 	    disk, attr) >= sizeof(p))
 		return -ENAMETOOLONG;
-	if (fstatat(r->fd, p, &st, 0) == 0 && S_ISREG(st.st_mode)) {
+	if (ds_fstatat_in(r, r->fd, p, &st) == 0 && S_ISREG(st.st_mode)) {
 		if ((size_t)snprintf(rel, size, "iosched/%s", attr) >= size)
 			return -ENAMETOOLONG;
 		return 0;
@@ -477,8 +478,8 @@ ds_queue_attr_writable(const struct ds_root *r, const char *disk,
 
 	if ((e = queue_rel(p, sizeof(p), disk, rel)) < 0)
 		return e;
-	if (fstatat(r->fd, p, &st, 0) < 0)
-		return -errno;
+	if ((e = ds_fstatat_in(r, r->fd, p, &st)) < 0)
+		return e;
 	return (st.st_mode & 0222) != 0;
 }
 

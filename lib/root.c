@@ -2,8 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "diskstat.h"
@@ -42,17 +45,134 @@ ds_root_close(struct ds_root *r)
 	r->fd = -1;
 }
 
+/*
+ * Without openat2(2) (kernels before 5.6): one component at a time,
+ * none of them a symbolic link and none "..", so nothing can lead out
+ * of the directory we started from.  A tree's symlinks are then refused
+ * (ELOOP) rather than followed: failing closed is the price of an old
+ * kernel.
+ */
 int
-ds_openat(const struct ds_root *r, const char *rel, int flags)
+ds_openat_walk(int at, const char *rel, int flags)
 {
-	int fd;
+	char comp[NAME_MAX + 1];
+	const char *p = rel;
+	int cur = at, fd, e;
+	size_t n;
 
+	for (;;) {
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n > NAME_MAX) {
+			e = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(comp, n ? p : ".", n ? n : 1);
+		comp[n ? n : 1] = '\0';
+		p += n;
+		while (*p == '/')
+			p++;
+		if (strcmp(comp, "..") == 0) {
+			e = -EXDEV;
+			break;
+		}
+		if (*p == '\0') {
+			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC);
+			e = fd < 0 ? -errno : fd;
+			break;
+		}
+		fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (fd < 0) {
+			/* O_PATH|O_NOFOLLOW on a symlink: ENOTDIR. */
+			e = errno == ENOTDIR ? -ELOOP : -errno;
+			break;
+		}
+		if (cur != at)
+			close(cur);
+		cur = fd;
+	}
+	if (cur != at)
+		close(cur);
+	return e;
+}
+
+/*
+ * Every path of a tree given by -R resolves inside it: openat2(2) with
+ * RESOLVE_IN_ROOT from the root (a symlink, absolute or "../..", is
+ * taken relative to the root, as a chroot would) or RESOLVE_BENEATH
+ * from a directory already inside, and never a /proc magic link.  The
+ * live root keeps plain openat(2): everything is inside "/", and
+ * sysfs's own links (sys/block/NAME -> ../devices/...) must work.
+ */
+int
+ds_openat_in(const struct ds_root *r, int at, const char *rel, int flags)
+{
+	struct open_how how;
+	long fd;
+
+	if (r == NULL) {
+		fd = openat(at, rel, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : (int)fd;
+	}
 	while (*rel == '/')
 		rel++;
 	if (*rel == '\0')
 		rel = ".";
-	fd = openat(r->fd, rel, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (r->live) {
+		fd = openat(at, rel, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : (int)fd;
+	}
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)(flags | O_CLOEXEC);
+	how.resolve = (at == r->fd ? RESOLVE_IN_ROOT : RESOLVE_BENEATH) |
+	    RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, at, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		return ds_openat_walk(at, rel, flags);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int
+ds_openat(const struct ds_root *r, const char *rel, int flags)
+{
+	return ds_openat_in(r, r->fd, rel, flags);
+}
+
+int
+ds_fstatat_in(const struct ds_root *r, int at, const char *rel,
+    struct stat *st)
+{
+	int fd = ds_openat_in(r, at, rel, O_PATH), e = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+long
+ds_readlink_in(const struct ds_root *r, int at, const char *rel, char *buf,
+    size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	if (r == NULL || r->live) {
+		n = readlinkat(at, rel, buf, size);
+		return n < 0 ? -errno : n;
+	}
+	/* The link itself, reached inside the root, then read through "". */
+	if ((fd = ds_openat_in(r, at, rel, O_PATH | O_NOFOLLOW)) < 0)
+		return fd;
+	n = readlinkat(fd, "", buf, size);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
 }
 
 int
