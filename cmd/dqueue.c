@@ -118,6 +118,7 @@ static const struct ds_col set_cols[] = {
 	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "old", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "new", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "status", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -143,6 +144,8 @@ struct ctx {
 	struct ds_buf scratch;
 	struct ds_buf text;
 	int status;		/* 1 once anything went wrong */
+	int dry;		/* -n: validate and say, write nothing */
+	int allow_tree;		/* --allow-tree: --set may write under -R */
 };
 
 static void
@@ -152,7 +155,7 @@ usage_to(FILE *f, int status)
 	    "usage: dqueue [-aH] [-o fmt] [-R dir] [-w file] [device|glob ...]\n"
 	    "       dqueue [-H] [-o fmt] [-R dir] [-w file] "
 	    "--check attr=value[,...] device|glob ...\n"
-	    "       dqueue [-H] [-o fmt] [-R dir] [-w file] "
+	    "       dqueue [-Hn] [-o fmt] [-R dir] [-w file] [--allow-tree] "
 	    "--set attr=value[,...] device|glob ...\n");
 	if (f == stdout)
 		tool_exit(status);
@@ -525,25 +528,6 @@ parse_settings(struct ctx *c, const char *arg)
 	free(s);
 }
 
-/*
- * Changing the scheduler resets nr_requests and replaces iosched/, so
- * scheduler settings go first; the others keep the order given.
- */
-static void
-scheduler_first(struct ctx *c)
-{
-	size_t i, j;
-
-	for (i = 0, j = 0; i < c->nst; i++)
-		if (strcmp(c->st[i].attr, "scheduler") == 0) {
-			struct setting s = c->st[i];
-
-			memmove(&c->st[j + 1], &c->st[j],
-			    (i - j) * sizeof(*c->st));
-			c->st[j++] = s;
-		}
-}
-
 /* The comparable form of a value into c->text; 0 or -errno. */
 static int
 canon_err(struct ctx *c, const char *attr, const char *value)
@@ -608,7 +592,7 @@ check(struct ctx *c)
 				c->status = 1;
 				continue;
 			}
-			if (ds_queue_value_eq(st->attr, st->value,
+			if (ds_queue_value_holds(st->attr, st->value,
 			    c->scratch.data))
 				continue;
 			differ++;
@@ -649,129 +633,199 @@ applied_add(struct ds_buf *b, const char *dev, const char *attr,
 		    " (asked %s)", asked);
 }
 
-/* A value's comparable form in out (as read when it has none). */
+/* Why a setting was refused before anything was written. */
 static void
-canon_to(const char *attr, const char *value, char *out, size_t size)
+refused(struct ctx *c, const char *dev, const char *disk,
+    const struct ds_qs_item *it)
 {
-	if (ds_queue_value_canon(attr, value, out, size) < 0)
-		snprintf(out, size, "%s", value);
+	struct ds_sched s;
+
+	switch (it->why) {
+	case DS_QSV_NOATTR:
+		warnx("%s: %s: no such attribute", dev, it->attr);
+		break;
+	case DS_QSV_READONLY:
+		warnx("%s: %s: read-only attribute", dev, it->attr);
+		break;
+	case DS_QSV_SYNTAX:
+		warnx("%s: %s: %s: not a value this attribute takes", dev,
+		    it->attr, it->value);
+		break;
+	case DS_QSV_SCHED:
+		if (ds_queue_attr_read(&c->t.r, disk, "scheduler",
+		    &c->scratch) < 0 || ds_sched_parse(c->scratch.data, &s) < 0)
+			s.n = 0;
+		warnx("%s: %s: %s: %s (available: %s)", dev, it->attr,
+		    it->value, strerror(EINVAL), schedulers(c, &s));
+		break;
+	default:
+		tool_warnc(it->err, "%s: %s", dev, it->attr);
+	}
 }
 
+/* The message for a setting that does not hold after the last write. */
+static void
+not_held(struct ctx *c, const char *dev, const char *disk,
+    const struct ds_qs_item *it, struct ds_buf *applied)
+{
+	struct ds_sched s;
+
+	switch (it->state) {
+	case DS_QS_FAILED:
+		if (strcmp(it->attr, "scheduler") == 0) {
+			if (ds_sched_parse(it->old, &s) < 0 ||
+			    ds_queue_attr_read(&c->t.r, disk, "scheduler",
+			    &c->scratch) < 0 ||
+			    ds_sched_parse(c->scratch.data, &s) < 0)
+				s.n = 0;
+			warnx("%s: %s: %s: %s (available: %s)", dev, it->attr,
+			    it->value, strerror(-it->err), schedulers(c, &s));
+		} else
+			tool_warnc(it->err, "%s: %s: %s", dev, it->attr,
+			    it->value);
+		return;
+	case DS_QS_CHANGED:
+		break;
+	default:
+		return;
+	}
+	if (it->now[0] == '\0') {
+		tool_warnc(it->err, "%s: %s: reading back", dev, it->attr);
+		return;
+	}
+	if (!it->written) {
+		warnx("%s: %s: %s before, %s after the last write: the kernel "
+		    "changed the value", dev, it->attr, it->old, it->now);
+		return;
+	}
+	if (ds_queue_value_eq(it->attr, it->old, it->now)) {
+		warnx("%s: %s: wrote %s, read back %s (was %s): the kernel kept "
+		    "the old value", dev, it->attr, it->value, it->now, it->old);
+		return;
+	}
+	warnx("%s: %s: wrote %s, read back %s (was %s): the kernel changed the "
+	    "value", dev, it->attr, it->value, it->now, it->old);
+	applied_add(applied, dev, it->attr, it->now, it->value);
+}
+
+/* The settings as one disk's request, for the library. */
+static struct ds_qs_item *
+request(struct ctx *c)
+{
+	struct ds_qs_item *it;
+	size_t k;
+
+	if ((it = calloc(c->nst ? c->nst : 1, sizeof(*it))) == NULL)
+		err(1, NULL);
+	for (k = 0; k < c->nst; k++) {
+		it[k].attr = c->st[k].attr;
+		it[k].value = c->st[k].value;
+	}
+	return it;
+}
+
+/* One row per setting: device attribute old new status. */
+static void
+set_rows(struct ds_writer *w, const char *dev, const struct ds_qs_item *it,
+    size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		ds_w_str(w, dev);
+		ds_w_str(w, it[k].attr);
+		ds_w_str(w, it[k].old[0] != '\0' ? it[k].old : NULL);
+		ds_w_str(w, it[k].state == DS_QS_WOULD ? it[k].want :
+		    it[k].state == DS_QS_ALREADY && it[k].now[0] == '\0' ?
+		    it[k].old : it[k].now[0] != '\0' ? it[k].now : NULL);
+		ds_w_str(w, ds_qs_state_name(it[k].state));
+		ds_w_row_end(w);
+	}
+}
+
+/*
+ * Every setting of every device validated before the first write; a
+ * refusal anywhere writes nothing.  Then each device in turn: written
+ * in order, every setting read back after its last write.
+ */
 static void
 set(struct ctx *c)
 {
 	struct ds_writer w;
-	struct ds_buf old = { 0 }, applied = { 0 };
-	char rel[256], was[512], got[512];
+	struct ds_buf applied = { 0 };
+	struct ds_qs_item **it;
 	size_t i, k;
-	int e;
+	int stopped = 0, halted = 0;
 
-	scheduler_first(c);
-	ds_writer_init(&w, c->t.out, c->t.fmt, set_cols, NELEM(set_cols),
-	    c->t.header, "dqueue");
-	tool_report_begin(&c->t, &w);
-	for (i = 0; i < c->ntg && c->status == 0; i++) {
-		const struct target *tg = &c->tg[i];
-
-		for (k = 0; k < c->nst && c->status == 0; k++) {
-			const struct setting *st = &c->st[k];
-
+	if ((it = calloc(c->ntg ? c->ntg : 1, sizeof(*it))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < c->ntg; i++) {
+		it[i] = request(c);
+		if (ds_qset_prepare(&c->t.r, c->tg[i].disk, it[i], c->nst,
+		    &c->scratch) < 0) {
+			for (k = 0; k < c->nst && it[i][k].why == DS_QSV_OK;)
+				k++;
+			refused(c, c->tg[i].name, c->tg[i].disk, &it[i][k]);
 			c->status = 1;
-			e = ds_queue_attr_path(&c->t.r, tg->disk, st->attr,
-			    rel, sizeof(rel));
-			if (e == -ENOENT) {
-				warnx("%s: %s: no such attribute", tg->name,
-				    st->attr);
-				break;
-			}
-			if (e < 0) {
-				tool_warnc(e, "%s: %s", tg->name, st->attr);
-				break;
-			}
-			/*
-			 * The kernel refuses writes to read-only attributes
-			 * with EACCES even for root; the mode says it first.
-			 */
-			if ((e = ds_queue_attr_writable(&c->t.r, tg->disk,
-			    rel)) == 0) {
-				warnx("%s: %s: read-only attribute", tg->name,
-				    st->attr);
-				break;
-			}
-			if (e < 0 || (e = ds_queue_attr_read(&c->t.r,
-			    tg->disk, rel, &old)) < 0) {
-				tool_warnc(e, "%s: %s", tg->name, st->attr);
-				break;
-			}
-			/* A setting that already holds is not rewritten. */
-			if (!ds_queue_value_eq(st->attr, st->value,
-			    old.data) && (e = ds_queue_attr_write(&c->t.r,
-			    tg->disk, rel, st->value)) < 0) {
-				if (strcmp(st->attr, "scheduler") == 0) {
-					struct ds_sched s;
-
-					if (ds_sched_parse(old.data, &s) < 0)
-						s.n = 0;
-					warnx("%s: %s: %s: %s (available: %s)",
-					    tg->name, st->attr, st->value,
-					    strerror(-e), schedulers(c, &s));
-					break;
-				}
-				tool_warnc(e, "%s: %s: %s", tg->name,
-				    st->attr, st->value);
-				break;
-			}
-			if ((e = ds_queue_attr_read(&c->t.r, tg->disk, rel,
-			    &c->scratch)) < 0) {
-				tool_warnc(e, "%s: %s: reading back", tg->name,
-				    st->attr);
-				break;
-			}
-			canon_to(st->attr, old.data, was, sizeof(was));
-			canon_to(st->attr, c->scratch.data, got, sizeof(got));
-			if (!ds_queue_value_eq(st->attr, st->value,
-			    c->scratch.data)) {
-				/*
-				 * The write went through but the kernel stored
-				 * something else (nr_requests 0 becomes 4): the
-				 * device did change unless it kept the old
-				 * value.  Say so, count it, stop; no revert,
-				 * which could fail the same way.
-				 */
-				if (ds_queue_value_eq(st->attr, old.data,
-				    c->scratch.data)) {
-					warnx("%s: %s: wrote %s, read back %s "
-					    "(was %s): the kernel kept the old "
-					    "value", tg->name, st->attr,
-					    st->value, got, was);
-					break;
-				}
-				warnx("%s: %s: wrote %s, read back %s "
-				    "(was %s): the kernel changed the value",
-				    tg->name, st->attr, st->value, got, was);
-				applied_add(&applied, tg->name, st->attr, got,
-				    st->value);
-			} else {
-				c->status = 0;
-				applied_add(&applied, tg->name, st->attr, got,
-				    NULL);
-			}
-			ds_w_str(&w, tg->name);
-			ds_w_str(&w, st->attr);
-			ds_w_str(&w, was);
-			ds_w_str(&w, got);
-			ds_w_row_end(&w);
 		}
 	}
-	ds_buf_free(&old);
-	tool_report_end(&c->t, &w);
-	ds_writer_free(&w);
-	if (c->status != 0) {
-		if (applied.len == 0)
-			warnx("stopped; nothing was applied");
+	if (c->status != 0)
+		warnx("nothing was written");
+	ds_writer_init(&w, c->t.out, c->t.fmt, set_cols, NELEM(set_cols),
+	    c->t.header, "dqueue");
+	for (i = 0; i < c->ntg && c->status == 0 && !stopped; i++) {
+		const struct target *tg = &c->tg[i];
+
+		if (c->dry)
+			ds_qset_dry(&c->t.r, tg->disk, it[i], c->nst,
+			    &c->scratch);
 		else
-			warnx("stopped after applying: %s", applied.data);
+			ds_qset_apply(&c->t.r, tg->disk, it[i], c->nst,
+			    &c->scratch);
+		for (k = 0; k < c->nst; k++) {
+			if (it[i][k].state == DS_QS_SKIPPED ||
+			    it[i][k].state == DS_QS_FAILED)
+				halted = 1;
+			if (it[i][k].state == DS_QS_SET ||
+			    it[i][k].state == DS_QS_ROUNDED)
+				applied_add(&applied, tg->name, it[i][k].attr,
+				    it[i][k].now, NULL);
+			else
+				not_held(c, tg->name, tg->disk, &it[i][k],
+				    &applied);
+			if (it[i][k].state == DS_QS_CHANGED ||
+			    it[i][k].state == DS_QS_FAILED)
+				stopped = 1;
+		}
+		/* The last write not holding ends the request too. */
+		for (k = c->nst; k > 0 && !it[i][k - 1].written;)
+			k--;
+		if (k > 0 && it[i][k - 1].state == DS_QS_CHANGED)
+			halted = 1;
+		if (i == 0)
+			tool_report_begin(&c->t, &w);
+		set_rows(&w, tg->name, it[i], c->nst);
 	}
+	if (c->status == 0) {
+		if (c->ntg == 0)
+			tool_report_begin(&c->t, &w);
+		tool_report_end(&c->t, &w);
+	}
+	ds_writer_free(&w);
+	if (stopped) {
+		c->status = 1;
+		if (applied.len == 0)
+			warnx("%s; nothing was applied", halted ? "stopped" :
+			    "not every setting holds");
+		else if (halted)
+			warnx("stopped after applying: %s", applied.data);
+		else
+			warnx("not every setting holds; applied: %s",
+			    applied.data);
+	}
+	for (i = 0; i < c->ntg; i++)
+		free(it[i]);
+	free(it);
 	ds_buf_free(&applied);
 }
 
@@ -781,6 +835,8 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "check", required_argument, NULL, 'C' },
 		{ "set", required_argument, NULL, 'S' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "allow-tree", no_argument, NULL, 'T' },
 		TOOL_LONGOPTS
 	};
 	struct ctx c;
@@ -790,13 +846,19 @@ main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	tool_init(&c.t, argv);
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "a", longopts,
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "an", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&c.t, ch, optarg, usage))
 			continue;
 		switch (ch) {
 		case 'a':
 			aflag = 1;
+			break;
+		case 'n':
+			c.dry = 1;
+			break;
+		case 'T':
+			c.allow_tree = 1;
 			break;
 		case 'C':
 		case 'S':
@@ -832,7 +894,16 @@ main(int argc, char **argv)
 		warnx("-o prom is for listings, not --check or --set");
 		usage();
 	}
+	if ((c.dry || c.allow_tree) && mode != SET) {
+		warnx("-n and --allow-tree go with --set");
+		usage();
+	}
 	tool_start(&c.t);
+	/* A tree given by -R may lead anywhere: writes go to the live system. */
+	if (mode == SET && !c.dry && !c.t.r.live && !c.allow_tree)
+		errx(1, "--set writes only to the live system, not under %s "
+		    "(--allow-tree to write into the tree, -n to see what "
+		    "would be written)", c.t.r.path);
 	if ((e = ds_blockdevs_read(&c.t.r, &c.disks)) < 0)
 		tool_errc(1, e, "%s/sys/block", strcmp(c.t.r.path, "/") == 0 ?
 		    "" : c.t.r.path);

@@ -1070,6 +1070,72 @@ int ds_queue_value_canon(const char *attr, const char *value, char *out,
 /* 1 when want and got (as read) mean the same setting, else 0. */
 int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
+/* ---- Setting queue attributes: validate, apply, prove (queueset.c) ---- */
+
+/*
+ * want holds got: equal (ds_queue_value_eq), or for a tunable the kernel
+ * keeps in jiffies (ds_queue_attr_jiffies: read_expire, write_expire,
+ * prio_aging_expire, timeout_sync, io_timeout) got is want in ms rounded
+ * up to jiffies and back, for HZ 100, 250, 300 or 1000.  --check and
+ * --set both judge by it.
+ */
+int ds_queue_value_holds(const char *attr, const char *want, const char *got);
+int ds_queue_attr_jiffies(const char *attr);
+/* ms -> jiffies -> ms as the kernel rounds both (up) at the given HZ. */
+uint64_t ds_jiffies_round_ms(uint64_t ms, unsigned hz);
+
+enum ds_qs_state {
+	DS_QS_PENDING,		/* validated, not applied */
+	DS_QS_ALREADY,		/* held before: nothing written */
+	DS_QS_SET,		/* written; read back equal */
+	DS_QS_ROUNDED,		/* written; read back within its granularity */
+	DS_QS_CHANGED,		/* does not hold after the last write */
+	DS_QS_FAILED,		/* the kernel refused the write: err */
+	DS_QS_SKIPPED,		/* not tried: an earlier write failed */
+	DS_QS_WOULD,		/* dry run: would be written */
+};
+
+/* Why a setting was refused before anything was written. */
+enum ds_qs_why {
+	DS_QSV_OK,
+	DS_QSV_NOATTR,		/* no such attribute */
+	DS_QSV_READONLY,	/* mode without write bits */
+	DS_QSV_SYNTAX,		/* not a value this attribute takes */
+	DS_QSV_SCHED,		/* not an available scheduler */
+	DS_QSV_IO,		/* could not be read: err */
+};
+
+struct ds_qs_item {
+	const char *attr;	/* as asked: read_expire, iosched/x, ... */
+	const char *value;	/* as asked */
+	char rel[256];		/* below queue/ */
+	char want[256];		/* value in comparable form */
+	char old[512];		/* before; "" when not there yet */
+	char now[512];		/* after the last write */
+	int written;
+	int err;		/* -errno of a failure */
+	enum ds_qs_why why;
+	enum ds_qs_state state;
+};
+
+/*
+ * Validate the settings of one disk (scheduler first, order kept
+ * otherwise): 0, or the first refusal (that item's why and err set).
+ * Reads only.
+ */
+int ds_qset_prepare(const struct ds_root *r, const char *disk,
+    struct ds_qs_item *it, size_t n, struct ds_buf *scratch);
+/*
+ * Write in order, skipping what already holds, stopping at a refused
+ * write; then read every setting back and give each its state.
+ */
+int ds_qset_apply(const struct ds_root *r, const char *disk,
+    struct ds_qs_item *it, size_t n, struct ds_buf *scratch);
+/* The states a dry run gives: already or would-set. */
+int ds_qset_dry(const struct ds_root *r, const char *disk,
+    struct ds_qs_item *it, size_t n, struct ds_buf *scratch);
+const char *ds_qs_state_name(enum ds_qs_state s);
+
 /* ---- Deleted open files ----------------------------------------------- */
 
 /*
