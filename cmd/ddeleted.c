@@ -60,7 +60,7 @@ usage_to(FILE *f, int status)
 {
 	fprintf(f, "usage: ddeleted [-Hs] [--du] [--min-size bytes] "
 	    "[-o fmt] [-R dir] [-w file]\n"
-	    "                [--truncate pid:fd] [mountpoint ...]\n");
+	    "                [-n] [--truncate pid:fd] [mountpoint ...]\n");
 	if (f == stdout)
 		tool_exit(status);
 	exit(status);
@@ -342,14 +342,16 @@ parse_pidfd(const char *s, int *pid, int *fd)
 }
 
 static void
-truncate_one(struct tool *t, const char *arg, int pid, int fd)
+truncate_one(struct tool *t, const char *arg, int pid, int fd, int dry)
 {
 	struct ds_delprobe p;
 	struct ds_writer w;
 	uint64_t freed;
 	int e;
 
-	if ((e = ds_deleted_probe(&t->r, pid, fd, &p)) < 0)
+	if ((e = ds_deleted_probe(&t->r, pid, fd, &p)) == -EXDEV)
+		errx(1, "%s: proc is not procfs; not truncated", arg);
+	if (e < 0)
 		tool_errc(1, e, "%s", arg);
 	if (!p.regular)
 		errx(1, "%s: %s: not a regular file; not truncated", arg,
@@ -383,8 +385,9 @@ truncate_one(struct tool *t, const char *arg, int pid, int fd)
 		warnx("%s: the mappings of %zu processes (process %d first) "
 		    "cannot be read even by root; they are not checked", arg,
 		    p.map.unreadable, p.map.unreadable_pid);
-	warnx("%s: %s: truncating to 0 bytes; its contents (%" PRIu64
-	    " bytes) are lost", arg, p.path, p.size);
+	warnx("%s: %s: %s to 0 bytes; its contents (%" PRIu64
+	    " bytes) %s", arg, p.path, dry ? "would truncate" : "truncating",
+	    p.size, dry ? "would be lost (dry run: nothing done)" : "are lost");
 	if (!(p.fi.have & DS_FDI_FLAGS))
 		warnx("%s: open flags unknown: if the writer did not use "
 		    "O_APPEND it carries on at its old offset, leaving a "
@@ -393,7 +396,9 @@ truncate_one(struct tool *t, const char *arg, int pid, int fd)
 		warnx("%s: not opened with O_APPEND: the writer carries on at "
 		    "offset %" PRIu64 ", leaving a sparse file", arg,
 		    p.fi.pos);
-	if ((e = ds_deleted_truncate(&t->r, pid, fd, &p, &freed)) < 0)
+	/* A dry run: what the allocation would free, the file untouched. */
+	freed = p.blocks * 512;
+	if (!dry && (e = ds_deleted_truncate(&t->r, pid, fd, &p, &freed)) < 0)
 		tool_errc(1, e, "%s: truncate", arg);
 	if ((e = ds_writer_init(&w, t->out, t->fmt, trcols, NCOLS(trcols),
 	    t->header, "ddeleted")) < 0)
@@ -418,6 +423,7 @@ main(int argc, char **argv)
 		{ "du", no_argument, NULL, OPT_DU },
 		{ "min-size", required_argument, NULL, OPT_MIN },
 		{ "truncate", required_argument, NULL, OPT_TRUNC },
+		{ "dry-run", no_argument, NULL, 'n' },
 		TOOL_LONGOPTS
 	};
 	struct ds_deleted d = { 0 };
@@ -427,16 +433,19 @@ main(int argc, char **argv)
 	const char *trunc = NULL;
 	uint64_t min = 0;
 	size_t i, j;
-	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0;
+	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0, dry = 0;
 
 	tool_init(&t, argv);
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "s", longopts,
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ns", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&t, ch, optarg, usage))
 			continue;
 		switch (ch) {
 		case 's':
 			sum = 1;
+			break;
+		case 'n':
+			dry = 1;
 			break;
 		case OPT_DU:
 			du = sum = 1;
@@ -465,11 +474,15 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (trunc != NULL && (argc > 0 || sum))
+	if ((trunc != NULL && (argc > 0 || sum)) || (dry && trunc == NULL))
 		usage();
 	tool_start(&t);
 	if (trunc != NULL) {
-		truncate_one(&t, trunc, tpid, tfd);
+		/* A tree's proc/PID/fd/N may lead anywhere, the real /proc too. */
+		if (!t.r.live)
+			errx(1, "--truncate acts only on the live system, not "
+			    "under %s", t.r.path);
+		truncate_one(&t, trunc, tpid, tfd, dry);
 		tool_exit(0);
 	}
 	/* Prometheus gets the per-filesystem figures an alert needs. */

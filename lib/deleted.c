@@ -1135,6 +1135,10 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	int e, pfd, stripped;
 
 	memset(p, 0, sizeof(*p));
+	/* What truncation would act on, and nothing else: live procfs. */
+	if ((pfd = ds_deleted_fddir(r, pid)) < 0)
+		return pfd;
+	close(pfd);
 	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
 	n = ds_readlink_in(r, r->fd, rel, p->path, sizeof(p->path));
 	if (n < 0)
@@ -1189,20 +1193,52 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	return 0;
 }
 
+#define PROC_SUPER_MAGIC 0x9fa0
+
+int
+ds_deleted_fddir(const struct ds_root *r, int pid)
+{
+	char rel[48];
+	struct statfs sf;
+	int dfd;
+
+	/*
+	 * Only the live system, and only through procfs itself: a tree's
+	 * proc/PID/fd/N may be a symlink anywhere (into the real /proc
+	 * among others), and the mapping check would have read the tree's
+	 * maps while the truncation hit a live file.
+	 */
+	if (!r->live)
+		return -EPERM;
+	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
+	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW)) < 0)
+		return dfd;
+	if (fstatfs(dfd, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC) {
+		close(dfd);
+		return -EXDEV;
+	}
+	return dfd;
+}
+
 int
 ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
     const struct ds_delprobe *p, uint64_t *freed)
 {
-	char rel[64];
+	char num[16];
 	struct stat st;
 	uint64_t before;
-	int wfd, e = 0;
+	int wfd, dfd, e = 0;
 
 	*freed = 0;
-	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
-	wfd = ds_openat(r, rel, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+	if ((dfd = ds_deleted_fddir(r, pid)) < 0)
+		return dfd;
+	snprintf(num, sizeof(num), "%d", fd);
+	/* procfs's own magic link: the open file itself, whatever its name. */
+	wfd = openat(dfd, num, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	e = wfd < 0 ? -errno : 0;
+	close(dfd);
 	if (wfd < 0)
-		return wfd;
+		return e;
 	/* The descriptor number may have been reused since the probe. */
 	if (fstat(wfd, &st) < 0) {
 		e = -errno;

@@ -1295,6 +1295,12 @@ struct ds_delprobe {
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };
+/*
+ * proc/PID/fd of the live system, checked to be procfs (an O_PATH fd):
+ * -EPERM under any other root, -EXDEV when proc is not procfs.  The
+ * probe and the truncation both refuse without it.
+ */
+int ds_deleted_fddir(const struct ds_root *r, int pid);
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
 /*

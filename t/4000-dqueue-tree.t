@@ -212,23 +212,23 @@ is "$?" 0 "--check: unknown device: exit 1"
 
 # --- Set (on plain files: the mechanics; the kernel's answers are live) ----
 rm -rf "$B"; mktree bfq
-dqueue -R "$B" -o tsv --set 'read_ahead_kb=256, nomerges = 1' sda >"$TRASH/out" 2>"$TRASH/err"
+dqueue -R "$B" --allow-tree -o tsv --set 'read_ahead_kb=256, nomerges = 1' sda >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "--set: exit 0"
-printf 'device\tattribute\told\tnew\nsda\tread_ahead_kb\t128\t256\nsda\tnomerges\t0\t1\n' >"$TRASH/want"
+printf 'device\tattribute\told\tnew\tstatus\nsda\tread_ahead_kb\t128\t256\tset\nsda\tnomerges\t0\t1\tset\n' >"$TRASH/want"
 ok "--set: a row per setting, old and new" test_cmp "$TRASH/want" "$TRASH/out"
 is "$(cat $Q/read_ahead_kb $Q/nomerges | tr '\n' ' ')" "256 1 " "--set: written, newline-terminated"
-test_must_fail 1 dqueue -R "$B" -o tsv --set read_ahead_kb=512,logical_block_size=4096,nomerges=2 sda >"$TRASH/out" 2>"$TRASH/err"
+test_must_fail 1 dqueue -R "$B" --allow-tree -o tsv --set read_ahead_kb=512,logical_block_size=4096,nomerges=2 sda >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "--set read-only attribute: exit 1"
-printf 'dqueue: sda: logical_block_size: read-only attribute\ndqueue: stopped after applying: sda read_ahead_kb=512\n' >"$TRASH/want"
-ok "--set read-only: says so, and what was applied" test_cmp "$TRASH/want" "$TRASH/err"
-is "$(cat $Q/read_ahead_kb $Q/nomerges $Q/logical_block_size | tr '\n' ' ')" "512 1 512 " \
-   "--set: stops at the first failure"
-is "$(sed -n 2p "$TRASH/out")" "sda	read_ahead_kb	256	512" "--set: the applied row still prints"
-test_must_fail 1 dqueue -R "$B" --set no_such_thing=1 sda >/dev/null 2>"$TRASH/err"
+printf 'dqueue: sda: logical_block_size: read-only attribute\ndqueue: nothing was written\n' >"$TRASH/want"
+ok "--set read-only: says so, and that nothing was written" test_cmp "$TRASH/want" "$TRASH/err"
+is "$(cat $Q/read_ahead_kb $Q/nomerges $Q/logical_block_size | tr '\n' ' ')" "256 1 512 " \
+   "--set: refused before the first write (issue 15, 5)"
+is "$(wc -c <"$TRASH/out")" 0 "--set refused: no rows"
+test_must_fail 1 dqueue -R "$B" --allow-tree --set no_such_thing=1 sda >/dev/null 2>"$TRASH/err"
 is "$(head -1 "$TRASH/err")" "dqueue: sda: no_such_thing: no such attribute" "--set: unknown attribute"
-test_must_fail 1 dqueue -R "$B" --set nomerges=0 sda nosuch >/dev/null 2>"$TRASH/err"
+test_must_fail 1 dqueue -R "$B" --allow-tree --set nomerges=0 sda nosuch >/dev/null 2>"$TRASH/err"
 is "$(cat $Q/nomerges)" 1 "--set: nothing is written when a device is unknown"
-dqueue -R "$B" -o tsv --set nr_requests=32,scheduler=kyber sda >"$TRASH/out"
+dqueue -R "$B" --allow-tree -o tsv --set nr_requests=32,scheduler=kyber sda >"$TRASH/out"
 is "$(cut -f2 "$TRASH/out" | tail -2 | tr '\n' ' ')" "scheduler nr_requests " \
    "--set: the scheduler goes first (changing it resets nr_requests)"
 

@@ -71,7 +71,7 @@ printf 'dqueue: %s: nr_requests: wrote 0, read back %s (was %s): the kernel chan
     "$L" "$got" "$was" "$L" "$got" >"$TRASH/want"
 ok "--set nr_requests=0: names the value the kernel stored ($got), the old one, and counts it applied" \
    test_cmp "$TRASH/want" "$TRASH/err"
-is "$(sed -n 2p "$TRASH/out")" "$L	nr_requests	$was	$got" "--set nr_requests=0: the change is a row"
+is "$(sed -n 2p "$TRASH/out")" "$L	nr_requests	$was	$got	changed" "--set nr_requests=0: the change is a row"
 echo 128 >"$Q/nr_requests"
 
 was=$(cat "$Q/nomerges")
@@ -101,7 +101,7 @@ is "$(cat "$Q/logical_block_size")" 512 "read-only attribute unchanged"
 dqueue -o tsv --set scheduler=mq-deadline "$L" >"$TRASH/out" 2>"$TRASH/err"
 is "$?:$(cat "$TRASH/err")" "0:" "--set scheduler=mq-deadline: exit 0"
 is "$(active)" mq-deadline "--set scheduler=mq-deadline: active"
-is "$(sed -n 2p "$TRASH/out")" "$L	scheduler	none	mq-deadline" "--set: row device attr old new"
+is "$(sed -n 2p "$TRASH/out")" "$L	scheduler	none	mq-deadline	set" "--set: row device attr old new status"
 dqueue -a -o tsv "$L" >"$TRASH/out"
 is "$(awk -F'\t' '$2 == "iosched/read_expire" { print $3 "|" $4 }' "$TRASH/out")" "$(cat "$Q/iosched/read_expire")|1" \
    "-a then lists iosched/read_expire, writable"
@@ -123,4 +123,4 @@ is "$(cat "$Q/read_ahead_kb") $(cat "$Q/nomerges")" "256 0" "--set: stopped at t
 printf 'dqueue: %s: nr_requests: wrote 0, read back %s (was 64): the kernel changed the value\ndqueue: stopped after applying: %s read_ahead_kb=256, %s nr_requests=%s (asked 0)\n' \
     "$L" "$(cat "$Q/nr_requests")" "$L" "$L" "$(cat "$Q/nr_requests")" >"$TRASH/want"
 ok "--set: says what was applied, the kernel's change included" test_cmp "$TRASH/want" "$TRASH/err"
-is "$(sed -n 2p "$TRASH/out")" "$L	read_ahead_kb	$ra	256" "--set: the applied row"
+is "$(sed -n 2p "$TRASH/out")" "$L	read_ahead_kb	$ra	256	set" "--set: the applied row"
