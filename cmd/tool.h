@@ -9,6 +9,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -68,6 +69,31 @@ tool_warnc(int e, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Started with 0, 1 or 2 closed (">&-"), the first file we open would
+ * take its number: rows meant for stdout, or messages, would land in a
+ * -w file.  Each closed one is held by /dev/null, stdout read-only so
+ * that writing to it still fails (EBADF) while a run that never uses
+ * it (-w) ends well, in every tool alike.
+ */
+static inline void
+tool_std_fds(void)
+{
+	static const int mode[3] = { O_RDONLY, O_RDONLY, O_WRONLY };
+	int fd, i;
+
+	for (i = 0; i < 3; i++) {
+		if (fcntl(i, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if ((fd = open("/dev/null", mode[i])) < 0)
+			exit(1);
+		if (fd != i) {
+			dup2(fd, i);
+			close(fd);
+		}
+	}
+}
+
 static void
 tool_on_signal(int sig)
 {
@@ -82,6 +108,7 @@ tool_init(struct tool *t, char **argv)
 
 	/* getopt's own messages name argv[0]: "dxstat", not "cmd/dxstat". */
 	argv[0] = program_invocation_short_name;
+	tool_std_fds();
 
 	memset(t, 0, sizeof(*t));
 	t->header = 1;
