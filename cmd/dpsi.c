@@ -151,15 +151,16 @@ static void
 warn_file(struct dpsi *d, const struct cg *c, enum ds_psi_res r,
     const char *fmt, const char *arg)
 {
+	char what[512];
+
 	if (d->reports > 0)
 		return;		/* once, not at every sample */
+	snprintf(what, sizeof(what), fmt, arg);
 	if (c->path == NULL)
-		fprintf(stderr, "dpsi: proc/pressure/%s: ", ds_psi_res_name(r));
+		warnx("proc/pressure/%s: %s", ds_psi_res_name(r), what);
 	else
-		fprintf(stderr, "dpsi: cgroup %s: %s.pressure: ", c->path,
-		    ds_psi_res_name(r));
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
+		warnx("cgroup %s: %s.pressure: %s", c->path,
+		    ds_psi_res_name(r), what);
 }
 
 /*
@@ -219,6 +220,9 @@ read_cg(struct dpsi *d, struct cg *c, int dirfd, int walking)
 			d->rc = 1;
 			continue;
 		}
+		/* Out of descriptors deep in a walk: the subtree is left out. */
+		if (walking && (e == -EMFILE || e == -ENFILE))
+			return e;
 		warn_file(d, c, r, "%s", e == -EINVAL ?
 		    "malformed, no line to report" : strerror(-e));
 		d->rc = 1;
@@ -232,12 +236,29 @@ walk_one(void *arg, int dirfd, const char *path)
 	struct dpsi *d = arg;
 	struct cg *c;
 	size_t tl = strlen(d->top);
+	int e;
 
 	/*
 	 * Not the top itself: it holds every cgroup below, so it would
 	 * always rank first (the root's files are /proc/pressure's).
 	 * "dpsi -c PATH" gives its rows.
 	 */
+	/* A subtree the walk could not enter: named once, the rest reported. */
+	if (dirfd < 0) {
+		const char *top = strcmp(d->top, "/") != 0 ? d->top : "";
+
+		if (strcmp(path, "/") == 0 && *top != '\0')
+			path = "";
+		if (d->reports > 0)
+			return 0;
+		if (dirfd == -ELOOP)
+			warnx("cgroup %s%s: subtree skipped: nested deeper "
+			    "than %d levels", top, path, DS_CGROUP_DEPTH_MAX);
+		else
+			tool_warnc(dirfd, "cgroup %s%s: subtree skipped", top,
+			    path);
+		return 0;
+	}
 	if (strcmp(path, "/") == 0)
 		return 0;
 	c = sample_add(d->cur);
@@ -247,7 +268,14 @@ walk_one(void *arg, int dirfd, const char *path)
 		memcpy(c->path, d->top, tl);
 	strcat(c->path, path);
 	/* A cgroup whose pressure files are off or gone has no rows. */
-	if (read_cg(d, c, dirfd, 1) == 0 && c->ok == 0) {
+	if ((e = read_cg(d, c, dirfd, 1)) < 0) {
+		if (d->reports == 0)
+			tool_warnc(e, "cgroup %s: subtree skipped", c->path);
+		free(c->path);
+		d->cur->n--;
+		return DS_CGROUP_PRUNE;
+	}
+	if (e == 0 && c->ok == 0) {
 		free(c->path);
 		d->cur->n--;
 	}

@@ -547,6 +547,7 @@ struct hrow {
 struct state {
 	struct tool *t;
 	struct opts *o;
+	int skip_said;		/* skipped cgroup subtrees named once */
 	struct ds_writer w;
 	struct ds_col cols[32];
 	size_t ncols;
@@ -1443,6 +1444,7 @@ cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
 static void
 cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
 {
+	size_t i;
 	int e;
 
 	if ((e = ds_cgios_read(&t->r, cgs.mnt, cs)) < 0)
@@ -1450,6 +1452,15 @@ cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
 		    cgs.mnt);
 	if (t->has_interval && cs->uptime_ns == 0)
 		tool_errc(1, ENOENT, "%s/proc/uptime", t->r.path);
+	/* Subtrees the walk left out (too deep, out of descriptors). */
+	for (i = 0; i < cs->nskipped && !s->skip_said; i++)
+		if (cs->skipped_err[i] == -ELOOP)
+			warnx("cgroup %s: subtree skipped: nested deeper than "
+			    "%d levels", cs->skipped[i], DS_CGROUP_DEPTH_MAX);
+		else
+			tool_warnc(cs->skipped_err[i], "cgroup %s: subtree "
+			    "skipped", cs->skipped[i]);
+	s->skip_said = 1;
 	if (cs->bad > 0 && s->bad == 0) {
 		s->bad = cs->bad;
 		s->bad_iostat = 1;

@@ -47,15 +47,107 @@ static volatile sig_atomic_t tool_stop;
 /* The short options every tool accepts, for its getopt string. */
 #define TOOL_OPTS "o:HR:w:hV"
 
+/*
+ * Every message goes through ds_esc_msg: names from a tree, a process
+ * or a file system (a device directory "ESC[31m", a comm with U+202E,
+ * a file name with a newline) reach stderr as visible text, one line.
+ * e: an errno to append, or -1 for none.
+ */
 static inline void
+tool_vmsg(int e, const char *fmt, va_list ap)
+{
+	struct ds_buf b = { 0 };
+	char small[512], *text = small;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = fmt == NULL ? 0 : vsnprintf(small, sizeof(small), fmt, ap);
+	if (n < 0)
+		n = 0;
+	small[fmt == NULL ? 0 : sizeof(small) - 1] = '\0';
+	if ((size_t)n >= sizeof(small) && (text = malloc((size_t)n + 1)) !=
+	    NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, aq);
+	else if (text == NULL)
+		text = small;
+	va_end(aq);
+	if (ds_esc_msg(&b, text, strlen(text)) < 0)
+		fprintf(stderr, "%s: (message lost: out of memory)\n",
+		    program_invocation_short_name);
+	else if (fmt != NULL && e >= 0)
+		fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name,
+		    b.data, strerror(e));
+	else if (fmt != NULL)
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		    b.data);
+	else
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		    strerror(e >= 0 ? e : 0));
+	ds_buf_free(&b);
+	if (text != small)
+		free(text);
+}
+
+static inline void
+tool_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vmsg(-1, fmt, ap);
+	va_end(ap);
+}
+
+static inline void
+tool_warn(const char *fmt, ...)
+{
+	va_list ap;
+	int e = errno;
+
+	va_start(ap, fmt);
+	tool_vmsg(e, fmt, ap);
+	va_end(ap);
+}
+
+static inline _Noreturn void
+tool_errx(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vmsg(-1, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+static inline _Noreturn void
+tool_err(int status, const char *fmt, ...)
+{
+	va_list ap;
+	int e = errno;
+
+	va_start(ap, fmt);
+	tool_vmsg(e, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+/* err(3) and friends, escaped; function-like, so q->err[i] stays. */
+#define warnx(...) tool_warnx(__VA_ARGS__)
+#define warn(...) tool_warn(__VA_ARGS__)
+#define errx(...) tool_errx(__VA_ARGS__)
+#define err(...) tool_err(__VA_ARGS__)
+
+static inline _Noreturn void
 tool_errc(int status, int e, const char *fmt, ...)
 {
 	va_list ap;
 
-	/* glibc before 2.38 has no verrc(3): verr(3) takes errno. */
 	va_start(ap, fmt);
-	errno = e < 0 ? -e : e;
-	verr(status, fmt, ap);
+	tool_vmsg(e < 0 ? -e : e, fmt, ap);
+	va_end(ap);
+	exit(status);
 }
 
 static inline void
@@ -64,8 +156,7 @@ tool_warnc(int e, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	errno = e < 0 ? -e : e;
-	vwarn(fmt, ap);
+	tool_vmsg(e < 0 ? -e : e, fmt, ap);
 	va_end(ap);
 }
 
@@ -238,8 +329,9 @@ tool_report_fail(struct tool *t, int e, const char *fmt, ...)
 
 	ds_atomic_abort(&t->atomic);
 	va_start(ap, fmt);
-	errno = e < 0 ? -e : e;
-	verr(1, fmt, ap);
+	tool_vmsg(e < 0 ? -e : e, fmt, ap);
+	va_end(ap);
+	exit(1);
 }
 
 /* End a report: flush, check, and with -w rename into place. */

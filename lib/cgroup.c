@@ -84,6 +84,15 @@ namecmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A subtree left out: fn hears its path and why; a non-zero return ends. */
+static int
+skipped(int (*fn)(void *, int, const char *), void *arg, int e,
+    const struct ds_buf *path)
+{
+	e = fn(arg, e, path->len > 0 ? path->data : "/");
+	return e == DS_CGROUP_PRUNE ? 0 : e;
+}
+
 /* path holds the cgroup's path; children are appended to it in turn. */
 static int
 walk(int fd, struct ds_buf *path, int depth,
@@ -95,21 +104,25 @@ walk(int fd, struct ds_buf *path, int depth,
 	DIR *d;
 	int e, cfd, dfd;
 
+	/*
+	 * cgroup.max.depth defaults to unlimited, and any user with a
+	 * delegated subtree can nest deeper than we hold descriptors: such
+	 * a subtree is skipped and named (fn with -ELOOP), not the walk.
+	 */
+	if (depth > DS_CGROUP_DEPTH_MAX)
+		return skipped(fn, arg, -ELOOP, path);
 	if ((e = fn(arg, fd, path->len > 0 ? path->data : "/")) != 0)
-		return e;
-	/* cgroup.max.depth defaults to unlimited; fds bound us first. */
-	if (depth > 512)
-		return -ELOOP;
+		return e == DS_CGROUP_PRUNE ? 0 : e;
 	/*
 	 * A new open file, not dup(): a dup shares the directory offset,
 	 * and the caller's fd must read from the start at the next walk.
 	 */
 	if ((dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
+		return skipped(fn, arg, -errno, path);
 	if ((d = fdopendir(dfd)) == NULL) {
 		e = -errno;
 		close(dfd);
-		return e;
+		return skipped(fn, arg, e, path);
 	}
 	e = 0;
 	while ((errno = 0, de = readdir(d)) != NULL) {
@@ -137,30 +150,35 @@ walk(int fd, struct ds_buf *path, int depth,
 	if (e == 0 && errno != 0)
 		e = -errno;
 	closedir(d);
+	/* The children of a directory that could not be read to its end. */
+	if (e < 0 && e != -ENOMEM) {
+		for (i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return skipped(fn, arg, e, path);
+	}
 	if (e == 0 && n > 1)
 		qsort(names, n, sizeof(*names), namecmp);
 	plen = path->len;
 	for (i = 0; e == 0 && i < n; i++) {
 		cfd = openat(fd, names[i], O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0) {
-			/* Removed since readdir, or not a directory after all. */
-			if (errno == ENOENT || errno == ENOTDIR ||
-			    errno == ELOOP)
-				continue;
-			e = -errno;
-			break;
-		}
+		if (cfd < 0 && (errno == ENOENT || errno == ENOTDIR ||
+		    errno == ELOOP))
+			continue;	/* removed since readdir, or no directory */
 		if ((e = ds_buf_reserve(path, strlen(names[i]) + 1)) == 0) {
 			path->data[path->len++] = '/';
 			memcpy(path->data + path->len, names[i],
 			    strlen(names[i]) + 1);
 			path->len += strlen(names[i]);
-			e = walk(cfd, path, depth + 1, fn, arg);
+			/* Out of descriptors (EMFILE) or denied: skip, say. */
+			e = cfd < 0 ? skipped(fn, arg, -errno, path) :
+			    walk(cfd, path, depth + 1, fn, arg);
 			path->len = plen;
 			path->data[plen] = '\0';
 		}
-		close(cfd);
+		if (cfd >= 0)
+			close(cfd);
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);

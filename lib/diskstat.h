@@ -337,7 +337,8 @@ int ds_w_report_end(struct ds_writer *w);
 /*
  * Escaping, exposed for tests and for tools that write text themselves.
  * Each appends to b; -ENOMEM on failure.
- *   tsv:  tab, newline, CR and backslash as \t \n \r \\; other bytes kept.
+ *   tsv:  tab, newline, CR, backslash and NUL as \t \n \r \\ \0; other
+ *         bytes kept.
  *   json: a quoted string: " \ and bytes below 0x20 escaped, DEL as
  *         \u007f, invalid UTF-8 as U+FFFD.
  *   prom: a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD.
@@ -346,10 +347,17 @@ int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);
 int ds_esc_json(struct ds_buf *b, const char *s, size_t len);
 int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
 /*
- * table: the TSV escapes, and other control bytes (C0, DEL, C1) and
- * bytes of invalid UTF-8 as \xHH.
+ * table: the TSV escapes, and other control bytes (C0, DEL, C1), bytes
+ * of invalid UTF-8 and the bidi controls (see ds_esc_msg) as \xHH.
  */
 int ds_esc_table(struct ds_buf *b, const char *s, size_t len);
+/*
+ * A message for stderr: as table (control bytes, ESC, C1, invalid UTF-8
+ * as \xHH, the bidi controls U+061C U+200E U+200F U+202A-U+202E
+ * U+2066-U+2069 as their bytes in \xHH).  The one escaping every tool
+ * puts its messages through.
+ */
+int ds_esc_msg(struct ds_buf *b, const char *s, size_t len);
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
 size_t ds_utf8_len(const unsigned char *s, size_t avail);
 
@@ -674,9 +682,15 @@ int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
  * first, siblings in name order, by openat() from the parent's fd.  fn
  * gets each cgroup's directory fd (valid during the call) and its path
  * relative to the top ("/", "/system.slice").  A cgroup removed during
- * the walk is skipped.  A non-zero return of fn ends the walk and is
- * returned; otherwise 0 or -errno.
+ * the walk is skipped.  A subtree that cannot be walked (deeper than
+ * DS_CGROUP_DEPTH_MAX: -ELOOP; out of descriptors: -EMFILE; unreadable)
+ * is left out and fn is called with that -errno as dirfd and the
+ * subtree's path, so the caller can name it.  fn returning
+ * DS_CGROUP_PRUNE leaves the cgroup's children out; any other non-zero
+ * return ends the walk and is returned; otherwise 0 or -errno.
  */
+#define DS_CGROUP_DEPTH_MAX 512
+#define DS_CGROUP_PRUNE 1
 int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
     const char *path), void *arg);
 /*
@@ -876,6 +890,9 @@ struct ds_cgios {
 	size_t with_iostat;	/* cgroups that had io.stat */
 	size_t bad;		/* malformed io.stat lines */
 	uint64_t uptime_ns;	/* 0 when proc/uptime is unreadable */
+	char **skipped;		/* subtrees left out (ds_cgroup_walk) */
+	int *skipped_err;	/* and why: -errno */
+	size_t nskipped;
 };
 /* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
 int ds_cgios_read(const struct ds_root *r, const char *mnt,

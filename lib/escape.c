@@ -54,6 +54,8 @@ ds_esc_tsv(struct ds_buf *b, const char *s, size_t len)
 
 	for (i = 0; i < len; i++) {
 		switch (s[i]) {
+		/* A crafted tree's comm may hold one; no raw NUL in a row. */
+		case '\0': rep = "\\0"; break;
 		case '\t': rep = "\\t"; break;
 		case '\n': rep = "\\n"; break;
 		case '\r': rep = "\\r"; break;
@@ -156,11 +158,35 @@ ds_esc_prom(struct ds_buf *b, const char *s, size_t len)
 }
 
 /*
+ * The invisible controls of bidirectional text: U+061C, U+200E, U+200F,
+ * U+202A to U+202E, U+2066 to U+2069.  Shown raw, U+202E turns the
+ * rest of a line around ("exe.txt" shows as "txt.exe").
+ */
+static int
+bidi(const unsigned char *u, size_t n)
+{
+	if (n == 2)
+		return u[0] == 0xd8 && u[1] == 0x9c;
+	if (n != 3 || u[0] != 0xe2)
+		return 0;
+	if (u[1] == 0x80)
+		return u[2] == 0x8e || u[2] == 0x8f ||
+		    (u[2] >= 0xaa && u[2] <= 0xae);
+	return u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9;
+}
+
+int
+ds_esc_msg(struct ds_buf *b, const char *s, size_t len)
+{
+	return ds_esc_table(b, s, len);
+}
+
+/*
  * For a terminal: the TSV escapes, plus every other control byte as
  * \xHH, so a name cannot move the cursor or change colours.  That
  * includes the C1 controls (U+0080 to U+009F, which a terminal may take
  * for CSI and friends) and any byte that is not part of valid UTF-8
- * (a lone 0x9b is CSI to an 8-bit terminal).
+ * (a lone 0x9b is CSI to an 8-bit terminal), and the bidi controls.
  */
 int
 ds_esc_table(struct ds_buf *b, const char *s, size_t len)
@@ -175,7 +201,8 @@ ds_esc_table(struct ds_buf *b, const char *s, size_t len)
 		n = 1;
 		if (u[i] >= 0x80) {
 			n = ds_utf8_len(u + i, len - i);
-			if (n > 1 && !(u[i] == 0xc2 && u[i + 1] < 0xa0))
+			if (n > 1 && !(u[i] == 0xc2 && u[i + 1] < 0xa0) &&
+			    !bidi(u + i, n))
 				continue;
 			if (n == 0)
 				n = 1;

@@ -95,6 +95,20 @@ ds_iostat_parse(const char *text, struct ds_iostat *out)
 	return 0;
 }
 
+static void
+skipped_free(struct ds_cgios *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->nskipped; i++)
+		free(cs->skipped[i]);
+	free(cs->skipped);
+	free(cs->skipped_err);
+	cs->skipped = NULL;
+	cs->skipped_err = NULL;
+	cs->nskipped = 0;
+}
+
 void
 ds_cgios_free(struct ds_cgios *cs)
 {
@@ -105,6 +119,7 @@ ds_cgios_free(struct ds_cgios *cs)
 		ds_iostat_free(&cs->c[i].st);
 	}
 	free(cs->c);
+	skipped_free(cs);
 	memset(cs, 0, sizeof(*cs));
 }
 
@@ -131,6 +146,27 @@ struct cgwalk {
 	struct ds_buf *b;
 };
 
+/* A subtree the walk left out, kept for the caller to name. */
+static int
+skip_add(struct ds_cgios *out, const char *path, int e)
+{
+	char **p;
+	int *q;
+
+	if ((p = realloc(out->skipped, (out->nskipped + 1) *
+	    sizeof(*p))) == NULL)
+		return -ENOMEM;
+	out->skipped = p;
+	if ((q = realloc(out->skipped_err, (out->nskipped + 1) *
+	    sizeof(*q))) == NULL)
+		return -ENOMEM;
+	out->skipped_err = q;
+	if ((p[out->nskipped] = strdup(path)) == NULL)
+		return -ENOMEM;
+	q[out->nskipped++] = e;
+	return 0;
+}
+
 /* One cgroup of ds_cgroup_walk: its inode and its io.stat. */
 static int
 one(void *arg, int fd, const char *path)
@@ -141,6 +177,8 @@ one(void *arg, int fd, const char *path)
 	struct stat sb;
 	int sfd, e;
 
+	if (fd < 0)
+		return skip_add(out, path, fd);
 	if (fstat(fd, &sb) < 0)
 		return -errno;
 	if (out->n == out->cap) {
@@ -189,6 +227,7 @@ ds_cgios_read(const struct ds_root *r, const char *mnt, struct ds_cgios *out)
 	out->n = 0;
 	out->with_iostat = 0;
 	out->bad = 0;
+	skipped_free(out);
 	/* Totals need no clock: a tree without proc/uptime still reads. */
 	if (ds_uptime_ns(r, &b, &out->uptime_ns) < 0)
 		out->uptime_ns = 0;
