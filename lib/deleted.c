@@ -972,17 +972,44 @@ struct du {
 	int e;
 };
 
-/* Walk an open directory; closes dfd. */
+/*
+ * One level of the walk: the directory's identity, to come back to it
+ * through ".." and know it is the same, and the subdirectories still to
+ * enter.  Only the deepest level holds a descriptor, so an 8,000-deep
+ * tree needs neither 8,000 stack frames nor 8,000 descriptors; memory
+ * is the pending names along one path.
+ */
+struct du_level {
+	dev_t dev;
+	ino_t ino;
+	char **sub;
+	size_t n, i;
+};
+
 static void
-du_dir(struct du *u, int dfd)
+du_level_free(struct du_level *l)
+{
+	while (l->i < l->n)
+		free(l->sub[l->i++]);
+	free(l->sub);
+	l->sub = NULL;
+	l->n = l->i = 0;
+}
+
+/* Count the entries of the directory fd; its subdirectories into l. */
+static void
+du_read(struct du *u, int fd, struct du_level *l)
 {
 	struct dirent *de;
 	struct stat st;
+	size_t cap = 0;
 	DIR *dir;
-	int cfd;
+	int dfd;
 
-	if ((dir = fdopendir(dfd)) == NULL) {
-		close(dfd);
+	if ((dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    (dir = fdopendir(dfd)) == NULL) {
+		if (dfd >= 0)
+			close(dfd);
 		u->errors++;
 		return;
 	}
@@ -1010,16 +1037,94 @@ du_dir(struct du *u, int dfd)
 		u->bytes += (uint64_t)st.st_blocks * 512;
 		if (!S_ISDIR(st.st_mode))
 			continue;
-		cfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0) {
-			if (errno != ENOENT)
-				u->errors++;
-			continue;
+		if (l->n == cap) {
+			size_t nc = cap ? cap * 2 : 8;
+			char **p = realloc(l->sub, nc * sizeof(*p));
+			if (p == NULL) {
+				u->e = -ENOMEM;
+				break;
+			}
+			l->sub = p;
+			cap = nc;
 		}
-		du_dir(u, cfd);
+		if ((l->sub[l->n] = strdup(de->d_name)) == NULL) {
+			u->e = -ENOMEM;
+			break;
+		}
+		l->n++;
 	}
 	closedir(dir);
+}
+
+/* Walk below the open directory cur (closed here), depth first. */
+static void
+du_walk(struct du *u, int cur)
+{
+	struct du_level *lv = NULL, *l;
+	size_t n = 0, cap = 0;
+	struct stat st;
+	int fd, entered = 1;
+
+	for (;;) {
+		if (entered) {
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				void *p = realloc(lv, nc * sizeof(*lv));
+				if (p == NULL) {
+					u->e = -ENOMEM;
+					break;
+				}
+				lv = p;
+				cap = nc;
+			}
+			l = &lv[n++];
+			memset(l, 0, sizeof(*l));
+			if (fstat(cur, &st) == 0) {
+				l->dev = st.st_dev;
+				l->ino = st.st_ino;
+			}
+			du_read(u, cur, l);
+			if (u->e < 0)
+				break;
+			entered = 0;
+		}
+		l = &lv[n - 1];
+		if (l->i < l->n) {
+			char *name = l->sub[l->i++];
+
+			fd = openat(cur, name, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+			free(name);
+			if (fd < 0) {
+				if (errno != ENOENT)
+					u->errors++;
+				continue;	/* the next sibling */
+			}
+			close(cur);
+			cur = fd;
+			entered = 1;
+			continue;
+		}
+		/* Done with this level: back up to its parent. */
+		du_level_free(l);
+		if (--n == 0)
+			break;
+		fd = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		close(cur);
+		cur = fd;
+		l = &lv[n - 1];
+		/* Moved away under us: the rest cannot be found again. */
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != l->dev ||
+		    st.st_ino != l->ino) {
+			u->errors++;
+			break;
+		}
+	}
+	while (n > 0)
+		du_level_free(&lv[--n]);
+	free(lv);
+	if (cur >= 0)
+		close(cur);
 }
 
 int
@@ -1044,7 +1149,7 @@ ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
 	}
 	u.dev = st.st_dev;
 	u.bytes = (uint64_t)st.st_blocks * 512;
-	du_dir(&u, fd);
+	du_walk(&u, fd);
 	free(u.links.v);
 	*bytes = u.bytes;
 	*errors = u.errors;
