@@ -137,6 +137,8 @@ dir_names(const char *top)
 	mkdir(p, 0755);
 	is_int(ds_dir_names(AT_FDCWD, p, 0, &b), 0, "empty directory");
 	is_int((int)b.n, 0, "no names, and no sort of a NULL array");
+	/* Issue 15, 9: no bsearch(3) of a NULL array (UBSan: nonnull). */
+	is_int(ds_blockdevs_has(&b, "sda"), 0, "an empty list has no sda");
 	snprintf(p, sizeof(p), "%s/names/mq", top);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/names/1", top);
