@@ -161,7 +161,8 @@ ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
 		return e;
 	memcpy(out->data + out->len, head, (size_t)n);
 	out->len += (size_t)n;
-	memcpy(out->data + out->len, diskstats, len);
+	if (len > 0)
+		memcpy(out->data + out->len, diskstats, len);
 	out->len += len;
 	if (len > 0 && diskstats[len - 1] != '\n')
 		out->data[out->len++] = '\n';

@@ -39,7 +39,9 @@ put(struct ds_buf *b, const char *s, size_t n)
 
 	if ((e = ds_buf_reserve(b, n)) < 0)
 		return e;
-	memcpy(b->data + b->len, s, n);
+	/* memcpy(3) of nothing from NULL is still undefined. */
+	if (n > 0)
+		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 	return 0;

@@ -63,7 +63,9 @@ bput(struct ds_writer *w, struct ds_buf *b, const char *s, size_t n)
 		fail(w, e);
 		return;
 	}
-	memcpy(b->data + b->len, s, n);
+	/* memcpy(3) of nothing from NULL is still undefined. */
+	if (n > 0)
+		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }
