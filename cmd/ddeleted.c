@@ -58,9 +58,9 @@ static const struct ds_col trcols[] = {
 static void
 usage_to(FILE *f, int status)
 {
-	fprintf(f, "usage: ddeleted [-Hs] [--du] [--min-size bytes] "
+	fprintf(f, "usage: ddeleted [-Hns] [--du] [--min-size bytes] "
 	    "[-o fmt] [-R dir] [-w file]\n"
-	    "                [-n] [--truncate pid:fd] [mountpoint ...]\n");
+	    "                [--truncate pid:fd] [mountpoint ...]\n");
 	if (f == stdout)
 		tool_exit(status);
 	exit(status);
