@@ -10,36 +10,45 @@
 . "$FIX/dwho/mkproc.sh"
 
 R=$TRASH/p
-mkdir -p "$TRASH/A" "$TRASH/B" "$R"
+# The samples live inside the tree: dwho -R follows no link out of it.
+A=$R/s/A
+B=$R/s/B
+mkdir -p "$A" "$B" "$R"
 for s in A B; do
-	mkdir -p "$TRASH/$s/sys/kernel"
-	echo 1 >"$TRASH/$s/sys/kernel/task_delayacct"
-	printf 'cpu  100 0 100 1000 0 0 0 0 0 0\ncpu0 100 0 100 1000 0 0 0 0 0 0\n' >"$TRASH/$s/stat"
+	mkdir -p "$R/s/$s/sys/kernel"
+	echo 1 >"$R/s/$s/sys/kernel/task_delayacct"
+	printf 'cpu  100 0 100 1000 0 0 0 0 0 0\ncpu0 100 0 100 1000 0 0 0 0 0 0\n' >"$R/s/$s/stat"
 done
-echo "1000.00 1500.00" >"$TRASH/A/uptime"
-echo "1003.00 1500.00" >"$TRASH/B/uptime"
-mkproc "$TRASH/A" 100 dd 50000 250 5120000 1024000 0 10240000 1024000 1000 500
-mkproc "$TRASH/B" 100 dd 50000 310 6120001 1524000 4096 10250000 1524000 1010 700
-mkproc "$TRASH/A" 200 x 50000 0 0 0 0 0 0 0 0
-mkproc "$TRASH/B" 200 x 50000 0 1234567 0 333 1234567 0 20 0
+echo "1000.00 1500.00" >"$A/uptime"
+echo "1003.00 1500.00" >"$B/uptime"
+mkproc "$A" 100 dd 50000 250 5120000 1024000 0 10240000 1024000 1000 500
+mkproc "$B" 100 dd 50000 310 6120001 1524000 4096 10250000 1524000 1010 700
+mkproc "$A" 200 x 50000 0 0 0 0 0 0 0 0
+mkproc "$B" 200 x 50000 0 1234567 0 333 1234567 0 20 0
 # 300 is reused by a process that started in the interval
-mkproc "$TRASH/A" 300 old 50000 0 1000000000 0 0 1000000000 0 9 0
-mkproc "$TRASH/B" 300 new 100050 0 3072 0 0 3072 0 1 0
+mkproc "$A" 300 old 50000 0 1000000000 0 0 1000000000 0 9 0
+mkproc "$B" 300 new 100050 0 3072 0 0 3072 0 1 0
 # 600 was there all along but only now matches the selection (as
 # after a setuid): rates since it started, 10 s ago
-mkproc "$TRASH/B" 600 late 99300 0 10240 0 0 10240 0 10 0
+mkproc "$B" 600 late 99300 0 10240 0 0 10240 0 10 0
 # 400 exits, 500 is new
-mkproc "$TRASH/A" 400 gone 50000 0 1000 0 0 0 0 0 0
-mkproc "$TRASH/B" 500 born 100100 5 6144 0 0 6144 0 2 0
+mkproc "$A" 400 gone 50000 0 1000 0 0 0 0 0 0
+mkproc "$B" 500 born 100100 5 6144 0 0 6144 0 2 0
 mkdir "$R/proc"
-ln -s "$TRASH/A" "$TRASH/cur"
-for e in $( (ls "$TRASH/A"; ls "$TRASH/B") | sort -u); do
+# proc/E -> $TRASH/cur/E: for pidstat (the tree mounted over /proc) the
+# real $TRASH/cur -> $R/s/cur; for dwho, inside the tree, $R$TRASH/cur
+# -> /s/cur.  One link, $R/s/cur, says which sample both see.
+ln -s A "$R/s/cur"
+ln -s "$R/s/cur" "$TRASH/cur"
+mkdir -p "$R$TRASH"
+ln -s /s/cur "$R$TRASH/cur"
+for e in $( (ls "$A"; ls "$B") | sort -u); do
 	ln -s "$TRASH/cur/$e" "$R/proc/$e"
 done
 
 # swap: one rename switches every file from sample A to B
 swap() {
-	ln -s "$TRASH/B" "$TRASH/cur.new" && mv -T "$TRASH/cur.new" "$TRASH/cur"
+	ln -s B "$R/s/cur.new" && mv -T "$R/s/cur.new" "$R/s/cur"
 }
 
 havepidstat=

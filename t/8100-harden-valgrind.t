@@ -31,9 +31,17 @@ vg() {
 	# shellcheck disable=SC2086
 	timeout 300 $VG --log-file="$TRASH/vg.log" "$@" >"$TRASH/vg.out" 2>"$TRASH/vg.err"
 	_st=$?
-	if [ "$_st" -eq 99 ] || [ -s "$TRASH/vg.log" ]; then
+	# Valgrind before 3.22 has no openat2(2) (syscall 437): it says so
+	# and returns ENOSYS, and the library walks the path itself.
+	grep -v -e 'unhandled amd64-linux syscall: 437' \
+	    -e 'You may be able to write your own handler' \
+	    -e 'README_MISSING_SYSCALL_OR_IOCTL' \
+	    -e 'Nevertheless we consider this a bug' \
+	    -e 'it at http://valgrind.org/support/bug_reports.html' \
+	    "$TRASH/vg.log" >"$TRASH/vg.log2"
+	if [ "$_st" -eq 99 ] || [ -s "$TRASH/vg.log2" ]; then
 		fail "$_name: valgrind clean"
-		sed 's/^/# /' "$TRASH/vg.log" | head -40
+		sed 's/^/# /' "$TRASH/vg.log2" | head -40
 	else
 		pass "$_name: valgrind clean"
 	fi

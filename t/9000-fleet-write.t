@@ -1,6 +1,6 @@
 #!/bin/sh
-# -w FILE for every tool: the file appears whole with mode 0644 and
-# nothing beside it; a failed write (read-only filesystem, full
+# -w FILE for every tool: the file appears whole, with the umask's mode
+# (or the replaced file's mode) and nothing beside it; a failed write (read-only filesystem, full
 # filesystem, a directory the user may not write) leaves the old file
 # as it was and exits 1 with "tool: file: why"; a collector reading in
 # a tight loop never sees a partial file.
@@ -27,14 +27,14 @@ sorted() {
 for t in $tools; do
 	d=$TRASH/w.$t
 	mkdir "$d"
-	# umask 077 would make 0600 files; the collector may run as
-	# another user, so the tool must give 0644 whatever the umask.
-	(umask 077; "$t" -o prom -w "$d/$t.prom" >"$TRASH/stdout" 2>"$TRASH/err")
+	# The umask holds (issue 15, 7): a collector running as another
+	# user is given its rights by the umask or by the file replaced.
+	(umask 022; "$t" -o prom -w "$d/$t.prom" >"$TRASH/stdout" 2>"$TRASH/err")
 	is "$?" 0 "$t -o prom -w: exit 0"
 	# Notes (delay accounting off, say) may be printed; nothing about the file.
 	is "$(grep -c "$t.prom" "$TRASH/err")" 0 "$t -o prom -w: no message about the file"
 	is "$(wc -c <"$TRASH/stdout")" 0 "$t -o prom -w: nothing on stdout"
-	is "$(stat -c %a "$d/$t.prom" 2>&1)" 644 "$t -w: mode 0644 under umask 077"
+	is "$(stat -c %a "$d/$t.prom" 2>&1)" 644 "$t -w: mode 0644 under umask 022"
 	is "$(entries "$d")" "$t.prom " "$t -w: no temporary file left"
 	# tsv always has its header line, so this file is never empty.
 	printf 'OLD\n' >"$d/$t.tsv"
@@ -45,7 +45,7 @@ for t in $tools; do
 	is "$(head -1 "$d/$t.tsv")" "$("$t" -o tsv 2>/dev/null | head -1)" \
 	    "$t -w: the file holds the new report (its header)"
 	ok "$t -w: replaced by rename (a new inode)" test "$(stat -c %i "$d/$t.tsv")" != "$ino"
-	is "$(stat -c %a "$d/$t.tsv")" 644 "$t -w: replaced file is 0644"
+	is "$(stat -c %a "$d/$t.tsv")" 600 "$t -w: the replaced file's mode 0600 kept"
 	is "$(tail -c 1 "$d/$t.tsv" | od -An -c | tr -d ' ')" '\n' "$t -w: file ends with a newline"
 	is "$(entries "$d")" "$(sorted "$t.prom" "$t.tsv")" "$t -w: still no temporary file"
 

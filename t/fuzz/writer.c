@@ -172,6 +172,7 @@ check_tsv_field(const char *f, size_t len, const struct exp *e)
 		case 'n': u[o++] = '\n'; break;
 		case 'r': u[o++] = '\r'; break;
 		case '\\': u[o++] = '\\'; break;
+		case '0': u[o++] = '\0'; break;	/* a NUL (issue 15) */
 		default: FUZZ_CHECK(!"bad TSV escape");
 		}
 	}
