@@ -1460,7 +1460,8 @@ cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
 		else
 			tool_warnc(cs->skipped_err[i], "cgroup %s: subtree "
 			    "skipped", cs->skipped[i]);
-	s->skip_said = 1;
+	if (cs->nskipped > 0)
+		s->skip_said = 1;
 	if (cs->bad > 0 && s->bad == 0) {
 		s->bad = cs->bad;
 		s->bad_iostat = 1;

@@ -58,7 +58,8 @@ ds_atomic_open(struct ds_atomic *a, const char *path)
 		    fchown(fd, (uid_t)-1, st.st_gid) < 0) {
 			/* Another group we are not in: the directory's it is. */
 		}
-		if (fchmod(fd, st.st_mode & 07777) < 0) {
+		/* Not set-id or sticky: a report is no program. */
+		if (fchmod(fd, st.st_mode & 0777) < 0) {
 			int e = -errno;
 			close(fd);
 			unlink(a->tmp);
