@@ -97,6 +97,80 @@ main(void)
 		ds_root_close(&r);
 		free(big);
 	}
+	/*
+	 * Issue 15, 1: a tree's symlinks resolve inside it.  out/ is
+	 * beside the root, holding a victim; in/ is the root.
+	 */
+	{
+		char top[] = "/tmp/ds-unit-escape.XXXXXX", q[200], t[600];
+		struct stat st;
+		long n;
+
+		if (mkdtemp(top) == NULL)
+			return 1;
+		snprintf(q, sizeof(q), "%s/in/proc", top);
+		snprintf(t, sizeof(t), "mkdir -p %s %s/out/proc %s/in/d", q,
+		    top, top);
+		ok(system(t) == 0, "trees made");
+		snprintf(q, sizeof(q), "%s/out", top);
+		put(q, "proc/victim", "victim\n");
+		snprintf(q, sizeof(q), "%s/in", top);
+		put(q, "proc/own", "own\n");
+		snprintf(t, sizeof(t), "%s/out/proc/victim", top);
+		snprintf(q, sizeof(q), "%s/in/proc/abs", top);
+		ok(symlink(t, q) == 0, "proc/abs -> the victim, absolute");
+		snprintf(q, sizeof(q), "%s/in/proc/rel", top);
+		ok(symlink("../../out/proc/victim", q) == 0,
+		    "proc/rel -> ../../out/proc/victim");
+		snprintf(q, sizeof(q), "%s/in/proc/inside", top);
+		ok(symlink("/proc/own", q) == 0, "proc/inside -> /proc/own");
+		snprintf(q, sizeof(q), "%s/in/d/up", top);
+		ok(symlink("../proc", q) == 0, "d/up -> ../proc");
+		snprintf(q, sizeof(q), "%s/in/d", top);
+		put(q, "f", "f\n");
+		snprintf(q, sizeof(q), "%s/in/d/l", top);
+		ok(symlink("f", q) == 0, "d/l -> f");
+		snprintf(q, sizeof(q), "%s/in", top);
+		is_int(ds_root_open(&r, q), 0, "root in/");
+		is_int(ds_read_file(&r, "proc/abs", &b), -ENOENT,
+		    "absolute symlink: taken inside the root, not the victim");
+		is_int(ds_read_file(&r, "proc/rel", &b), -ENOENT,
+		    "climbing symlink: stopped at the root");
+		is_int(ds_read_file(&r, "proc/inside", &b), 0,
+		    "absolute symlink to a file of the tree: read");
+		is_str(b.data, "own\n", "... its contents");
+		is_int(ds_read_file(&r, "d/up/own", &b), 0,
+		    "a relative symlink inside the tree: followed");
+		fd = ds_openat(&r, "d", O_PATH | O_DIRECTORY);
+		ok(fd >= 0, "d opened");
+		is_int(ds_openat_in(&r, fd, "l", O_RDONLY) >= 0, 1,
+		    "from below, a link staying beneath: followed");
+		is_int(ds_openat_in(&r, fd, "../proc/own", O_RDONLY), -EXDEV,
+		    "from below, .. above the directory: -EXDEV");
+		close(fd);
+		n = ds_readlink_in(&r, r.fd, "proc/abs", t, sizeof(t));
+		ok(n > 0 && strncmp(t, top, strlen(top)) == 0,
+		    "readlink of a link in the tree: its text");
+		is_int(ds_fstatat_in(&r, r.fd, "proc/abs", &st), -ENOENT,
+		    "stat through the link: not the victim");
+		ds_root_close(&r);
+		/* Without openat2: no symlink, no "..". */
+		snprintf(q, sizeof(q), "%s/in", top);
+		fd = open(q, O_PATH | O_DIRECTORY);
+		is_int(ds_openat_walk(fd, "proc/abs", O_RDONLY), -ELOOP,
+		    "walk: a symlink last: -ELOOP");
+		is_int(ds_openat_walk(fd, "d/up/own", O_RDONLY), -ELOOP,
+		    "walk: a symlink on the way: -ELOOP");
+		is_int(ds_openat_walk(fd, "proc/../proc/own", O_RDONLY), -EXDEV,
+		    "walk: ..: -EXDEV");
+		n = ds_openat_walk(fd, "proc//own", O_RDONLY);
+		ok(n >= 0, "walk: a plain path opens");
+		if (n >= 0)
+			close((int)n);
+		close(fd);
+		snprintf(t, sizeof(t), "rm -rf '%s'", top);
+		ok(system(t) == 0, "removed");
+	}
 	ds_buf_free(&b);
 	ds_diskstats_free(&s);
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);

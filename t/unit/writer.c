@@ -182,6 +182,17 @@ main(int argc, char **argv)
 	    "prom label escapes");
 	esc(ds_esc_table, "a\033[31m\t", 7, "a\\x1b[31m\\t",
 	    "table: terminal escapes neutralised");
+	/* Issue 15, 8: NUL in TSV, bidi controls in table and messages. */
+	esc(ds_esc_tsv, "x\0y", 3, "x\\0y", "tsv: NUL as \\0");
+	esc(ds_esc_table, "a\xe2\x80\xae" "b", 5, "a\\xe2\\x80\\xaeb",
+	    "table: U+202E neutralised");
+	esc(ds_esc_table, "\xe2\x81\xa6\xe2\x81\xa9\xe2\x80\x8f\xd8\x9c", 11,
+	    "\\xe2\\x81\\xa6\\xe2\\x81\\xa9\\xe2\\x80\\x8f\\xd8\\x9c",
+	    "table: U+2066, U+2069, U+200F, U+061C neutralised");
+	esc(ds_esc_table, "\xe2\x80\x94\xe2\x81\xa5", 6, "\xe2\x80\x94\xe2\x81\xa5",
+	    "table: U+2014 and U+2065 kept (not controls)");
+	esc(ds_esc_msg, "d\033]0;x\007\n\xff", 9, "d\\x1b]0;x\\x07\\n\\xff",
+	    "msg: OSC, BEL, newline, invalid UTF-8 escaped");
 	is_int((int)ds_utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0,
 	    "surrogate refused");
 	is_int((int)ds_utf8_len((const unsigned char *)"\xc0\x80", 2), 0,
