@@ -389,25 +389,25 @@ key_cmp(const void *a, const void *b)
 /* ---- Output ---- */
 
 static const struct ds_col cols_sys[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 static const struct ds_col cols_cg[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "cgroup", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "cgroup", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 /*
@@ -439,10 +439,10 @@ prom_build(struct dpsi *d, struct prom_cols *pc)
 
 	memset(pc, 0, sizeof(*pc));
 	pc->col[pc->n++] = (struct ds_col){ "time", DS_T_TIME, DS_P_NONE,
-	    NULL, NULL, 0, 0 };
+	    NULL, NULL, 0, 0, 0 };
 	if (d->cgroup_mode)
 		pc->col[pc->n++] = (struct ds_col){ "cgroup", DS_T_STR,
-		    DS_P_LABEL, "cgroup", NULL, 0, 0 };
+		    DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
 	for (i = 0; i < d->nres; i++)
 		for (k = 0; k < DS_PSI_NKINDS; k++)
 			for (j = 0; j < PROM_PER_LINE; j++, m++) {

@@ -50,45 +50,45 @@ static const int vorder[NV] = {
 /* Gauges for rates (used by -g with -o prom, and every other format). */
 static const struct ds_col rate_col[NV] = {
 	{ "kB_rd/s", DS_T_F2, DS_P_GAUGE, "read_bytes_per_second",
-	    "Bytes read from block devices per second.", 0, 1024 },
+	    "Bytes read from block devices per second.", 0, 1024, 0 },
 	{ "kB_wr/s", DS_T_F2, DS_P_GAUGE, "write_bytes_per_second",
-	    "Bytes dirtied or written directly per second.", 0, 1024 },
+	    "Bytes dirtied or written directly per second.", 0, 1024, 0 },
 	{ "kB_ccwr/s", DS_T_F2, DS_P_GAUGE, "cancelled_write_bytes_per_second",
-	    "Dirtied bytes not written back (truncated) per second.", 0, 1024 },
+	    "Dirtied bytes not written back (truncated) per second.", 0, 1024, 0 },
 	{ "kB_rchar/s", DS_T_F2, DS_P_GAUGE, "rchar_bytes_per_second",
-	    "Bytes asked for by read syscalls per second.", 0, 1024 },
+	    "Bytes asked for by read syscalls per second.", 0, 1024, 0 },
 	{ "kB_wchar/s", DS_T_F2, DS_P_GAUGE, "wchar_bytes_per_second",
-	    "Bytes passed to write syscalls per second.", 0, 1024 },
+	    "Bytes passed to write syscalls per second.", 0, 1024, 0 },
 	{ "syscr/s", DS_T_F2, DS_P_GAUGE, "read_syscalls_per_second",
-	    "Read syscalls per second.", 0, 0 },
+	    "Read syscalls per second.", 0, 0, 0 },
 	{ "syscw/s", DS_T_F2, DS_P_GAUGE, "write_syscalls_per_second",
-	    "Write syscalls per second.", 0, 0 },
+	    "Write syscalls per second.", 0, 0, 0 },
 	{ "%iodelay", DS_T_F2, DS_P_GAUGE, "blkio_delay_ratio",
 	    "Share of time spent waiting for block I/O, summed over threads.",
-	    0, 0.01 },
+	    0, 0.01, 0 },
 	{ "hit%", DS_T_F2, DS_P_GAUGE, "page_cache_hit_ratio",
-	    "Estimated page cache hit ratio 1 - read_bytes/rchar.", 0, 0.01 },
+	    "Estimated page cache hit ratio 1 - read_bytes/rchar.", 0, 0.01, 0 },
 };
 
 /* Counters since the process started (-o prom per process/thread). */
 static const struct ds_col ctr_col[DS_WR_N] = {
 	{ "read_bytes", DS_T_U64, DS_P_COUNTER, "read_bytes_total",
-	    "Bytes read from block devices.", 0, 0 },
+	    "Bytes read from block devices.", 0, 0, 0 },
 	{ "write_bytes", DS_T_U64, DS_P_COUNTER, "write_bytes_total",
-	    "Bytes dirtied or written directly.", 0, 0 },
+	    "Bytes dirtied or written directly.", 0, 0, 0 },
 	{ "cancelled_write_bytes", DS_T_U64, DS_P_COUNTER,
 	    "cancelled_write_bytes_total",
-	    "Dirtied bytes not written back (truncated).", 0, 0 },
+	    "Dirtied bytes not written back (truncated).", 0, 0, 0 },
 	{ "rchar", DS_T_U64, DS_P_COUNTER, "rchar_bytes_total",
-	    "Bytes asked for by read syscalls.", 0, 0 },
+	    "Bytes asked for by read syscalls.", 0, 0, 0 },
 	{ "wchar", DS_T_U64, DS_P_COUNTER, "wchar_bytes_total",
-	    "Bytes passed to write syscalls.", 0, 0 },
+	    "Bytes passed to write syscalls.", 0, 0, 0 },
 	{ "syscr", DS_T_U64, DS_P_COUNTER, "read_syscalls_total",
-	    "Read syscalls.", 0, 0 },
+	    "Read syscalls.", 0, 0, 0 },
 	{ "syscw", DS_T_U64, DS_P_COUNTER, "write_syscalls_total",
-	    "Write syscalls.", 0, 0 },
+	    "Write syscalls.", 0, 0, 0 },
 	{ "blkio_delay", DS_T_F2, DS_P_COUNTER, "blkio_delay_seconds_total",
-	    "Seconds spent waiting for block I/O, summed over threads.", 0, 0 },
+	    "Seconds spent waiting for block I/O, summed over threads.", 0, 0, 0 },
 };
 static const int io_of[DS_WR_DELAY] = {
 	DS_IO_READ_BYTES, DS_IO_WRITE_BYTES, DS_IO_CANCELLED_WRITE_BYTES,
@@ -96,20 +96,20 @@ static const int io_of[DS_WR_DELAY] = {
 };
 
 static const struct ds_col c_time =
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 };
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 };
 static const struct ds_col c_pid =
-	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0 };
+	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0, 0 };
 static const struct ds_col c_tid =
-	{ "tid", DS_T_U64, DS_P_LABEL, "tid", NULL, 0, 0 };
+	{ "tid", DS_T_U64, DS_P_LABEL, "tid", NULL, 0, 0, 0 };
 static const struct ds_col c_user =
-	{ "user", DS_T_STR, DS_P_LABEL, "user", NULL, 0, 0 };
+	{ "user", DS_T_STR, DS_P_LABEL, "user", NULL, 0, 0, 0 };
 static const struct ds_col c_command =
-	{ "command", DS_T_STR, DS_P_LABEL, "command", NULL, 0, 0 };
+	{ "command", DS_T_STR, DS_P_LABEL, "command", NULL, 0, 0, 0 };
 static const struct ds_col c_cgroup =
-	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0 };
+	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
 static const struct ds_col c_procs =
 	{ "procs", DS_T_U64, DS_P_GAUGE, "cgroup_processes",
-	    "Processes in the cgroup.", 0, 0 };
+	    "Processes in the cgroup.", 0, 0, 0 };
 
 struct row {
 	const struct ds_proc *p;
@@ -1115,20 +1115,20 @@ static const char *const cg_total_name[DS_IOS_N] = {
 };
 static const struct ds_col cg_ctr_col[DS_IOS_N] = {
 	{ "rbytes", DS_T_U64, DS_P_COUNTER, "cgroup_read_bytes_total",
-	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
 	{ "wbytes", DS_T_U64, DS_P_COUNTER, "cgroup_write_bytes_total",
-	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
 	{ "rios", DS_T_U64, DS_P_COUNTER, "cgroup_reads_total",
-	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
 	{ "wios", DS_T_U64, DS_P_COUNTER, "cgroup_writes_total",
-	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
 	{ "dbytes", DS_T_U64, DS_P_COUNTER, "cgroup_discard_bytes_total",
-	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0 },
+	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0, 0 },
 	{ "dios", DS_T_U64, DS_P_COUNTER, "cgroup_discards_total",
-	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
 };
 static const struct ds_col c_device =
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 };
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 };
 
 struct cgrow {
 	const char *cgroup;

@@ -265,7 +265,14 @@ struct ds_col {
 	 */
 	unsigned int div10;
 	double scale;
+	unsigned int flags;	/* DS_C_* */
 };
+
+/* ds_col flags */
+#define DS_C_WIDE	1u	/* left out of the default table (-O +COL) */
+#define DS_C_KB		2u	/* value in KiB: -h shows it in human units */
+#define DS_C_BYTES	4u	/* value in bytes: likewise */
+#define DS_C_KEEP	8u	/* always shown (a prom label of identity) */
 
 /*
  * Rows are given one cell at a time, in column order, then ended with
@@ -300,11 +307,40 @@ struct ds_writer {
 	size_t ncells, capcells;
 	struct ds_buf text;	/* strings of held cells */
 	struct ds_buf line;	/* scratch for one row (tsv, json) */
+	/* what a person sees: ds_writer_select(), ds_writer_opts() */
+	size_t *view;		/* columns shown, in order */
+	size_t nview;
+	int viewed;		/* view differs from every column in order */
+	unsigned int opts;	/* DS_W_* */
+	size_t *width;		/* table: widths, kept across reports */
+	int dates;		/* table: times carry their date from now on */
+	long day0;		/* table: the local day the writer began */
 };
+
+#define DS_W_HUMAN	1u	/* table: DS_C_KB/DS_C_BYTES as 4G, 251.9M */
+#define DS_W_UTC	2u	/* table: time in UTC, not local time */
 
 int ds_writer_init(struct ds_writer *w, FILE *out, enum ds_fmt fmt,
     const struct ds_col *cols, size_t ncols, int header, const char *prefix);
 void ds_writer_free(struct ds_writer *w);
+/*
+ * The columns shown, in every format: spec NULL or "" is the default
+ * (in table format the columns without DS_C_WIDE, otherwise all of
+ * them); "+A,B" the default and A and B; "A,B" A and B in that order.
+ * Prom always keeps its DS_P_LABEL columns (a series' identity).  On an
+ * unknown or repeated name, -EINVAL with *bad at the name and *badlen
+ * its length.  Rows are still given every column; the writer drops and
+ * orders cells.  Call before the first cell.
+ */
+int ds_writer_select(struct ds_writer *w, const char *spec,
+    const char **bad, size_t *badlen);
+/* DS_W_HUMAN, DS_W_UTC; only table format uses them. */
+void ds_writer_opts(struct ds_writer *w, unsigned int opts);
+/* A byte count in human units as df -h prints it: 4G, 251.9G, 512. */
+size_t ds_fmt_human(char *buf, size_t sz, double bytes);
+/* Unix ns as local (utc: UTC) "HH:MM:SS", with date "YYYY-MM-DD HH:MM:SS". */
+size_t ds_fmt_clock(char *buf, size_t sz, uint64_t unix_ns, int utc,
+    int date);
 void ds_w_str(struct ds_writer *w, const char *s);
 void ds_w_strn(struct ds_writer *w, const char *s, size_t len);
 void ds_w_u64(struct ds_writer *w, uint64_t v);

@@ -10,7 +10,10 @@
 # t/3003-dwho-live.t has a shell fork storm under "dwho -a -t -l 0.2 5";
 # this one adds threads, ddeleted, and the C storm's thousands.
 . "${0%/*}/lib.sh"
-need_cmd cc jq
+# As root: a normal user's dwho and ddeleted say, rightly, that they
+# cannot read other users' processes, and these notes are not checked.
+need_root
+need_prog cc jq
 for t in dwho ddeleted; do
 	[ -x "$TOP/cmd/$t" ] || skip_all "$t not built"
 done
