@@ -37,10 +37,6 @@ struct opts {
 #define V_HIT DS_WR_N
 #define NV (DS_WR_N + 1)
 #define V_TOTAL NV		/* sort key of -n alone: kB_rd/s + kB_wr/s */
-static const char *const vname[NV] = {
-	"kB_rd/s", "kB_wr/s", "kB_ccwr/s", "kB_rchar/s", "kB_wchar/s",
-	"syscr/s", "syscw/s", "%iodelay", "hit%",
-};
 /* Output order: hit% before %iodelay. */
 static const int vorder[NV] = {
 	DS_WR_READ, DS_WR_WRITE, DS_WR_CANCELLED, DS_WR_RCHAR, DS_WR_WCHAR,
@@ -105,6 +101,18 @@ static const struct ds_col c_user =
 	{ "user", DS_T_STR, DS_P_LABEL, "user", NULL, 0, 0, 0 };
 static const struct ds_col c_command =
 	{ "command", DS_T_STR, DS_P_LABEL, "command", NULL, 0, 0, 0 };
+/*
+ * At the end, so that TSV fields keep their numbers.  start labels a
+ * series in prom: a pid is reused, a pid with its start time is not.
+ */
+static const struct ds_col c_carries =
+	{ "carries", DS_T_STR, DS_P_NONE, NULL,
+	    "a kernel thread doing others' I/O: loop, flush, journal", 0, 0,
+	    0 };
+static const struct ds_col c_start =
+	{ "start", DS_T_U64, DS_P_LABEL, "start",
+	    "start time, clock ticks after boot (stat field 22)", 0, 0,
+	    DS_C_WIDE };
 static const struct ds_col c_cgroup =
 	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
 static const struct ds_col c_procs =
@@ -120,21 +128,29 @@ struct row {
 	uint32_t have;		/* bit per index of v */
 };
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f, "usage: dwho [-aglHt] [-c regex] [-G iostat|proc] "
-	    "[-n num] [-o fmt] [-p pid,...] [-R dir] [-s column] [-u user] "
-	    "[-w file] [interval [count]]\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "dwho [-aghlHt] [-c regex] [-G iostat|proc] [-n num] [-O cols]\n"
+    "            [-o fmt] [-p pid,...] [-R dir] [-s key] [-u user] [-w file]\n"
+    "            [--utc] [interval [count]]";
+
+static const char options[] =
+    "  -a            also processes whose counters did not move\n"
+    "  -c regex      only commands matching regex (extended)\n"
+    "  -g            per cgroup (io.stat where the kernel has it)\n"
+    "  -G source     -g from iostat (io.stat) or proc (/proc/PID/io)\n"
+    "  -l            the whole command line\n"
+    "  -n num        the num rows that did most I/O (or most by -s)\n"
+    "  -p pid,...    only these processes\n"
+    "  -s key        sort: read write reads writes discard discards\n"
+    "                cancelled rchar wchar hit iodelay io pid, or a column\n"
+    "  -t            per thread\n"
+    "  -u user       only processes of user (a name or a uid)\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
 }
 
 static int
@@ -622,9 +638,14 @@ setup_columns(struct state *s)
 	else
 		for (i = 0; i < NV; i++)
 			s->cols[n++] = rate_col[vorder[i]];
+	if (s->o->mode != M_GROUP) {
+		s->cols[n++] = c_carries;
+		s->cols[n++] = c_start;
+	}
 	s->ncols = n;
 	ds_writer_init(&s->w, s->t->out, s->t->fmt, s->cols, s->ncols,
 	    s->t->header, "dwho");
+	tool_writer(s->t, &s->w);
 }
 
 static void
@@ -655,6 +676,9 @@ write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
 			ds_w_u64(&s->w, (uint64_t)p->pid);
 		ds_w_str(&s->w, ds_user_name(&s->o->users, s->o->r, p->uid));
 		cmd = shown_command(p, s->o, &len, buf, sizeof(buf));
+		/* A series keeps its name while a kworker changes work. */
+		if (s->t->fmt == DS_FMT_PROM && !s->o->cmdline)
+			len = ds_who_stable_len(cmd, len);
 		ds_w_strn(&s->w, cmd, len);
 	}
 	if (s->prom_ctr) {
@@ -671,6 +695,10 @@ write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
 	} else {
 		for (i = 0; i < NV; i++)
 			write_value(s, rw, vorder[i]);
+	}
+	if (s->o->mode != M_GROUP) {
+		ds_w_str(&s->w, ds_who_carrier(p->comm, p->comm_len));
+		ds_w_u64(&s->w, p->starttime);
 	}
 	ds_w_row_end(&s->w);
 }
@@ -822,17 +850,63 @@ report(struct state *s, const struct ds_procs *prev,
 	tool_report_end(s->t, &s->w);
 }
 
+/*
+ * Sort keys: one set of names on every host.  Each name gives the
+ * column of the proc source (/proc/PID/io) and of io.stat (-g where the
+ * kernel has it); a name of either source, or a plain word, works with
+ * both.  Reads and writes pair syscalls with io.stat's I/Os: the
+ * nearest count each source has.
+ */
+#define SK_NONE (-3)		/* the source has no such figure */
+static const struct skey {
+	const char *name;
+	int proc;		/* vname index, -1 pid, V_TOTAL */
+	int cg;			/* cg_rate_name index */
+} skeys[] = {
+	{ "read", DS_WR_READ, 0 }, { "kB_rd/s", DS_WR_READ, 0 },
+	{ "rkB/s", DS_WR_READ, 0 }, { "rbytes", DS_WR_READ, 0 },
+	{ "write", DS_WR_WRITE, 1 }, { "kB_wr/s", DS_WR_WRITE, 1 },
+	{ "wkB/s", DS_WR_WRITE, 1 }, { "wbytes", DS_WR_WRITE, 1 },
+	{ "reads", DS_WR_SYSCR, 2 }, { "syscr/s", DS_WR_SYSCR, 2 },
+	{ "r/s", DS_WR_SYSCR, 2 }, { "rios", DS_WR_SYSCR, 2 },
+	{ "writes", DS_WR_SYSCW, 3 }, { "syscw/s", DS_WR_SYSCW, 3 },
+	{ "w/s", DS_WR_SYSCW, 3 }, { "wios", DS_WR_SYSCW, 3 },
+	{ "discard", SK_NONE, 4 }, { "dkB/s", SK_NONE, 4 },
+	{ "dbytes", SK_NONE, 4 }, { "discards", SK_NONE, 5 },
+	{ "d/s", SK_NONE, 5 }, { "dios", SK_NONE, 5 },
+	{ "cancelled", DS_WR_CANCELLED, SK_NONE },
+	{ "kB_ccwr/s", DS_WR_CANCELLED, SK_NONE },
+	{ "rchar", DS_WR_RCHAR, SK_NONE }, { "kB_rchar/s", DS_WR_RCHAR, SK_NONE },
+	{ "wchar", DS_WR_WCHAR, SK_NONE }, { "kB_wchar/s", DS_WR_WCHAR, SK_NONE },
+	{ "hit", V_HIT, SK_NONE }, { "hit%", V_HIT, SK_NONE },
+	{ "iodelay", DS_WR_DELAY, SK_NONE }, { "%iodelay", DS_WR_DELAY, SK_NONE },
+	{ "io", V_TOTAL, SK_NONE }, { "pid", -1, SK_NONE },
+};
+#define NSKEYS (sizeof(skeys) / sizeof(skeys[0]))
+
+static const struct skey *
+sort_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NSKEYS; i++)
+		if (strcmp(name, skeys[i].name) == 0)
+			return &skeys[i];
+	tool_usage("-s '%s': not a sort key (read write reads writes "
+	    "discard discards cancelled rchar wchar hit iodelay io pid, or a "
+	    "column name)", name);
+	return NULL;
+}
+
 static int
 sort_column(const char *name)
 {
-	int i;
+	const struct skey *k = sort_key(name);
 
-	if (strcmp(name, "pid") == 0)
-		return -1;
-	for (i = 0; i < NV; i++)
-		if (strcmp(name, vname[i]) == 0)
-			return i;
-	return -2;
+	if (k->proc == SK_NONE)
+		tool_usage("-s '%s': discards are counted only in io.stat "
+		    "(-g on a kernel with the io controller)", name);
+	return k->proc;
 }
 
 static int
@@ -1110,9 +1184,6 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 static const char *const cg_rate_name[DS_IOS_N] = {
 	"rkB/s", "wkB/s", "r/s", "w/s", "dkB/s", "d/s",
 };
-static const char *const cg_total_name[DS_IOS_N] = {
-	"rbytes", "wbytes", "rios", "wios", "dbytes", "dios",
-};
 static const struct ds_col cg_ctr_col[DS_IOS_N] = {
 	{ "rbytes", DS_T_U64, DS_P_COUNTER, "cgroup_read_bytes_total",
 	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
@@ -1152,13 +1223,7 @@ struct cgstate {
 static int
 cg_sort_column(const char *name)
 {
-	int i;
-
-	for (i = 0; i < DS_IOS_N; i++)
-		if (strcmp(name, cg_rate_name[i]) == 0 ||
-		    strcmp(name, cg_total_name[i]) == 0)
-			return i;
-	return -2;
+	return sort_key(name)->cg;
 }
 
 static struct cgstate cgs;
@@ -1178,6 +1243,13 @@ use_iostat(struct state *s, struct opts *o, struct tool *t)
 	if (!forced && (o->npids > 0 || o->user != NULL || o->have_re)) {
 		s->source_note = "-g: summing /proc/PID/io by cgroup "
 		    "(processes selected)";
+		return 0;
+	}
+	/* A key only /proc/PID/io has (hit, iodelay...) chooses it. */
+	if (!forced && o->sort_name != NULL &&
+	    sort_key(o->sort_name)->cg == SK_NONE) {
+		s->source_note = "-g: summing /proc/PID/io by cgroup (the "
+		    "sort key is not in io.stat)";
 		return 0;
 	}
 	if ((e = ds_cgroup2_mount(&t->r, cgs.mnt, sizeof(cgs.mnt))) < 0) {
@@ -1466,12 +1538,9 @@ cg_main(struct state *s, struct opts *o, struct tool *t)
 
 	cgs.sort = -1;
 	if (o->sort_name != NULL &&
-	    (cgs.sort = cg_sort_column(o->sort_name)) == -2) {
-		warnx("-s %s: not a column (rkB/s, wkB/s, r/s, w/s, dkB/s, "
-		    "d/s, or rbytes, wbytes, rios, wios, dbytes, dios)",
-		    o->sort_name);
-		usage();
-	}
+	    (cgs.sort = cg_sort_column(o->sort_name)) == SK_NONE)
+		tool_usage("-s '%s': not in io.stat (-G proc sums "
+		    "/proc/PID/io by cgroup)", o->sort_name);
 	cgs.rates = t->has_interval && t->fmt != DS_FMT_PROM;
 	cols[0] = c_time;
 	cols[1] = c_cgroup;
@@ -1487,6 +1556,7 @@ cg_main(struct state *s, struct opts *o, struct tool *t)
 	ds_writer_free(&s->w);
 	ds_writer_init(&s->w, t->out, t->fmt, cols, 3 + DS_IOS_N, t->header,
 	    "dwho");
+	tool_writer(t, &s->w);
 	cg_sample(s, t, prev);
 	if (!t->has_interval) {
 		cg_report(s, t, NULL, prev);
@@ -1523,6 +1593,7 @@ main(int argc, char **argv)
 	int ch, e, delay, stream;
 
 	tool_init(&t, argv);
+	tool_usage_fn = usage;
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	o.sort = -1;
@@ -1554,11 +1625,9 @@ main(int argc, char **argv)
 			o.cmdline = 1;
 			break;
 		case 'n':
-			if (ds_parse_count(optarg, &o.top) < 0) {
-				warnx("-n %s: not a count (1 to 4294967295)",
-				    optarg);
-				usage();
-			}
+			if (ds_parse_count(optarg, &o.top) < 0)
+				tool_usage("-n '%s': not a count (1 to "
+				    "4294967295)", optarg);
 			break;
 		case 'p':
 			parse_pids(&o, optarg);
@@ -1590,8 +1659,8 @@ main(int argc, char **argv)
 				o.uid = (uint32_t)v;
 			}
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();
@@ -1599,9 +1668,7 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval(&t, &argc, argv, usage);
-	if (argc > 0)
-		usage();
+	tool_interval_only(&t, argc, argv, usage);
 	if (o.mode == M_GROUP && o.threads) {
 		warnx("-g and -t: cgroups hold processes, not threads");
 		usage();
@@ -1630,13 +1697,8 @@ main(int argc, char **argv)
 		cg_main(&s, &o, &t);
 		tool_exit(0);
 	}
-	if (o.sort_name != NULL &&
-	    (o.sort = sort_column(o.sort_name)) == -2) {
-		warnx("-s %s: not a column (pid, kB_rd/s, kB_wr/s, "
-		    "kB_ccwr/s, kB_rchar/s, kB_wchar/s, syscr/s, syscw/s, "
-		    "hit%%, %%iodelay)", o.sort_name);
-		usage();
-	}
+	if (o.sort_name != NULL)
+		o.sort = sort_column(o.sort_name);
 	/* -n alone: the heaviest block-layer users first. */
 	if (o.top > 0 && !o.sort_set) {
 		o.sort = V_TOTAL;

@@ -624,6 +624,18 @@ struct ds_psi_trigger {
 
 /* RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s. */
 int ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t);
+/* Which part of a trigger is wrong: the part, where it is and its length. */
+enum ds_trig_part {
+	DS_TRIG_OK, DS_TRIG_SHAPE, DS_TRIG_RESOURCE, DS_TRIG_KIND,
+	DS_TRIG_STALL, DS_TRIG_WINDOW,
+};
+struct ds_psi_trigger_bad {
+	enum ds_trig_part part;
+	const char *at;		/* into spec */
+	size_t len;
+};
+int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
+    struct ds_psi_trigger_bad *bad);
 /*
  * The kernel's rules, checked before arming: -ERANGE window outside
  * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
@@ -861,6 +873,19 @@ void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
  * 0..100; -1 when rchar is 0 or unknown.
  */
 double ds_who_hit(const struct ds_who_rate *r);
+/*
+ * A kernel thread that does I/O on behalf of others, told by its name
+ * (comm, as ps shows it): "loop" for a loop device's worker (loopN, or a
+ * kworker whose work item names loopN), "flush" for a writeback flusher
+ * (kworker/u*:*+flush-MAJ:MIN), "journal" for jbd2/DEV; NULL otherwise.
+ */
+const char *ds_who_carrier(const char *comm, size_t len);
+/*
+ * The length of comm a stable name keeps: a kworker's current work item
+ * ("kworker/u8:2+flush-253:0" is "kworker/u8:2") changes from one
+ * moment to the next, so it is cut; other names are kept whole.
+ */
+size_t ds_who_stable_len(const char *comm, size_t len);
 /* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
 double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
 
