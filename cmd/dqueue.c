@@ -14,21 +14,21 @@ static const struct ds_col list_cols[] = {
 	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 	{ "rotational", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 	{ "scheduler", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "schedulers", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "schedulers", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE },
 	{ "nr_requests", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "read_ahead_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "max_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "max_hw_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "logical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "physical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "minimum_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "optimal_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "read_ahead_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_KB },
+	{ "max_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_KB },
+	{ "max_hw_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_KB },
+	{ "logical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "physical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "minimum_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "optimal_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
 	{ "nomerges", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 	{ "nr_hw_queues", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 	{ "write_cache", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "discard_max_bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "discard_max_bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
 	{ "wbt_lat_usec", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "zoned", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "zoned", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE },
 	{ "holders", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 	{ "slaves", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
@@ -145,24 +145,25 @@ struct ctx {
 	int status;		/* 1 once anything went wrong */
 };
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f,
-	    "usage: dqueue [-aH] [-o fmt] [-R dir] [-w file] [device|glob ...]\n"
-	    "       dqueue [-H] [-o fmt] [-R dir] [-w file] "
-	    "--check attr=value[,...] device|glob ...\n"
-	    "       dqueue [-H] [-o fmt] [-R dir] [-w file] "
-	    "--set attr=value[,...] device|glob ...\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "dqueue [-aHh] [-O cols] [-o fmt] [-R dir] [-w file] [device|glob ...]\n"
+    "       dqueue [-H] [-o fmt] [-R dir] [-w file] --check attr=value[,...]\n"
+    "              device|glob ...\n"
+    "       dqueue [-H] [-o fmt] [-R dir] [-w file] --set attr=value[,...]\n"
+    "              device|glob ...";
+
+static const char options[] =
+    "  -a            every queue attribute, one row each\n"
+    "  --check attr=value[,...]\n"
+    "                exit 3 when a device differs (0: all as given)\n"
+    "  --set attr=value[,...]\n"
+    "                write, read back, fail when the kernel did not take it\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
 }
 
 static void
@@ -353,9 +354,13 @@ list(struct ctx *c)
 		    NELEM(info_cols), c->t.header, "dqueue");
 		ds_writer_init(&w2, c->t.out, c->t.fmt, gauge_cols,
 		    NELEM(gauge_cols), c->t.header, "dqueue");
-	} else
+		/* -O picks gauges; the info family is one of its own. */
+		tool_writer(&c->t, &w2);
+	} else {
 		ds_writer_init(&w, c->t.out, c->t.fmt, list_cols,
 		    NELEM(list_cols), c->t.header, "dqueue");
+		tool_writer(&c->t, &w);
+	}
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->ntg; i++) {
 		const struct target *tg = &c->tg[i];
@@ -438,6 +443,7 @@ list_long(struct ctx *c)
 
 	ds_writer_init(&w, c->t.out, c->t.fmt, long_cols, NELEM(long_cols),
 	    c->t.header, "dqueue");
+	tool_writer(&c->t, &w);
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->ntg; i++) {
 		const struct target *tg = &c->tg[i];
@@ -451,9 +457,13 @@ list_long(struct ctx *c)
 		for (k = 0; k < fs.n; k++) {
 			const struct ds_qfile *f = &fs.f[k];
 
-			/* EINVAL on read: the kernel has no value to show. */
+			/*
+			 * EINVAL on read: the kernel has no value to show;
+			 * ENODATA: an empty file in a captured tree, likewise.
+			 */
 			if (f->err < 0 && f->err != -EINVAL &&
-			    f->err != -EOPNOTSUPP && f->err != -ENODEV) {
+			    f->err != -EOPNOTSUPP && f->err != -ENODEV &&
+			    f->err != -ENODATA) {
 				tool_warnc(f->err, "%s: %s", tg->name,
 				    f->name);
 				c->status = 1;
@@ -577,6 +587,7 @@ check(struct ctx *c)
 
 	ds_writer_init(&w, c->t.out, c->t.fmt, check_cols, NELEM(check_cols),
 	    c->t.header, "dqueue");
+	tool_writer(&c->t, &w);
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->ntg; i++) {
 		const struct target *tg = &c->tg[i];
@@ -807,8 +818,8 @@ main(int argc, char **argv)
 			mode = ch == 'C' ? CHECK : SET;
 			parse_settings(&c, optarg);
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();

@@ -93,6 +93,7 @@ struct dx {
 	struct ds_writer w;
 	struct ds_buf buf, scratch;
 	size_t last_bad, last_first_bad;
+	int extra_said;		/* a line of 12-14 or 16 values was told */
 };
 
 static const char synopsis[] =
@@ -305,6 +306,12 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	const char *name;
 	int j, sel;
 
+	if (!x->extra_said && ds_disk_extra(c) > 0) {
+		x->extra_said = 1;
+		warnx("%s: %u values where the kernel prints %u: read as "
+		    "that format, the rest unused (said once)", c->name,
+		    c->ncounters, ds_disk_known(c->ncounters));
+	}
 	if ((sel = selected(x, c->name, p != NULL)) == 0)
 		return;
 	if (sel == 1 && !x->all && never_did_io(c))

@@ -39,8 +39,8 @@ struct tool {
 static volatile sig_atomic_t tool_stop;
 
 /* Long options without a letter: getopt_long values above any char. */
-#define TOOL_HELP	0x100
-#define TOOL_UTC	0x101
+#define TOOL_HELP	0x1000
+#define TOOL_UTC	0x1001
 
 /* The long options every tool accepts; end a tool's array with these. */
 #define TOOL_LONGOPTS \

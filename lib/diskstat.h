@@ -186,7 +186,8 @@ struct ds_disk {
 	/*
 	 * How many counters the line had after the name: 4 (2.6 partition
 	 * lines: reads, read sectors, writes, write sectors), 11, 15, 17, or
-	 * more on a future kernel (the extras are ignored).  Counters the
+	 * more on a future kernel (the extras are ignored); 12 to 14 and 16
+	 * are read as 11 and 15 (ds_disk_known).  Counters the
 	 * line did not have are 0 and their bit is clear in `have`.
 	 */
 	unsigned int ncounters;
@@ -225,6 +226,14 @@ int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
 void ds_diskstats_free(struct ds_diskstats *s);
 /* Parse one line; 0 or -EINVAL when malformed. */
 int ds_disk_parse_line(char *line, struct ds_disk *d);
+/*
+ * Counters of a line of nc that are used: the longest format a kernel
+ * printed that the line holds in full (12 to 14 are read as 11, 16 as
+ * 15; the kernel only appends).  ds_disk_extra: how many were left
+ * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
+ */
+unsigned int ds_disk_known(unsigned int nc);
+unsigned int ds_disk_extra(const struct ds_disk *d);
 
 /* ---- Output ----------------------------------------------------------- */
 
@@ -1226,8 +1235,12 @@ struct ds_delsum {
 	uint64_t size;		/* st_size, each inode once */
 	uint64_t files;		/* distinct inodes */
 	uint64_t holders;	/* distinct processes */
+	int memory;		/* every file of it memory-backed */
 };
-/* *out is allocated (free it); *n rows, in the order of d->fs. */
+/*
+ * *out is allocated (free it); *n rows: filesystems holding disk space
+ * first, then memory-backed ones, each in the order of d->fs.
+ */
 int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
     size_t *n);
 /* statfs and st_dev of a path below the root, as a ds_delfs entry. */

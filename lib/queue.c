@@ -163,14 +163,26 @@ read_at(int dirfd, const char *name, struct ds_buf *b)
 	b->len = 0;
 	if (b->data != NULL)
 		b->data[0] = '\0';
+	struct stat st;
+	int reg;
+
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	e = ds_read_fd(fd, b);
 	close(fd);
 	if (e < 0)
 		return e;
 	b->len = rtrim(b->data, b->len);
+	/*
+	 * An empty regular file is what cp(1) leaves in a captured tree
+	 * where the kernel refused the read (wbt_lat_usec without
+	 * writeback throttling): a value not shown, not damage.  sysfs
+	 * never prints nothing, and a FIFO is still refused by its parser.
+	 */
+	if (reg && b->len == 0)
+		return -ENODATA;
 	return 0;
 }
 
