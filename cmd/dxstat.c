@@ -242,7 +242,8 @@ say_unmatched(struct dx *x)
 			return;
 	if (x->sel.n > 0 && !x->t.r.live && x->t.has_interval &&
 	    x->nfiles == 0)
-		errx(1, "no device named is in %s: nothing to report",
+		errx(1, "%s: none of the devices named is there, and a "
+		    "captured tree does not change: nothing to report",
 		    x->t.r.path);
 }
 

@@ -32,7 +32,9 @@ is "$?:$(wc -c <"$TRASH/out")" "1:0" "nothing matched at all: exit 1, no rows"
 is "$(cat "$TRASH/err")" "dxstat: sd[xy]: no device matches
 dxstat: /dev/sdq: no such device" "a glob and a path that matched nothing: one message each, as given"
 dxstat -R "$T1" -o tsv -H -y nosuch 0.01 3 >/dev/null 2>"$TRASH/err"
-is "$?:$(cat "$TRASH/err")" "1:dxstat: nosuch: no such device" "sampling: said once, not per report"
+is "$?:$(cat "$TRASH/err")" "1:dxstat: nosuch: no such device
+dxstat: $T1: none of the devices named is there, and a captured tree does not change: nothing to report" \
+    "sampling a tree: every device named missing: said, exit 1 at once"
 dxstat -R "$T1" -o tsv -H 'sd*' >/dev/null 2>"$TRASH/err"
 is "$?:$(cat "$TRASH/err")" "0:" "a glob matching only idle disks matched: exit 0, quiet"
 is "$(devs -R "$T1" -N vg0-root)" "vg0-root " "-N: an operand matches a dm name"

@@ -73,7 +73,7 @@ ddeleted -o tsv --min-size 64K >"$TRASH/min"
 is "$(awk -F'\t' -v p=$holder '$1 == p { print $4 }' "$TRASH/min")" 3 "--min-size 64K keeps it"
 test_must_fail 2 ddeleted --min-size 10X 2>"$TRASH/err"
 is "$?" 0 "--min-size 10X: usage error"
-ok "--min-size message" grep -q "min-size 10X: not a size" "$TRASH/err"
+ok "--min-size message" grep -q "^ddeleted: --min-size '10X': not a size" "$TRASH/err"
 
 ddeleted -o tsv -H "$exp_mount" >"$TRASH/op"
 is "$(cut -f7 "$TRASH/op" | sort -u)" "$exp_dev" "mount operand: only that filesystem"
@@ -109,9 +109,12 @@ time.sleep(1000)' >"$TRASH/fifo" &
 	py=$!
 	at_exit "kill $py 2>/dev/null"
 	read -r mfd <"$TRASH/fifo"
-	ddeleted -o tsv >"$TRASH/mem"
+	ddeleted -o tsv -a >"$TRASH/mem"
 	is "$(awk -F'\t' -v p=$py -v f="$mfd" '$1 == p && $4 == f { print $5, $9, $10, $11, $12 }' "$TRASH/mem")" \
-	    "10000 - tmpfs memory /memfd:dsbuf" "memfd: class memory, no mount"
+	    "10000 - tmpfs memory /memfd:dsbuf" "memfd: class memory, no mount (-a)"
+	ddeleted -o tsv >"$TRASH/mem"
+	is "$(awk -F'\t' -v p=$py '$1 == p' "$TRASH/mem" | wc -l)" 0 \
+	    "memfd: not in the default view (disk space only)"
 	test_must_fail 1 ddeleted --truncate $py:$mfd 2>"$TRASH/err"
 	is "$?" 0 "--truncate memfd refused"
 	ok "memfd refusal says why" grep -q "memory-backed" "$TRASH/err"
