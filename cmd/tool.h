@@ -247,7 +247,7 @@ tool_set_count(struct tool *t, const char *s)
 static inline void
 tool_interval(struct tool *t, int *argc, char **argv, void (*usage)(void))
 {
-	int n = *argc;
+	int n = *argc, i;
 
 	tool_usage_fn = usage;
 	if (n > 1 && tool_numeric(argv[n - 1]) && tool_numeric(argv[n - 2])) {
@@ -261,6 +261,10 @@ tool_interval(struct tool *t, int *argc, char **argv, void (*usage)(void))
 		tool_set_interval(t, argv[n - 1]);
 		n--;
 	}
+	for (i = 0; i < n; i++)
+		if (tool_numeric(argv[i]))
+			tool_usage("operand '%s': a number among the devices "
+			    "(interval and count come last)", argv[i]);
 	*argc = n;
 }
 
