@@ -232,7 +232,28 @@ if [ "$(id -u)" -eq 0 ] && [ -d /dev/shm ] && [ "$(findmnt -no FSTYPE -T "$TRASH
 	is "$(awk -F'\t' '{ print ($2 == "tmpfs" || $2 == "-") ? "memory" : "disk" }' "$TRASH/sum" | uniq | tr '\n' ' ')" \
 	    "disk memory " "ddeleted -s: disk filesystems first"
 	kill $holder
+	# ddeleted(1)'s per-process totals: a file a parent and its child
+	# both hold is counted once (the awk of the man page's EXAMPLES).
+	head -c 1048576 /dev/zero >"$TRASH/shared.del"
+	sync
+	sh -c 'sleep 1000 & sleep 1000' 3<"$TRASH/shared.del" &
+	parent=$!
+	at_exit "pkill -P $parent 2>/dev/null; kill $parent 2>/dev/null"
+	sleep 0.3
+	rm "$TRASH/shared.del"
+	ino=$(ddeleted -o tsv -H | awk -F'\t' -v p=$parent '$1 == p && $4 == 3 { print $8 }')
+	ddeleted -o tsv -H | awk -F'\t' -v i="$ino" '$8 == i' >"$TRASH/shared"
+	is "$(wc -l <"$TRASH/shared" | tr -d ' ')" 3 "ddeleted: the shared file, one row per holder (sh, two sleeps)"
+	tot=$(awk -F'\t' \
+	    '!seen[$7 " " $8]++ { a[$1 " " $3] += $6 }
+	     END { for (p in a) printf "%s %.1f\n", p, a[p] / 1048576 }' "$TRASH/shared" |
+	    awk '{ s += $NF } END { print s }')
+	is "$tot" 1 "ddeleted(1) awk totals: the shared file counted once (1 MiB)"
+	pkill -P $parent 2>/dev/null
+	kill $parent 2>/dev/null
 else
+	skip "ddeleted: the shared file" "needs root and a disk filesystem"
+	skip "ddeleted(1) awk totals" "needs root and a disk filesystem"
 	for d in "ddeleted: disk by default" "ddeleted -a: memory too" "ddeleted -s: disk first"; do
 		skip "$d" "needs root, findmnt, /dev/shm and $TRASH on a disk filesystem"
 	done
