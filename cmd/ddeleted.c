@@ -9,67 +9,71 @@
 #include "tool.h"
 
 static const struct ds_col rowcols[] = {
-	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "user", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "command", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "fd", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "allocated", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "dev", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "inode", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "mount", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "fstype", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "class", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "path", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "user", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "command", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "fd", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
+	{ "allocated", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
+	{ "dev", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "inode", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "mount", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "fstype", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "class", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "path", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 static const struct ds_col sumcols[] = {
-	{ "mount", DS_T_STR, DS_P_LABEL, "mount", NULL, 0, 0 },
-	{ "fstype", DS_T_STR, DS_P_LABEL, "fstype", NULL, 0, 0 },
+	{ "mount", DS_T_STR, DS_P_LABEL, "mount", NULL, 0, 0, 0 },
+	{ "fstype", DS_T_STR, DS_P_LABEL, "fstype", NULL, 0, 0, 0 },
 	{ "size", DS_T_U64, DS_P_GAUGE, "size_bytes",
-	    "Size of the filesystem (statfs blocks).", 0, 0 },
+	    "Size of the filesystem (statfs blocks).", 0, 0, DS_C_BYTES },
 	{ "used", DS_T_U64, DS_P_GAUGE, "used_bytes",
-	    "Space in use as df shows it: statfs blocks minus free.", 0, 0 },
+	    "Space in use as df shows it: statfs blocks minus free.", 0, 0, DS_C_BYTES },
 	{ "avail", DS_T_U64, DS_P_GAUGE, "avail_bytes",
-	    "Space available to unprivileged users.", 0, 0 },
+	    "Space available to unprivileged users.", 0, 0, DS_C_BYTES },
 	{ "held", DS_T_U64, DS_P_GAUGE, "held_bytes",
 	    "Space allocated to deleted files still open or mapped, each "
-	    "inode once.", 0, 0 },
+	    "inode once.", 0, 0, DS_C_BYTES },
 	{ "files", DS_T_U64, DS_P_GAUGE, "files",
-	    "Deleted inodes still open or mapped.", 0, 0 },
+	    "Deleted inodes still open or mapped.", 0, 0, 0 },
 	{ "holders", DS_T_U64, DS_P_GAUGE, "holders",
-	    "Processes holding deleted files open or mapped.", 0, 0 },
+	    "Processes holding deleted files open or mapped.", 0, 0, 0 },
 	{ "reachable", DS_T_U64, DS_P_GAUGE, "reachable_bytes",
-	    "Space allocated to files reachable by name (du -sx).", 0, 0 },
+	    "Space allocated to files reachable by name (du -sx).", 0, 0, DS_C_BYTES },
 	{ "unexplained", DS_T_I64, DS_P_GAUGE, "unexplained_bytes",
-	    "Used minus reachable minus held.", 0, 0 },
+	    "Used minus reachable minus held.", 0, 0, DS_C_BYTES },
 };
 
 static const struct ds_col trcols[] = {
-	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "fd", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "freed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "path", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "fd", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
+	{ "freed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
+	{ "path", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f, "usage: ddeleted [-Hns] [--du] [--min-size bytes] "
-	    "[-o fmt] [-R dir] [-w file]\n"
-	    "                [--truncate pid:fd] [mountpoint ...]\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "ddeleted [-aHhs] [--du] [--min-size bytes] [-O cols] [-o fmt] [-R dir]\n"
+    "                [-w file] [mountpoint ...]\n"
+    "       ddeleted [-Hn] [-o fmt] [-R dir] --truncate pid:fd";
+
+static const char options[] =
+    "  -a            also memory-backed files (tmpfs, memfd, SysV shm)\n"
+    "  -s, --summary one row per filesystem (disk ones first)\n"
+    "  --du          with -s: what du reaches, and what neither explains\n"
+    "  --min-size n  only files holding n bytes or more (K M G T)\n"
+    "  --truncate pid:fd\n"
+    "                free a deleted file's space through its descriptor\n"
+    "  -n, --dry-run with --truncate: say what would be freed, change nothing\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
 }
 
 /* "1048576", "512K", "10M", "2G": bytes, powers of 1024. */
@@ -433,14 +437,19 @@ main(int argc, char **argv)
 	const char *trunc = NULL;
 	uint64_t min = 0;
 	size_t i, j;
-	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0, dry = 0;
+	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0, all = 0;
+	int dry = 0;
 
 	tool_init(&t, argv);
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ns", longopts,
+	tool_usage_fn = usage;
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ans", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&t, ch, optarg, usage))
 			continue;
 		switch (ch) {
+		case 'a':
+			all = 1;
+			break;
 		case 's':
 			sum = 1;
 			break;
@@ -451,22 +460,18 @@ main(int argc, char **argv)
 			du = sum = 1;
 			break;
 		case OPT_MIN:
-			if ((e = parse_size(optarg, &min)) < 0) {
-				warnx("--min-size %s: %s", optarg,
+			if ((e = parse_size(optarg, &min)) < 0)
+				tool_usage("--min-size '%s': %s", optarg,
 				    e == -ERANGE ? "out of range" :
 				    "not a size (bytes, or K M G T)");
-				usage();
-			}
 			break;
 		case OPT_TRUNC:
-			if (parse_pidfd(optarg, &tpid, &tfd) < 0) {
-				warnx("--truncate %s: not PID:FD", optarg);
-				usage();
-			}
+			if (parse_pidfd(optarg, &tpid, &tfd) < 0)
+				tool_usage("--truncate '%s': not PID:FD", optarg);
 			trunc = optarg;
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();
@@ -474,8 +479,13 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if ((trunc != NULL && (argc > 0 || sum)) || (dry && trunc == NULL))
-		usage();
+	if (trunc != NULL && argc > 0)
+		tool_usage("--truncate takes no mountpoint operand ('%s')",
+		    argv[0]);
+	if (trunc != NULL && sum)
+		tool_usage("--truncate does not go with -s or --du");
+	if (dry && trunc == NULL)
+		tool_usage("-n goes with --truncate");
 	tool_start(&t);
 	if (trunc != NULL) {
 		/* A tree's proc/PID/fd/N may lead anywhere, the real /proc too. */
@@ -529,9 +539,16 @@ main(int argc, char **argv)
 		warnx("%zu mappings marked deleted could not be confirmed "
 		    "(map_files needs root); not listed", d.unconfirmed);
 
-	/* Filters: operands and --min-size on the space held. */
+	/*
+	 * Filters: operands and --min-size on the space held.  The rows
+	 * answer df against du, so memory-backed files (shared /dev/zero
+	 * mappings, memfd, SysV shm, tmpfs) only with -a; the summary has
+	 * every filesystem, disk ones first.
+	 */
 	for (i = j = 0; i < d.n; i++)
-		if (d.f[i].blocks * 512 >= min && wanted(wt, argc, &d, &d.f[i]))
+		if (d.f[i].blocks * 512 >= min &&
+		    wanted(wt, argc, &d, &d.f[i]) &&
+		    (all || sum || !d.f[i].memory))
 			d.f[j++] = d.f[i];
 	d.n = j;
 	ds_deleted_sort(&d);
@@ -540,6 +557,7 @@ main(int argc, char **argv)
 	    sum ? NCOLS(sumcols) - (du ? 0 : 2) : NCOLS(rowcols), t.header,
 	    "ddeleted")) < 0)
 		tool_errc(1, e, "writer");
+	tool_writer(&t, &w);
 	tool_report_begin(&t, &w);
 	if (sum)
 		summary(&t, &w, &d, wt, argc, du);

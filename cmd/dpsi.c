@@ -49,25 +49,53 @@ struct dpsi {
 	int walk_err;
 };
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f,
-	    "usage: dpsi [-CH] [-c path] [-n count] [-o fmt] [-r resources] "
-	    "[-R dir] [-w file]\n"
-	    "            [interval [count]]\n"
-	    "       dpsi -w resource:kind:stall/window [-H] [-c path] "
-	    "[-o fmt] [-R dir]\n"
-	    "            [-T seconds] [count]\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "dpsi [-CHh] [-c path] [-n count] [-O cols] [-o fmt] [-r resources]\n"
+    "            [-R dir] [-w file] [--utc] [interval [count]]\n"
+    "       dpsi -W resource:kind:stall/window [-Hh] [-c path] [-O cols]\n"
+    "            [-o fmt] [-R dir] [-T seconds] [-w file] [count]";
+
+static const char options[] =
+    "  -C            every cgroup below the top (-c), sorted\n"
+    "  -c path       the cgroup at path (under the cgroup2 mount)\n"
+    "  -n count      with -C: the count cgroups that stalled most\n"
+    "  -r resources  io,memory,cpu,irq (default: all the kernel has)\n"
+    "  -W trigger, --wait trigger\n"
+    "                wait for resource:kind:stall/window (io:some:150ms/2s)\n"
+    "  -T seconds    with -W: give up after seconds (exit 3)\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
+}
+
+/* A trigger that does not parse: which part is wrong, and why. */
+static void
+bad_trigger(const char *spec)
+{
+	static const char *const why[] = {
+		[DS_TRIG_SHAPE] = "not RESOURCE:KIND:STALL/WINDOW "
+		    "(e.g. io:some:150ms/2s)",
+		[DS_TRIG_RESOURCE] = "not io, memory, cpu or irq",
+		[DS_TRIG_KIND] = "not some or full",
+		[DS_TRIG_STALL] = "not a duration (a number and us, ms or s)",
+		[DS_TRIG_WINDOW] = "not a duration (a number and us, ms or s)",
+	};
+	static const char *const part[] = {
+		[DS_TRIG_RESOURCE] = "resource", [DS_TRIG_KIND] = "kind",
+		[DS_TRIG_STALL] = "stall", [DS_TRIG_WINDOW] = "window",
+	};
+	struct ds_psi_trigger t;
+	struct ds_psi_trigger_bad b;
+
+	if (ds_psi_trigger_parse_part(spec, &t, &b) == 0)
+		return;
+	if (b.part == DS_TRIG_SHAPE)
+		tool_usage("--wait '%s': %s", spec, why[b.part]);
+	tool_usage("--wait '%s': %s '%.*s': %s", spec, part[b.part],
+	    (int)b.len, b.at, why[b.part]);
 }
 
 static void *
@@ -103,9 +131,8 @@ parse_resources(struct dpsi *d, const char *arg)
 		c = strchr(s, ',');
 		len = c != NULL ? (size_t)(c - s) : strlen(s);
 		if ((v = ds_psi_res_parse(s, len)) < 0) {
-			warnx("unknown resource: %.*s (io, memory, cpu, irq)",
-			    (int)len, s);
-			usage();
+			tool_usage("-r: resource '%.*s': not io, memory, cpu "
+			    "or irq", (int)len, s);
 		}
 		if (!(seen & (1u << v))) {
 			seen |= 1u << v;
@@ -417,25 +444,25 @@ key_cmp(const void *a, const void *b)
 /* ---- Output ---- */
 
 static const struct ds_col cols_sys[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 static const struct ds_col cols_cg[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "cgroup", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "cgroup", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 /*
@@ -467,10 +494,10 @@ prom_build(struct dpsi *d, struct prom_cols *pc)
 
 	memset(pc, 0, sizeof(*pc));
 	pc->col[pc->n++] = (struct ds_col){ "time", DS_T_TIME, DS_P_NONE,
-	    NULL, NULL, 0, 0 };
+	    NULL, NULL, 0, 0, 0 };
 	if (d->cgroup_mode)
 		pc->col[pc->n++] = (struct ds_col){ "cgroup", DS_T_STR,
-		    DS_P_LABEL, "cgroup", NULL, 0, 0 };
+		    DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
 	for (i = 0; i < d->nres; i++)
 		for (k = 0; k < DS_PSI_NKINDS; k++)
 			for (j = 0; j < PROM_PER_LINE; j++, m++) {
@@ -612,6 +639,7 @@ struct waiter {
 	const char *spec;
 	uint64_t timeout_ns;	/* -T, 0: none */
 	int has_timeout;
+	const char *timeout_arg;	/* -T as given, for the message */
 };
 
 /* The total of the trigger's line now (re-read), or exit. */
@@ -809,15 +837,6 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	return events > 0 ? 0 : EXIT_TIMEOUT;
 }
 
-/* Is this -w argument a trigger rather than an output file? */
-static int
-is_trigger(const char *s)
-{
-	const char *c = strchr(s, ':');
-
-	return c != NULL && ds_psi_res_parse(s, (size_t)(c - s)) >= 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -843,22 +862,16 @@ main(int argc, char **argv)
 	for (i = 0; i < DS_PSI_NRES; i++)
 		d.order[i] = default_order[i];
 	d.nres = DS_PSI_NRES;
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "Cc:n:r:T:", longopts,
+	tool_usage_fn = usage;
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "Cc:n:r:T:W:", longopts,
 	    NULL)) != -1) {
-		/* -w takes a trigger or, as in every tool, an output file. */
-		if (ch == 'W' || (ch == 'w' && is_trigger(optarg))) {
-			if ((e = ds_psi_trigger_parse(optarg, &wt.trig)) < 0) {
-				warnx("%s: not RESOURCE:KIND:STALL/WINDOW "
-				    "(e.g. io:some:150ms/2s; us, ms or s)",
-				    optarg);
-				usage();
-			}
-			e = ds_psi_trigger_check(&wt.trig, 1);
-			if (e < 0) {
-				warnx("%s: %s", optarg,
+		/* The trigger has its own option: -w is the output file. */
+		if (ch == 'W') {
+			bad_trigger(optarg);
+			(void)ds_psi_trigger_parse(optarg, &wt.trig);
+			if ((e = ds_psi_trigger_check(&wt.trig, 1)) < 0)
+				tool_usage("--wait '%s': %s", optarg,
 				    ds_psi_trigger_errmsg(e));
-				usage();
-			}
 			wt.spec = optarg;
 			continue;
 		}
@@ -872,26 +885,23 @@ main(int argc, char **argv)
 			d.cpath = optarg;
 			break;
 		case 'n':
-			if (ds_parse_count(optarg, &d.topn) < 0) {
-				warnx("-n %s: not a count (1 to 4294967295)",
-				    optarg);
-				usage();
-			}
+			if (ds_parse_count(optarg, &d.topn) < 0)
+				tool_usage("-n '%s': not a count (1 to "
+				    "4294967295)", optarg);
 			break;
 		case 'r':
 			parse_resources(&d, optarg);
 			break;
 		case 'T':
-			if ((e = ds_parse_interval(optarg, &wt.timeout_ns)) < 0) {
-				warnx("-T %s: %s (0.01 to 2678400 seconds)",
-				    optarg, e == -ERANGE ? "out of range" :
+			if ((e = ds_parse_interval(optarg, &wt.timeout_ns)) < 0)
+				tool_usage("-T '%s': %s", optarg, e == -ERANGE ?
+				    "out of range (0.01 to 2678400 seconds)" :
 				    "not a number");
-				usage();
-			}
 			wt.has_timeout = 1;
+			wt.timeout_arg = optarg;
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();
@@ -902,27 +912,20 @@ main(int argc, char **argv)
 	if (wt.spec != NULL) {
 		/* Wait mode: the only operand is how many events to report. */
 		if (argc > 1)
-			usage();
-		if (argc == 1 && ds_parse_count(argv[0], &d.t.count) < 0) {
-			warnx("count %s: not a count (1 to 4294967295)",
-			    argv[0]);
-			usage();
-		}
+			tool_usage("extra operand '%s': with --wait only a "
+			    "count", argv[1]);
+		if (argc == 1)
+			tool_set_count(&d.t, argv[0]);
 		argc = 0;
-		if (d.all || d.topn > 0 || d.res_explicit) {
-			warnx("-w RESOURCE:KIND:STALL/WINDOW names one line: "
-			    "no -C, -n or -r");
-			usage();
-		}
+		if (d.all || d.topn > 0 || d.res_explicit)
+			tool_usage("--wait RESOURCE:KIND:STALL/WINDOW names one "
+			    "line: no -C, -n or -r");
 	} else {
-		tool_interval(&d.t, &argc, argv, usage);
-		if (wt.has_timeout) {
-			warnx("-T needs -w RESOURCE:KIND:STALL/WINDOW");
-			usage();
-		}
+		tool_interval_only(&d.t, argc, argv, usage);
+		argc = 0;
+		if (wt.has_timeout)
+			tool_usage("-T needs --wait RESOURCE:KIND:STALL/WINDOW");
 	}
-	if (argc > 0)
-		usage();
 	if (d.topn > 0 && !d.all) {
 		warnx("-n needs -C");
 		usage();
@@ -978,8 +981,12 @@ main(int argc, char **argv)
 		    sizeof(cols_sys) / sizeof(cols_sys[0]), d.t.header, "dpsi");
 	}
 
+	tool_writer(&d.t, &w);
 	if (wt.spec != NULL) {
 		status = run_wait(&d, &wt, &w);
+		if (status == EXIT_TIMEOUT && !tool_stop && wt.has_timeout)
+			warnx("--wait %s: timed out after %s s: the threshold "
+			    "was not crossed", wt.spec, wt.timeout_arg);
 	} else {
 		prev = &sa;
 		cur = &sb;

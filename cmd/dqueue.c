@@ -11,26 +11,26 @@ enum mode { LIST, LONG, CHECK, SET };
 
 /* The listing: one row per device. */
 static const struct ds_col list_cols[] = {
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "rotational", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "scheduler", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "schedulers", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "nr_requests", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "read_ahead_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "max_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "max_hw_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "logical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "physical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "minimum_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "optimal_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "nomerges", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "nr_hw_queues", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "write_cache", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "discard_max_bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "wbt_lat_usec", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "zoned", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "holders", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "slaves", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "rotational", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "scheduler", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "schedulers", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE },
+	{ "nr_requests", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "read_ahead_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_KB },
+	{ "max_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_KB },
+	{ "max_hw_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_KB },
+	{ "logical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "physical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "minimum_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "optimal_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "nomerges", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "nr_hw_queues", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "write_cache", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "discard_max_bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
+	{ "wbt_lat_usec", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "zoned", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE },
+	{ "holders", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "slaves", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 /* Which ds_qattr each listing column after "device" shows. */
@@ -50,75 +50,75 @@ static const enum ds_qattr list_attr[] = {
  * one after the other, keep the families apart.
  */
 static const struct ds_col info_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
-	{ "scheduler", DS_T_STR, DS_P_LABEL, "scheduler", NULL, 0, 0 },
-	{ "schedulers", DS_T_STR, DS_P_LABEL, "schedulers", NULL, 0, 0 },
-	{ "rotational", DS_T_U64, DS_P_LABEL, "rotational", NULL, 0, 0 },
-	{ "write_cache", DS_T_STR, DS_P_LABEL, "write_cache", NULL, 0, 0 },
-	{ "zoned", DS_T_STR, DS_P_LABEL, "zoned", NULL, 0, 0 },
-	{ "holders", DS_T_STR, DS_P_LABEL, "holders", NULL, 0, 0 },
-	{ "slaves", DS_T_STR, DS_P_LABEL, "slaves", NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
+	{ "scheduler", DS_T_STR, DS_P_LABEL, "scheduler", NULL, 0, 0, 0 },
+	{ "schedulers", DS_T_STR, DS_P_LABEL, "schedulers", NULL, 0, 0, 0 },
+	{ "rotational", DS_T_U64, DS_P_LABEL, "rotational", NULL, 0, 0, 0 },
+	{ "write_cache", DS_T_STR, DS_P_LABEL, "write_cache", NULL, 0, 0, 0 },
+	{ "zoned", DS_T_STR, DS_P_LABEL, "zoned", NULL, 0, 0, 0 },
+	{ "holders", DS_T_STR, DS_P_LABEL, "holders", NULL, 0, 0, 0 },
+	{ "slaves", DS_T_STR, DS_P_LABEL, "slaves", NULL, 0, 0, 0 },
 	{ "info", DS_T_U64, DS_P_GAUGE, "info",
-	    "Queue settings of a block device as labels; always 1.", 0, 0 },
+	    "Queue settings of a block device as labels; always 1.", 0, 0, 0 },
 };
 
 static const struct ds_col gauge_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
 	{ "rotational", DS_T_U64, DS_P_GAUGE, "rotational",
-	    "1 when the kernel treats the device as rotational.", 0, 0 },
+	    "1 when the kernel treats the device as rotational.", 0, 0, 0 },
 	{ "nr_requests", DS_T_U64, DS_P_GAUGE, "nr_requests",
-	    "Requests the scheduler may hold per hardware queue.", 0, 0 },
+	    "Requests the scheduler may hold per hardware queue.", 0, 0, 0 },
 	{ "read_ahead_bytes", DS_T_U64, DS_P_GAUGE, "read_ahead_bytes",
-	    "Read-ahead window (read_ahead_kb * 1024).", 0, 0 },
+	    "Read-ahead window (read_ahead_kb * 1024).", 0, 0, 0 },
 	{ "max_sectors_bytes", DS_T_U64, DS_P_GAUGE, "max_sectors_bytes",
 	    "Largest request the block layer builds (max_sectors_kb * 1024).",
-	    0, 0 },
+	    0, 0, 0 },
 	{ "max_hw_sectors_bytes", DS_T_U64, DS_P_GAUGE,
 	    "max_hw_sectors_bytes",
 	    "Largest request the hardware takes (max_hw_sectors_kb * 1024).",
-	    0, 0 },
+	    0, 0, 0 },
 	{ "logical_block_size", DS_T_U64, DS_P_GAUGE,
-	    "logical_block_size_bytes", "Smallest addressable unit.", 0, 0 },
+	    "logical_block_size_bytes", "Smallest addressable unit.", 0, 0, 0 },
 	{ "physical_block_size", DS_T_U64, DS_P_GAUGE,
 	    "physical_block_size_bytes",
 	    "Smallest unit the device writes without read-modify-write.", 0,
-	    0 },
+	    0, 0 },
 	{ "minimum_io_size", DS_T_U64, DS_P_GAUGE, "minimum_io_size_bytes",
-	    "Preferred minimum request size.", 0, 0 },
+	    "Preferred minimum request size.", 0, 0, 0 },
 	{ "optimal_io_size", DS_T_U64, DS_P_GAUGE, "optimal_io_size_bytes",
 	    "Preferred request size for sustained I/O; 0 when not reported.",
-	    0, 0 },
+	    0, 0, 0 },
 	{ "nomerges", DS_T_U64, DS_P_GAUGE, "nomerges",
-	    "0 merges allowed, 1 only simple one-hit merges, 2 none.", 0, 0 },
+	    "0 merges allowed, 1 only simple one-hit merges, 2 none.", 0, 0, 0 },
 	{ "nr_hw_queues", DS_T_U64, DS_P_GAUGE, "nr_hw_queues",
-	    "Hardware (blk-mq) queues of the device.", 0, 0 },
+	    "Hardware (blk-mq) queues of the device.", 0, 0, 0 },
 	{ "discard_max_bytes", DS_T_U64, DS_P_GAUGE, "discard_max_bytes",
-	    "Largest discard request issued; 0 when discard is off.", 0, 0 },
+	    "Largest discard request issued; 0 when discard is off.", 0, 0, 0 },
 	{ "wbt_lat_usec", DS_T_U64, DS_P_GAUGE, "wbt_latency_seconds",
-	    "Writeback throttling latency target; 0 when off.", 6, 0 },
+	    "Writeback throttling latency target; 0 when off.", 6, 0, 0 },
 };
 
 static const struct ds_col long_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_LABEL, "attribute", NULL, 0, 0 },
-	{ "value", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
+	{ "attribute", DS_T_STR, DS_P_LABEL, "attribute", NULL, 0, 0, 0 },
+	{ "value", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 	{ "writable", DS_T_U64, DS_P_GAUGE, "attribute_writable",
-	    "1 when the attribute file's mode allows writing.", 0, 0 },
+	    "1 when the attribute file's mode allows writing.", 0, 0, 0 },
 };
 
 static const struct ds_col check_cols[] = {
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "want", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "got", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "want", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "got", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 static const struct ds_col set_cols[] = {
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "old", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "new", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "status", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "old", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "new", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "status", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -148,24 +148,27 @@ struct ctx {
 	int allow_tree;		/* --allow-tree: --set may write under -R */
 };
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f,
-	    "usage: dqueue [-aH] [-o fmt] [-R dir] [-w file] [device|glob ...]\n"
-	    "       dqueue [-H] [-o fmt] [-R dir] [-w file] "
-	    "--check attr=value[,...] device|glob ...\n"
-	    "       dqueue [-Hn] [-o fmt] [-R dir] [-w file] [--allow-tree] "
-	    "--set attr=value[,...] device|glob ...\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "dqueue [-aHh] [-O cols] [-o fmt] [-R dir] [-w file] [device|glob ...]\n"
+    "       dqueue [-H] [-o fmt] [-R dir] [-w file] --check attr=value[,...]\n"
+    "              device|glob ...\n"
+    "       dqueue [-Hn] [-o fmt] [-R dir] [-w file] [--allow-tree]\n"
+    "              --set attr=value[,...] device|glob ...";
+
+static const char options[] =
+    "  -a            every queue attribute, one row each\n"
+    "  --check attr=value[,...]\n"
+    "                exit 3 when a device differs (0: all as given)\n"
+    "  --set attr=value[,...]\n"
+    "                validate all, write, read every setting back\n"
+    "  -n, --dry-run with --set: say what would be written, change nothing\n"
+    "  --allow-tree  let --set write under -R DIR (a tree, not this system)\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
 }
 
 static void
@@ -356,9 +359,13 @@ list(struct ctx *c)
 		    NELEM(info_cols), c->t.header, "dqueue");
 		ds_writer_init(&w2, c->t.out, c->t.fmt, gauge_cols,
 		    NELEM(gauge_cols), c->t.header, "dqueue");
-	} else
+		/* -O picks gauges; the info family is one of its own. */
+		tool_writer(&c->t, &w2);
+	} else {
 		ds_writer_init(&w, c->t.out, c->t.fmt, list_cols,
 		    NELEM(list_cols), c->t.header, "dqueue");
+		tool_writer(&c->t, &w);
+	}
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->ntg; i++) {
 		const struct target *tg = &c->tg[i];
@@ -441,6 +448,7 @@ list_long(struct ctx *c)
 
 	ds_writer_init(&w, c->t.out, c->t.fmt, long_cols, NELEM(long_cols),
 	    c->t.header, "dqueue");
+	tool_writer(&c->t, &w);
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->ntg; i++) {
 		const struct target *tg = &c->tg[i];
@@ -454,9 +462,13 @@ list_long(struct ctx *c)
 		for (k = 0; k < fs.n; k++) {
 			const struct ds_qfile *f = &fs.f[k];
 
-			/* EINVAL on read: the kernel has no value to show. */
+			/*
+			 * EINVAL on read: the kernel has no value to show;
+			 * ENODATA: an empty file in a captured tree, likewise.
+			 */
 			if (f->err < 0 && f->err != -EINVAL &&
-			    f->err != -EOPNOTSUPP && f->err != -ENODEV) {
+			    f->err != -EOPNOTSUPP && f->err != -ENODEV &&
+			    f->err != -ENODATA) {
 				tool_warnc(f->err, "%s: %s", tg->name,
 				    f->name);
 				c->status = 1;
@@ -561,6 +573,7 @@ check(struct ctx *c)
 
 	ds_writer_init(&w, c->t.out, c->t.fmt, check_cols, NELEM(check_cols),
 	    c->t.header, "dqueue");
+	tool_writer(&c->t, &w);
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->ntg; i++) {
 		const struct target *tg = &c->tg[i];
@@ -869,8 +882,8 @@ main(int argc, char **argv)
 			mode = ch == 'C' ? CHECK : SET;
 			parse_settings(&c, optarg);
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();

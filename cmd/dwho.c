@@ -37,10 +37,6 @@ struct opts {
 #define V_HIT DS_WR_N
 #define NV (DS_WR_N + 1)
 #define V_TOTAL NV		/* sort key of -n alone: kB_rd/s + kB_wr/s */
-static const char *const vname[NV] = {
-	"kB_rd/s", "kB_wr/s", "kB_ccwr/s", "kB_rchar/s", "kB_wchar/s",
-	"syscr/s", "syscw/s", "%iodelay", "hit%",
-};
 /* Output order: hit% before %iodelay. */
 static const int vorder[NV] = {
 	DS_WR_READ, DS_WR_WRITE, DS_WR_CANCELLED, DS_WR_RCHAR, DS_WR_WCHAR,
@@ -50,45 +46,45 @@ static const int vorder[NV] = {
 /* Gauges for rates (used by -g with -o prom, and every other format). */
 static const struct ds_col rate_col[NV] = {
 	{ "kB_rd/s", DS_T_F2, DS_P_GAUGE, "read_bytes_per_second",
-	    "Bytes read from block devices per second.", 0, 1024 },
+	    "Bytes read from block devices per second.", 0, 1024, 0 },
 	{ "kB_wr/s", DS_T_F2, DS_P_GAUGE, "write_bytes_per_second",
-	    "Bytes dirtied or written directly per second.", 0, 1024 },
+	    "Bytes dirtied or written directly per second.", 0, 1024, 0 },
 	{ "kB_ccwr/s", DS_T_F2, DS_P_GAUGE, "cancelled_write_bytes_per_second",
-	    "Dirtied bytes not written back (truncated) per second.", 0, 1024 },
+	    "Dirtied bytes not written back (truncated) per second.", 0, 1024, 0 },
 	{ "kB_rchar/s", DS_T_F2, DS_P_GAUGE, "rchar_bytes_per_second",
-	    "Bytes asked for by read syscalls per second.", 0, 1024 },
+	    "Bytes asked for by read syscalls per second.", 0, 1024, 0 },
 	{ "kB_wchar/s", DS_T_F2, DS_P_GAUGE, "wchar_bytes_per_second",
-	    "Bytes passed to write syscalls per second.", 0, 1024 },
+	    "Bytes passed to write syscalls per second.", 0, 1024, 0 },
 	{ "syscr/s", DS_T_F2, DS_P_GAUGE, "read_syscalls_per_second",
-	    "Read syscalls per second.", 0, 0 },
+	    "Read syscalls per second.", 0, 0, 0 },
 	{ "syscw/s", DS_T_F2, DS_P_GAUGE, "write_syscalls_per_second",
-	    "Write syscalls per second.", 0, 0 },
+	    "Write syscalls per second.", 0, 0, 0 },
 	{ "%iodelay", DS_T_F2, DS_P_GAUGE, "blkio_delay_ratio",
 	    "Share of time spent waiting for block I/O, summed over threads.",
-	    0, 0.01 },
+	    0, 0.01, 0 },
 	{ "hit%", DS_T_F2, DS_P_GAUGE, "page_cache_hit_ratio",
-	    "Estimated page cache hit ratio 1 - read_bytes/rchar.", 0, 0.01 },
+	    "Estimated page cache hit ratio 1 - read_bytes/rchar.", 0, 0.01, 0 },
 };
 
 /* Counters since the process started (-o prom per process/thread). */
 static const struct ds_col ctr_col[DS_WR_N] = {
 	{ "read_bytes", DS_T_U64, DS_P_COUNTER, "read_bytes_total",
-	    "Bytes read from block devices.", 0, 0 },
+	    "Bytes read from block devices.", 0, 0, 0 },
 	{ "write_bytes", DS_T_U64, DS_P_COUNTER, "write_bytes_total",
-	    "Bytes dirtied or written directly.", 0, 0 },
+	    "Bytes dirtied or written directly.", 0, 0, 0 },
 	{ "cancelled_write_bytes", DS_T_U64, DS_P_COUNTER,
 	    "cancelled_write_bytes_total",
-	    "Dirtied bytes not written back (truncated).", 0, 0 },
+	    "Dirtied bytes not written back (truncated).", 0, 0, 0 },
 	{ "rchar", DS_T_U64, DS_P_COUNTER, "rchar_bytes_total",
-	    "Bytes asked for by read syscalls.", 0, 0 },
+	    "Bytes asked for by read syscalls.", 0, 0, 0 },
 	{ "wchar", DS_T_U64, DS_P_COUNTER, "wchar_bytes_total",
-	    "Bytes passed to write syscalls.", 0, 0 },
+	    "Bytes passed to write syscalls.", 0, 0, 0 },
 	{ "syscr", DS_T_U64, DS_P_COUNTER, "read_syscalls_total",
-	    "Read syscalls.", 0, 0 },
+	    "Read syscalls.", 0, 0, 0 },
 	{ "syscw", DS_T_U64, DS_P_COUNTER, "write_syscalls_total",
-	    "Write syscalls.", 0, 0 },
+	    "Write syscalls.", 0, 0, 0 },
 	{ "blkio_delay", DS_T_F2, DS_P_COUNTER, "blkio_delay_seconds_total",
-	    "Seconds spent waiting for block I/O, summed over threads.", 0, 0 },
+	    "Seconds spent waiting for block I/O, summed over threads.", 0, 0, 0 },
 };
 static const int io_of[DS_WR_DELAY] = {
 	DS_IO_READ_BYTES, DS_IO_WRITE_BYTES, DS_IO_CANCELLED_WRITE_BYTES,
@@ -96,20 +92,32 @@ static const int io_of[DS_WR_DELAY] = {
 };
 
 static const struct ds_col c_time =
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 };
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 };
 static const struct ds_col c_pid =
-	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0 };
+	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0, 0 };
 static const struct ds_col c_tid =
-	{ "tid", DS_T_U64, DS_P_LABEL, "tid", NULL, 0, 0 };
+	{ "tid", DS_T_U64, DS_P_LABEL, "tid", NULL, 0, 0, 0 };
 static const struct ds_col c_user =
-	{ "user", DS_T_STR, DS_P_LABEL, "user", NULL, 0, 0 };
+	{ "user", DS_T_STR, DS_P_LABEL, "user", NULL, 0, 0, 0 };
 static const struct ds_col c_command =
-	{ "command", DS_T_STR, DS_P_LABEL, "command", NULL, 0, 0 };
+	{ "command", DS_T_STR, DS_P_LABEL, "command", NULL, 0, 0, 0 };
+/*
+ * At the end, so that TSV fields keep their numbers.  start labels a
+ * series in prom: a pid is reused, a pid with its start time is not.
+ */
+static const struct ds_col c_carries =
+	{ "carries", DS_T_STR, DS_P_NONE, NULL,
+	    "a kernel thread doing others' I/O: loop, flush, journal", 0, 0,
+	    0 };
+static const struct ds_col c_start =
+	{ "start", DS_T_U64, DS_P_LABEL, "start",
+	    "start time, clock ticks after boot (stat field 22)", 0, 0,
+	    DS_C_WIDE };
 static const struct ds_col c_cgroup =
-	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0 };
+	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
 static const struct ds_col c_procs =
 	{ "procs", DS_T_U64, DS_P_GAUGE, "cgroup_processes",
-	    "Processes in the cgroup.", 0, 0 };
+	    "Processes in the cgroup.", 0, 0, 0 };
 
 struct row {
 	const struct ds_proc *p;
@@ -120,21 +128,29 @@ struct row {
 	uint32_t have;		/* bit per index of v */
 };
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f, "usage: dwho [-aglHt] [-c regex] [-G iostat|proc] "
-	    "[-n num] [-o fmt] [-p pid,...] [-R dir] [-s column] [-u user] "
-	    "[-w file] [interval [count]]\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "dwho [-aghlHt] [-c regex] [-G iostat|proc] [-n num] [-O cols]\n"
+    "            [-o fmt] [-p pid,...] [-R dir] [-s key] [-u user] [-w file]\n"
+    "            [--utc] [interval [count]]";
+
+static const char options[] =
+    "  -a            also processes whose counters did not move\n"
+    "  -c regex      only commands matching regex (extended)\n"
+    "  -g            per cgroup (io.stat where the kernel has it)\n"
+    "  -G source     -g from iostat (io.stat) or proc (/proc/PID/io)\n"
+    "  -l            the whole command line\n"
+    "  -n num        the num rows that did most I/O (or most by -s)\n"
+    "  -p pid,...    only these processes\n"
+    "  -s key        sort: read write reads writes discard discards\n"
+    "                cancelled rchar wchar hit iodelay io pid, or a column\n"
+    "  -t            per thread\n"
+    "  -u user       only processes of user (a name or a uid)\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
 }
 
 static int
@@ -623,9 +639,14 @@ setup_columns(struct state *s)
 	else
 		for (i = 0; i < NV; i++)
 			s->cols[n++] = rate_col[vorder[i]];
+	if (s->o->mode != M_GROUP) {
+		s->cols[n++] = c_carries;
+		s->cols[n++] = c_start;
+	}
 	s->ncols = n;
 	ds_writer_init(&s->w, s->t->out, s->t->fmt, s->cols, s->ncols,
 	    s->t->header, "dwho");
+	tool_writer(s->t, &s->w);
 }
 
 static void
@@ -656,6 +677,9 @@ write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
 			ds_w_u64(&s->w, (uint64_t)p->pid);
 		ds_w_str(&s->w, ds_user_name(&s->o->users, s->o->r, p->uid));
 		cmd = shown_command(p, s->o, &len, buf, sizeof(buf));
+		/* A series keeps its name while a kworker changes work. */
+		if (s->t->fmt == DS_FMT_PROM && !s->o->cmdline)
+			len = ds_who_stable_len(cmd, len);
 		ds_w_strn(&s->w, cmd, len);
 	}
 	if (s->prom_ctr) {
@@ -672,6 +696,10 @@ write_row(struct state *s, const struct row *rw, uint64_t now, int delay)
 	} else {
 		for (i = 0; i < NV; i++)
 			write_value(s, rw, vorder[i]);
+	}
+	if (s->o->mode != M_GROUP) {
+		ds_w_str(&s->w, ds_who_carrier(p->comm, p->comm_len));
+		ds_w_u64(&s->w, p->starttime);
 	}
 	ds_w_row_end(&s->w);
 }
@@ -823,17 +851,63 @@ report(struct state *s, const struct ds_procs *prev,
 	tool_report_end(s->t, &s->w);
 }
 
+/*
+ * Sort keys: one set of names on every host.  Each name gives the
+ * column of the proc source (/proc/PID/io) and of io.stat (-g where the
+ * kernel has it); a name of either source, or a plain word, works with
+ * both.  Reads and writes pair syscalls with io.stat's I/Os: the
+ * nearest count each source has.
+ */
+#define SK_NONE (-3)		/* the source has no such figure */
+static const struct skey {
+	const char *name;
+	int proc;		/* vname index, -1 pid, V_TOTAL */
+	int cg;			/* cg_rate_name index */
+} skeys[] = {
+	{ "read", DS_WR_READ, 0 }, { "kB_rd/s", DS_WR_READ, 0 },
+	{ "rkB/s", DS_WR_READ, 0 }, { "rbytes", DS_WR_READ, 0 },
+	{ "write", DS_WR_WRITE, 1 }, { "kB_wr/s", DS_WR_WRITE, 1 },
+	{ "wkB/s", DS_WR_WRITE, 1 }, { "wbytes", DS_WR_WRITE, 1 },
+	{ "reads", DS_WR_SYSCR, 2 }, { "syscr/s", DS_WR_SYSCR, 2 },
+	{ "r/s", DS_WR_SYSCR, 2 }, { "rios", DS_WR_SYSCR, 2 },
+	{ "writes", DS_WR_SYSCW, 3 }, { "syscw/s", DS_WR_SYSCW, 3 },
+	{ "w/s", DS_WR_SYSCW, 3 }, { "wios", DS_WR_SYSCW, 3 },
+	{ "discard", SK_NONE, 4 }, { "dkB/s", SK_NONE, 4 },
+	{ "dbytes", SK_NONE, 4 }, { "discards", SK_NONE, 5 },
+	{ "d/s", SK_NONE, 5 }, { "dios", SK_NONE, 5 },
+	{ "cancelled", DS_WR_CANCELLED, SK_NONE },
+	{ "kB_ccwr/s", DS_WR_CANCELLED, SK_NONE },
+	{ "rchar", DS_WR_RCHAR, SK_NONE }, { "kB_rchar/s", DS_WR_RCHAR, SK_NONE },
+	{ "wchar", DS_WR_WCHAR, SK_NONE }, { "kB_wchar/s", DS_WR_WCHAR, SK_NONE },
+	{ "hit", V_HIT, SK_NONE }, { "hit%", V_HIT, SK_NONE },
+	{ "iodelay", DS_WR_DELAY, SK_NONE }, { "%iodelay", DS_WR_DELAY, SK_NONE },
+	{ "io", V_TOTAL, SK_NONE }, { "pid", -1, SK_NONE },
+};
+#define NSKEYS (sizeof(skeys) / sizeof(skeys[0]))
+
+static const struct skey *
+sort_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NSKEYS; i++)
+		if (strcmp(name, skeys[i].name) == 0)
+			return &skeys[i];
+	tool_usage("-s '%s': not a sort key (read write reads writes "
+	    "discard discards cancelled rchar wchar hit iodelay io pid, or a "
+	    "column name)", name);
+	return NULL;
+}
+
 static int
 sort_column(const char *name)
 {
-	int i;
+	const struct skey *k = sort_key(name);
 
-	if (strcmp(name, "pid") == 0)
-		return -1;
-	for (i = 0; i < NV; i++)
-		if (strcmp(name, vname[i]) == 0)
-			return i;
-	return -2;
+	if (k->proc == SK_NONE)
+		tool_usage("-s '%s': discards are counted only in io.stat "
+		    "(-g on a kernel with the io controller)", name);
+	return k->proc;
 }
 
 static int
@@ -1111,25 +1185,22 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 static const char *const cg_rate_name[DS_IOS_N] = {
 	"rkB/s", "wkB/s", "r/s", "w/s", "dkB/s", "d/s",
 };
-static const char *const cg_total_name[DS_IOS_N] = {
-	"rbytes", "wbytes", "rios", "wios", "dbytes", "dios",
-};
 static const struct ds_col cg_ctr_col[DS_IOS_N] = {
 	{ "rbytes", DS_T_U64, DS_P_COUNTER, "cgroup_read_bytes_total",
-	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
 	{ "wbytes", DS_T_U64, DS_P_COUNTER, "cgroup_write_bytes_total",
-	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0 },
+	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
 	{ "rios", DS_T_U64, DS_P_COUNTER, "cgroup_reads_total",
-	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
 	{ "wios", DS_T_U64, DS_P_COUNTER, "cgroup_writes_total",
-	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
 	{ "dbytes", DS_T_U64, DS_P_COUNTER, "cgroup_discard_bytes_total",
-	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0 },
+	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0, 0 },
 	{ "dios", DS_T_U64, DS_P_COUNTER, "cgroup_discards_total",
-	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0 },
+	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
 };
 static const struct ds_col c_device =
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 };
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 };
 
 struct cgrow {
 	const char *cgroup;
@@ -1153,13 +1224,7 @@ struct cgstate {
 static int
 cg_sort_column(const char *name)
 {
-	int i;
-
-	for (i = 0; i < DS_IOS_N; i++)
-		if (strcmp(name, cg_rate_name[i]) == 0 ||
-		    strcmp(name, cg_total_name[i]) == 0)
-			return i;
-	return -2;
+	return sort_key(name)->cg;
 }
 
 static struct cgstate cgs;
@@ -1179,6 +1244,13 @@ use_iostat(struct state *s, struct opts *o, struct tool *t)
 	if (!forced && (o->npids > 0 || o->user != NULL || o->have_re)) {
 		s->source_note = "-g: summing /proc/PID/io by cgroup "
 		    "(processes selected)";
+		return 0;
+	}
+	/* A key only /proc/PID/io has (hit, iodelay...) chooses it. */
+	if (!forced && o->sort_name != NULL &&
+	    sort_key(o->sort_name)->cg == SK_NONE) {
+		s->source_note = "-g: summing /proc/PID/io by cgroup (the "
+		    "sort key is not in io.stat)";
 		return 0;
 	}
 	if ((e = ds_cgroup2_mount(&t->r, cgs.mnt, sizeof(cgs.mnt))) < 0) {
@@ -1478,12 +1550,9 @@ cg_main(struct state *s, struct opts *o, struct tool *t)
 
 	cgs.sort = -1;
 	if (o->sort_name != NULL &&
-	    (cgs.sort = cg_sort_column(o->sort_name)) == -2) {
-		warnx("-s %s: not a column (rkB/s, wkB/s, r/s, w/s, dkB/s, "
-		    "d/s, or rbytes, wbytes, rios, wios, dbytes, dios)",
-		    o->sort_name);
-		usage();
-	}
+	    (cgs.sort = cg_sort_column(o->sort_name)) == SK_NONE)
+		tool_usage("-s '%s': not in io.stat (-G proc sums "
+		    "/proc/PID/io by cgroup)", o->sort_name);
 	cgs.rates = t->has_interval && t->fmt != DS_FMT_PROM;
 	cols[0] = c_time;
 	cols[1] = c_cgroup;
@@ -1499,6 +1568,7 @@ cg_main(struct state *s, struct opts *o, struct tool *t)
 	ds_writer_free(&s->w);
 	ds_writer_init(&s->w, t->out, t->fmt, cols, 3 + DS_IOS_N, t->header,
 	    "dwho");
+	tool_writer(t, &s->w);
 	cg_sample(s, t, prev);
 	if (!t->has_interval) {
 		cg_report(s, t, NULL, prev);
@@ -1535,6 +1605,7 @@ main(int argc, char **argv)
 	int ch, e, delay, stream;
 
 	tool_init(&t, argv);
+	tool_usage_fn = usage;
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	o.sort = -1;
@@ -1566,11 +1637,9 @@ main(int argc, char **argv)
 			o.cmdline = 1;
 			break;
 		case 'n':
-			if (ds_parse_count(optarg, &o.top) < 0) {
-				warnx("-n %s: not a count (1 to 4294967295)",
-				    optarg);
-				usage();
-			}
+			if (ds_parse_count(optarg, &o.top) < 0)
+				tool_usage("-n '%s': not a count (1 to "
+				    "4294967295)", optarg);
 			break;
 		case 'p':
 			parse_pids(&o, optarg);
@@ -1602,8 +1671,8 @@ main(int argc, char **argv)
 				o.uid = (uint32_t)v;
 			}
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();
@@ -1611,9 +1680,7 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval(&t, &argc, argv, usage);
-	if (argc > 0)
-		usage();
+	tool_interval_only(&t, argc, argv, usage);
 	if (o.mode == M_GROUP && o.threads) {
 		warnx("-g and -t: cgroups hold processes, not threads");
 		usage();
@@ -1642,13 +1709,8 @@ main(int argc, char **argv)
 		cg_main(&s, &o, &t);
 		tool_exit(0);
 	}
-	if (o.sort_name != NULL &&
-	    (o.sort = sort_column(o.sort_name)) == -2) {
-		warnx("-s %s: not a column (pid, kB_rd/s, kB_wr/s, "
-		    "kB_ccwr/s, kB_rchar/s, kB_wchar/s, syscr/s, syscw/s, "
-		    "hit%%, %%iodelay)", o.sort_name);
-		usage();
-	}
+	if (o.sort_name != NULL)
+		o.sort = sort_column(o.sort_name);
 	/* -n alone: the heaviest block-layer users first. */
 	if (o.top > 0 && !o.sort_set) {
 		o.sort = V_TOTAL;

@@ -11,55 +11,55 @@
 #include "tool.h"
 
 static const struct ds_col cols[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
 	{ "r/s", DS_T_F2, DS_P_GAUGE, "reads_per_second",
-	    "Reads completed per second.", 0, 0 },
+	    "Reads completed per second.", 0, 0, 0 },
 	{ "rkB/s", DS_T_F2, DS_P_GAUGE, "read_bytes_per_second",
-	    "Bytes read per second.", 0, 1024 },
+	    "Bytes read per second.", 0, 1024, DS_C_KB },
 	{ "rrqm/s", DS_T_F2, DS_P_GAUGE, "read_merges_per_second",
-	    "Read requests merged per second.", 0, 0 },
+	    "Read requests merged per second.", 0, 0, DS_C_WIDE },
 	{ "%rrqm", DS_T_F2, DS_P_GAUGE, "read_merged_ratio",
-	    "Share of read requests merged before dispatch.", 0, 0.01 },
+	    "Share of read requests merged before dispatch.", 0, 0.01, DS_C_WIDE },
 	{ "r_await", DS_T_F2, DS_P_GAUGE, "read_await_seconds",
-	    "Mean time of a completed read, queue included.", 0, 0.001 },
+	    "Mean time of a completed read, queue included.", 0, 0.001, 0 },
 	{ "rareq-sz", DS_T_F2, DS_P_GAUGE, "read_request_size_bytes",
-	    "Mean size of a completed read.", 0, 1024 },
+	    "Mean size of a completed read.", 0, 1024, DS_C_KB },
 	{ "w/s", DS_T_F2, DS_P_GAUGE, "writes_per_second",
-	    "Writes completed per second.", 0, 0 },
+	    "Writes completed per second.", 0, 0, 0 },
 	{ "wkB/s", DS_T_F2, DS_P_GAUGE, "written_bytes_per_second",
-	    "Bytes written per second.", 0, 1024 },
+	    "Bytes written per second.", 0, 1024, DS_C_KB },
 	{ "wrqm/s", DS_T_F2, DS_P_GAUGE, "write_merges_per_second",
-	    "Write requests merged per second.", 0, 0 },
+	    "Write requests merged per second.", 0, 0, DS_C_WIDE },
 	{ "%wrqm", DS_T_F2, DS_P_GAUGE, "write_merged_ratio",
-	    "Share of write requests merged before dispatch.", 0, 0.01 },
+	    "Share of write requests merged before dispatch.", 0, 0.01, DS_C_WIDE },
 	{ "w_await", DS_T_F2, DS_P_GAUGE, "write_await_seconds",
-	    "Mean time of a completed write, queue included.", 0, 0.001 },
+	    "Mean time of a completed write, queue included.", 0, 0.001, 0 },
 	{ "wareq-sz", DS_T_F2, DS_P_GAUGE, "write_request_size_bytes",
-	    "Mean size of a completed write.", 0, 1024 },
+	    "Mean size of a completed write.", 0, 1024, DS_C_KB },
 	{ "d/s", DS_T_F2, DS_P_GAUGE, "discards_per_second",
-	    "Discards completed per second.", 0, 0 },
+	    "Discards completed per second.", 0, 0, 0 },
 	{ "dkB/s", DS_T_F2, DS_P_GAUGE, "discarded_bytes_per_second",
-	    "Bytes discarded per second.", 0, 1024 },
+	    "Bytes discarded per second.", 0, 1024, DS_C_WIDE | DS_C_KB },
 	{ "drqm/s", DS_T_F2, DS_P_GAUGE, "discard_merges_per_second",
-	    "Discard requests merged per second.", 0, 0 },
+	    "Discard requests merged per second.", 0, 0, DS_C_WIDE },
 	{ "%drqm", DS_T_F2, DS_P_GAUGE, "discard_merged_ratio",
-	    "Share of discard requests merged before dispatch.", 0, 0.01 },
+	    "Share of discard requests merged before dispatch.", 0, 0.01, DS_C_WIDE },
 	{ "d_await", DS_T_F2, DS_P_GAUGE, "discard_await_seconds",
-	    "Mean time of a completed discard, queue included.", 0, 0.001 },
+	    "Mean time of a completed discard, queue included.", 0, 0.001, DS_C_WIDE },
 	{ "dareq-sz", DS_T_F2, DS_P_GAUGE, "discard_request_size_bytes",
-	    "Mean size of a completed discard.", 0, 1024 },
+	    "Mean size of a completed discard.", 0, 1024, DS_C_WIDE | DS_C_KB },
 	{ "f/s", DS_T_F2, DS_P_GAUGE, "flushes_per_second",
-	    "Flush requests completed per second.", 0, 0 },
+	    "Flush requests completed per second.", 0, 0, 0 },
 	{ "f_await", DS_T_F2, DS_P_GAUGE, "flush_await_seconds",
-	    "Mean time of a completed flush request.", 0, 0.001 },
+	    "Mean time of a completed flush request.", 0, 0.001, DS_C_WIDE },
 	{ "aqu-sz", DS_T_F2, DS_P_GAUGE, "queue_depth",
-	    "Mean number of requests queued or in service.", 0, 0 },
+	    "Mean number of requests queued or in service.", 0, 0, 0 },
 	{ "%util", DS_T_F2, DS_P_GAUGE, "util_ratio",
 	    "Share of the interval with at least one request in flight.",
-	    0, 0.01 },
+	    0, 0.01, 0 },
 	{ "in_flight", DS_T_U64, DS_P_GAUGE, "in_flight_requests",
-	    "Requests in flight when the sample was read.", 0, 0 },
+	    "Requests in flight when the sample was read.", 0, 0, DS_C_WIDE },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
@@ -93,23 +93,27 @@ struct dx {
 	struct ds_writer w;
 	struct ds_buf buf, scratch;
 	size_t last_bad, last_first_bad;
+	int extra_said;		/* a line of 12-14 or 16 values was told */
 };
 
-static void
-usage_to(FILE *f, int status)
-{
-	fprintf(f, "usage: dxstat [-aHNpsyz] [-f file [-f file]] [-o fmt] "
-	    "[-R dir] [-w file]\n"
-	    "              [device|glob ...] [interval [count]]\n");
-	if (f == stdout)
-		tool_exit(status);
-	exit(status);
-}
+static const char synopsis[] =
+    "dxstat [-aHhNpsyz] [-f file [-f file]] [-O cols] [-o fmt] [-R dir]\n"
+    "              [-w file] [--utc] [device|glob ...] [interval [count]]";
+
+static const char options[] =
+    "  -a            also devices that never did I/O\n"
+    "  -f file       report on snapshot files (one: since boot; two: between)\n"
+    "  -N            device-mapper devices by their dm names\n"
+    "  -p            partitions too\n"
+    "  -s            write a snapshot of the raw counters\n"
+    "  -y            skip the since-boot report\n"
+    "  -z            hide devices idle over the interval\n";
 
 static void
 usage(void)
 {
-	usage_to(stderr, 2);
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(2);
 }
 
 static const char *rootpath(struct dx *, const char *);
@@ -228,6 +232,19 @@ say_unmatched(struct dx *x)
 		    "no such device");
 		x->status = 1;
 	}
+	/*
+	 * Devices come and go on the running system, so a sampling run
+	 * waits for them; a captured tree never changes: if nothing named
+	 * is there, no later report can hold a row.
+	 */
+	for (i = 0; i < x->sel.n; i++)
+		if (x->sel.op[i].matched)
+			return;
+	if (x->sel.n > 0 && !x->t.r.live && x->t.has_interval &&
+	    x->nfiles == 0)
+		errx(1, "%s: none of the devices named is there, and a "
+		    "captured tree does not change: nothing to report",
+		    x->t.r.path);
 }
 
 static const struct ds_disk *
@@ -290,6 +307,12 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	const char *name;
 	int j, sel;
 
+	if (!x->extra_said && ds_disk_extra(c) > 0) {
+		x->extra_said = 1;
+		warnx("%s: %u values where the kernel prints %u: read as "
+		    "that format, the rest unused (said once)", c->name,
+		    c->ncounters, ds_disk_known(c->ncounters));
+	}
 	if ((sel = selected(x, c->name, p != NULL)) == 0)
 		return;
 	if (sel == 1 && !x->all && never_did_io(c))
@@ -885,8 +908,8 @@ main(int argc, char **argv)
 		case 'z':
 			x.zero = 1;
 			break;
-		case 'h':
-			usage_to(stdout, 0);
+		case TOOL_HELP:
+			tool_help(synopsis, options);
 			break;
 		default:
 			usage();
@@ -930,6 +953,7 @@ main(int argc, char **argv)
 	x.bd_state = x.use_sys ? 0 : -1;
 	ds_writer_init(&x.w, x.t.out, x.t.fmt, cols, NCOLS, x.t.header,
 	    "dxstat");
+	tool_writer(&x.t, &x.w);
 	if (x.nfiles > 0)
 		from_files(&x);
 	else

@@ -26,6 +26,8 @@ struct tool {
 	int header;		/* 0 with -H */
 	const char *root;	/* -R DIR, NULL: $DISKSTAT_ROOT or / */
 	const char *outfile;	/* -w FILE, NULL: stdout */
+	const char *cols;	/* -O COLS, NULL: the default columns */
+	unsigned int wopts;	/* -h, --utc: DS_W_HUMAN, DS_W_UTC */
 	int has_interval;
 	uint64_t interval_ns;
 	uint64_t count;		/* reports wanted; 0: until interrupted */
@@ -37,15 +39,35 @@ struct tool {
 /* Set by SIGINT/SIGTERM: finish the sample in hand, then stop. */
 static volatile sig_atomic_t tool_stop;
 
+/* Long options without a letter: getopt_long values above any char. */
+#define TOOL_HELP	0x1000
+#define TOOL_UTC	0x1001
+
 /* The long options every tool accepts; end a tool's array with these. */
 #define TOOL_LONGOPTS \
 	{ "root", required_argument, NULL, 'R' }, \
-	{ "help", no_argument, NULL, 'h' }, \
+	{ "help", no_argument, NULL, TOOL_HELP }, \
+	{ "utc", no_argument, NULL, TOOL_UTC }, \
 	{ "version", no_argument, NULL, 'V' }, \
 	{ NULL, 0, NULL, 0 }
 
-/* The short options every tool accepts, for its getopt string. */
-#define TOOL_OPTS "o:HR:w:hV"
+/*
+ * The short options every tool accepts, for its getopt string.  -h is
+ * human units, as df(1) and iostat(1) have it; help is --help only.
+ */
+#define TOOL_OPTS "o:HO:R:w:hV"
+
+/* The common options' lines of --help, after a tool's own. */
+#define TOOL_HELP_LINES \
+	"  -H            no header line (tsv, table)\n" \
+	"  -h            human units in table mode (4G, 251.9M)\n" \
+	"  -O cols       columns to show: a,b; +a adds to the default; help\n" \
+	"  -o fmt        output format: table, tsv, json, prom\n" \
+	"  -R dir        read proc and sys below dir (also --root, " \
+	"DISKSTAT_ROOT)\n" \
+	"  -w file       write each report to file atomically\n" \
+	"  --utc         table time in UTC, not local time\n" \
+	"  --help        this help;  -V, --version  the version\n"
 
 /*
  * Every message goes through ds_esc_msg: names from a tree, a process
@@ -216,12 +238,47 @@ tool_init(struct tool *t, char **argv)
 }
 
 static inline void
+tool_exit_check(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "write error");
+}
+
+static inline void
 tool_version(void)
 {
 	printf("%s (diskstat) %s\n", program_invocation_short_name,
 	    DS_VERSION);
-	if (fflush(stdout) == EOF || ferror(stdout))
-		err(1, "write error");
+	tool_exit_check();
+	exit(0);
+}
+
+/*
+ * A usage error: what was wrong, then the synopsis, exit 2.  Each tool
+ * sets tool_usage_fn to its usage(), which prints the synopsis and
+ * exits 2.
+ */
+static void (*tool_usage_fn)(void);
+
+static inline void
+tool_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	if (tool_usage_fn != NULL)
+		tool_usage_fn();
+	exit(2);
+}
+
+/* --help: the synopsis (as usage() prints it), then one line an option. */
+static inline void
+tool_help(const char *synopsis, const char *options)
+{
+	printf("usage: %s\n%s%s", synopsis, options, TOOL_HELP_LINES);
+	tool_exit_check();
 	exit(0);
 }
 
@@ -232,17 +289,25 @@ tool_version(void)
 static inline int
 tool_option(struct tool *t, int ch, const char *arg, void (*usage)(void))
 {
+	tool_usage_fn = usage;
 	switch (ch) {
 	case 'o':
-		if (ds_fmt_parse(arg, &t->fmt) < 0) {
-			warnx("unknown format: %s (tsv, json, table, prom)",
-			    arg);
-			usage();
-		}
+		if (ds_fmt_parse(arg, &t->fmt) < 0)
+			tool_usage("-o '%s': unknown format (tsv, json, table, "
+			    "prom)", arg);
 		t->fmt_set = 1;
 		return 1;
 	case 'H':
 		t->header = 0;
+		return 1;
+	case 'h':
+		t->wopts |= DS_W_HUMAN;
+		return 1;
+	case TOOL_UTC:
+		t->wopts |= DS_W_UTC;
+		return 1;
+	case 'O':
+		t->cols = arg;
 		return 1;
 	case 'R':
 		t->root = arg;
@@ -258,33 +323,104 @@ tool_option(struct tool *t, int ch, const char *arg, void (*usage)(void))
 }
 
 /*
+ * An operand that begins like a number (a digit, or a point and a
+ * digit) is meant as an interval or a count, never a device name: "1e1"
+ * and "1x" are refused as numbers instead of being looked up.
+ */
+static inline int
+tool_numeric(const char *s)
+{
+	return (s[0] >= '0' && s[0] <= '9') ||
+	    (s[0] == '.' && s[1] >= '0' && s[1] <= '9');
+}
+
+static inline void
+tool_set_interval(struct tool *t, const char *s)
+{
+	int e;
+
+	if ((e = ds_parse_interval(s, &t->interval_ns)) < 0)
+		tool_usage("interval '%s': %s", s, e == -ERANGE ?
+		    "out of range (0.01 to 2678400 seconds)" :
+		    "not a number");
+	t->has_interval = 1;
+}
+
+static inline void
+tool_set_count(struct tool *t, const char *s)
+{
+	int e;
+
+	if ((e = ds_parse_count(s, &t->count)) < 0)
+		tool_usage("count '%s': %s", s, e == -ERANGE ?
+		    "out of range (1 to 4294967295)" : "not a whole number");
+}
+
+/*
  * Take "interval [count]" from the end of the operands; *argc shrinks
- * by what was taken.  A trailing number is always an interval or count.
+ * by what was taken.  The last two operands that begin like numbers are
+ * the interval and the count, and must be valid; one before them that
+ * begins like a number is one too many.
  */
 static inline void
 tool_interval(struct tool *t, int *argc, char **argv, void (*usage)(void))
 {
-	int n = *argc, e;
+	int n = *argc, i;
 
-	if (n > 1 && ds_is_number(argv[n - 1]) && ds_is_number(argv[n - 2])) {
-		if ((e = ds_parse_count(argv[n - 1], &t->count)) < 0) {
-			warnx("count %s: %s (1 to 4294967295)", argv[n - 1],
-			    e == -ERANGE ? "out of range" : "not a number");
-			usage();
-		}
+	tool_usage_fn = usage;
+	if (n > 1 && tool_numeric(argv[n - 1]) && tool_numeric(argv[n - 2])) {
+		if (n > 2 && tool_numeric(argv[n - 3]))
+			tool_usage("extra operand '%s': interval and count "
+			    "are the last two", argv[n - 1]);
+		tool_set_interval(t, argv[n - 2]);
+		tool_set_count(t, argv[n - 1]);
+		n -= 2;
+	} else if (n > 0 && tool_numeric(argv[n - 1])) {
+		tool_set_interval(t, argv[n - 1]);
 		n--;
 	}
-	if (n > 0 && ds_is_number(argv[n - 1])) {
-		if ((e = ds_parse_interval(argv[n - 1], &t->interval_ns)) < 0) {
-			warnx("interval %s: %s (0.01 to 2678400 seconds)",
-			    argv[n - 1],
-			    e == -ERANGE ? "out of range" : "not a number");
-			usage();
-		}
-		t->has_interval = 1;
-		n--;
-	}
+	for (i = 0; i < n; i++)
+		if (tool_numeric(argv[i]))
+			tool_usage("operand '%s': a number among the devices "
+			    "(interval and count come last)", argv[i]);
 	*argc = n;
+}
+
+/* For a tool whose only operands are "[interval [count]]". */
+static inline void
+tool_interval_only(struct tool *t, int argc, char **argv,
+    void (*usage)(void))
+{
+	tool_usage_fn = usage;
+	if (argc > 2)
+		tool_usage("extra operand '%s': only interval and count",
+		    argv[2]);
+	if (argc > 0)
+		tool_set_interval(t, argv[0]);
+	if (argc > 1)
+		tool_set_count(t, argv[1]);
+}
+
+/* Column selection (-O) and table options on a writer; -O help lists. */
+static inline void
+tool_writer(struct tool *t, struct ds_writer *w)
+{
+	const char *bad;
+	size_t badlen, i;
+
+	ds_writer_opts(w, t->wopts);
+	if (t->cols != NULL && strcmp(t->cols, "help") == 0) {
+		for (i = 0; i < w->ncols; i++)
+			printf("%-22s %s%s\n", w->cols[i].name,
+			    w->cols[i].flags & DS_C_WIDE ? "(+) " : "",
+			    w->cols[i].help != NULL ? w->cols[i].help : "");
+		printf("(+): not in the default table; -O +COL adds it\n");
+		tool_exit_check();
+		exit(0);
+	}
+	if (ds_writer_select(w, t->cols, &bad, &badlen) < 0)
+		tool_usage("-O: column '%.*s': unknown or listed twice "
+		    "(-O help lists them)", (int)badlen, bad);
 }
 
 /* After option parsing: default format, open the root. */

@@ -900,6 +900,25 @@ ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
 			sum[slot[k[i].fs]].holders++;
 	free(slot);
 	free(k);
+	/*
+	 * The question is df against du: filesystems that hold disk space
+	 * first, memory-backed ones (every file of it tmpfs, memfd, shm)
+	 * after them, each group in the order of d->fs.
+	 */
+	for (i = 0; i < ns; i++)
+		sum[i].memory = 1;
+	for (i = 0; i < d->n; i++)
+		if (!d->f[i].memory)
+			for (j = 0; j < ns; j++)
+				if (sum[j].fs == d->f[i].fs)
+					sum[j].memory = 0;
+	for (i = 1; i < ns; i++) {
+		struct ds_delsum t = sum[i];
+
+		for (j = i; j > 0 && sum[j - 1].memory && !t.memory; j--)
+			sum[j] = sum[j - 1];
+		sum[j] = t;
+	}
 	*out = sum;
 	*n = ns;
 	return 0;

@@ -200,7 +200,8 @@ struct ds_disk {
 	/*
 	 * How many counters the line had after the name: 4 (2.6 partition
 	 * lines: reads, read sectors, writes, write sectors), 11, 15, 17, or
-	 * more on a future kernel (the extras are ignored).  Counters the
+	 * more on a future kernel (the extras are ignored); 12 to 14 and 16
+	 * are read as 11 and 15 (ds_disk_known).  Counters the
 	 * line did not have are 0 and their bit is clear in `have`.
 	 */
 	unsigned int ncounters;
@@ -239,6 +240,14 @@ int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
 void ds_diskstats_free(struct ds_diskstats *s);
 /* Parse one line; 0 or -EINVAL when malformed. */
 int ds_disk_parse_line(char *line, struct ds_disk *d);
+/*
+ * Counters of a line of nc that are used: the longest format a kernel
+ * printed that the line holds in full (12 to 14 are read as 11, 16 as
+ * 15; the kernel only appends).  ds_disk_extra: how many were left
+ * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
+ */
+unsigned int ds_disk_known(unsigned int nc);
+unsigned int ds_disk_extra(const struct ds_disk *d);
 
 /* ---- Output ----------------------------------------------------------- */
 
@@ -279,7 +288,14 @@ struct ds_col {
 	 */
 	unsigned int div10;
 	double scale;
+	unsigned int flags;	/* DS_C_* */
 };
+
+/* ds_col flags */
+#define DS_C_WIDE	1u	/* left out of the default table (-O +COL) */
+#define DS_C_KB		2u	/* value in KiB: -h shows it in human units */
+#define DS_C_BYTES	4u	/* value in bytes: likewise */
+#define DS_C_KEEP	8u	/* always shown (a prom label of identity) */
 
 /*
  * Rows are given one cell at a time, in column order, then ended with
@@ -314,11 +330,40 @@ struct ds_writer {
 	size_t ncells, capcells;
 	struct ds_buf text;	/* strings of held cells */
 	struct ds_buf line;	/* scratch for one row (tsv, json) */
+	/* what a person sees: ds_writer_select(), ds_writer_opts() */
+	size_t *view;		/* columns shown, in order */
+	size_t nview;
+	int viewed;		/* view differs from every column in order */
+	unsigned int opts;	/* DS_W_* */
+	size_t *width;		/* table: widths, kept across reports */
+	int dates;		/* table: times carry their date from now on */
+	long day0;		/* table: the local day the writer began */
 };
+
+#define DS_W_HUMAN	1u	/* table: DS_C_KB/DS_C_BYTES as 4G, 251.9M */
+#define DS_W_UTC	2u	/* table: time in UTC, not local time */
 
 int ds_writer_init(struct ds_writer *w, FILE *out, enum ds_fmt fmt,
     const struct ds_col *cols, size_t ncols, int header, const char *prefix);
 void ds_writer_free(struct ds_writer *w);
+/*
+ * The columns shown, in every format: spec NULL or "" is the default
+ * (in table format the columns without DS_C_WIDE, otherwise all of
+ * them); "+A,B" the default and A and B; "A,B" A and B in that order.
+ * Prom always keeps its DS_P_LABEL columns (a series' identity).  On an
+ * unknown or repeated name, -EINVAL with *bad at the name and *badlen
+ * its length.  Rows are still given every column; the writer drops and
+ * orders cells.  Call before the first cell.
+ */
+int ds_writer_select(struct ds_writer *w, const char *spec,
+    const char **bad, size_t *badlen);
+/* DS_W_HUMAN, DS_W_UTC; only table format uses them. */
+void ds_writer_opts(struct ds_writer *w, unsigned int opts);
+/* A byte count in human units as df -h prints it: 4G, 251.9G, 512. */
+size_t ds_fmt_human(char *buf, size_t sz, double bytes);
+/* Unix ns as local (utc: UTC) "HH:MM:SS", with date "YYYY-MM-DD HH:MM:SS". */
+size_t ds_fmt_clock(char *buf, size_t sz, uint64_t unix_ns, int utc,
+    int date);
 void ds_w_str(struct ds_writer *w, const char *s);
 void ds_w_strn(struct ds_writer *w, const char *s, size_t len);
 void ds_w_u64(struct ds_writer *w, uint64_t v);
@@ -613,6 +658,18 @@ struct ds_psi_trigger {
 
 /* RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s. */
 int ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t);
+/* Which part of a trigger is wrong: the part, where it is and its length. */
+enum ds_trig_part {
+	DS_TRIG_OK, DS_TRIG_SHAPE, DS_TRIG_RESOURCE, DS_TRIG_KIND,
+	DS_TRIG_STALL, DS_TRIG_WINDOW,
+};
+struct ds_psi_trigger_bad {
+	enum ds_trig_part part;
+	const char *at;		/* into spec */
+	size_t len;
+};
+int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
+    struct ds_psi_trigger_bad *bad);
 /*
  * The kernel's rules, checked before arming: -ERANGE window outside
  * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
@@ -856,6 +913,19 @@ void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
  * 0..100; -1 when rchar is 0 or unknown.
  */
 double ds_who_hit(const struct ds_who_rate *r);
+/*
+ * A kernel thread that does I/O on behalf of others, told by its name
+ * (comm, as ps shows it): "loop" for a loop device's worker (loopN, or a
+ * kworker whose work item names loopN), "flush" for a writeback flusher
+ * (kworker/u*:*+flush-MAJ:MIN), "journal" for jbd2/DEV; NULL otherwise.
+ */
+const char *ds_who_carrier(const char *comm, size_t len);
+/*
+ * The length of comm a stable name keeps: a kworker's current work item
+ * ("kworker/u8:2+flush-253:0" is "kworker/u8:2") changes from one
+ * moment to the next, so it is cut; other names are kept whole.
+ */
+size_t ds_who_stable_len(const char *comm, size_t len);
 /* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
 double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
 
@@ -1265,8 +1335,12 @@ struct ds_delsum {
 	uint64_t size;		/* st_size, each inode once */
 	uint64_t files;		/* distinct inodes */
 	uint64_t holders;	/* distinct processes */
+	int memory;		/* every file of it memory-backed */
 };
-/* *out is allocated (free it); *n rows, in the order of d->fs. */
+/*
+ * *out is allocated (free it); *n rows: filesystems holding disk space
+ * first, then memory-backed ones, each in the order of d->fs.
+ */
 int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
     size_t *n);
 /* statfs and st_dev of a path below the root, as a ds_delfs entry. */

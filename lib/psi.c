@@ -93,7 +93,16 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l)
 		if (seen & (1u << j))
 			return -EINVAL;
 		if (j < 3) {
-			/* "%lu.%02lu" percent: kept as hundredths, exactly. */
+			/*
+			 * "%lu.%02lu" percent: kept as hundredths, exactly.  A
+			 * third decimal (avg10=1.109) is not the kernel's
+			 * format and could not be kept: the line is refused
+			 * rather than shown cut to 1.10.
+			 */
+			const char *dot = strchr(f[i] + strlen(keys[j]), '.');
+
+			if (dot != NULL && strlen(dot + 1) > 2)
+				return -EINVAL;
 			if (ds_parse_fixed(f[i] + strlen(keys[j]), &end, 2,
 			    &v) < 0 || *end != '\0' || v > 10000)
 				return -EINVAL;
@@ -260,26 +269,51 @@ parse_duration(const char *s, size_t len, uint64_t *us)
 }
 
 int
-ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t)
+ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
+    struct ds_psi_trigger_bad *bad)
 {
 	const char *c1, *c2, *sl;
 	int v;
 
 	memset(t, 0, sizeof(*t));
+	bad->part = DS_TRIG_SHAPE;
+	bad->at = spec;
+	bad->len = strlen(spec);
 	if ((c1 = strchr(spec, ':')) == NULL ||
 	    (c2 = strchr(c1 + 1, ':')) == NULL ||
 	    (sl = strchr(c2 + 1, '/')) == NULL || strchr(sl + 1, '/') != NULL)
 		return -EINVAL;
+	bad->part = DS_TRIG_RESOURCE;
+	bad->len = (size_t)(c1 - spec);
 	if ((v = ds_psi_res_parse(spec, (size_t)(c1 - spec))) < 0)
 		return -EINVAL;
 	t->res = (enum ds_psi_res)v;
+	bad->part = DS_TRIG_KIND;
+	bad->at = c1 + 1;
+	bad->len = (size_t)(c2 - c1 - 1);
 	if ((v = ds_psi_kind_parse(c1 + 1, (size_t)(c2 - c1 - 1))) < 0)
 		return -EINVAL;
 	t->kind = (enum ds_psi_kind)v;
-	if (parse_duration(c2 + 1, (size_t)(sl - c2 - 1), &t->stall_us) < 0 ||
-	    parse_duration(sl + 1, strlen(sl + 1), &t->window_us) < 0)
+	bad->part = DS_TRIG_STALL;
+	bad->at = c2 + 1;
+	bad->len = (size_t)(sl - c2 - 1);
+	if (parse_duration(c2 + 1, (size_t)(sl - c2 - 1), &t->stall_us) < 0)
 		return -EINVAL;
+	bad->part = DS_TRIG_WINDOW;
+	bad->at = sl + 1;
+	bad->len = strlen(sl + 1);
+	if (parse_duration(sl + 1, strlen(sl + 1), &t->window_us) < 0)
+		return -EINVAL;
+	bad->part = DS_TRIG_OK;
 	return 0;
+}
+
+int
+ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t)
+{
+	struct ds_psi_trigger_bad bad;
+
+	return ds_psi_trigger_parse_part(spec, t, &bad);
 }
 
 int

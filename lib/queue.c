@@ -159,7 +159,8 @@ static int
 read_at(const struct ds_root *r, int dirfd, const char *name,
     struct ds_buf *b)
 {
-	int fd, e;
+	struct stat st;
+	int fd, e, reg;
 
 	b->len = 0;
 	if (b->data != NULL)
@@ -167,11 +168,20 @@ read_at(const struct ds_root *r, int dirfd, const char *name,
 	fd = ds_openat_in(r, dirfd, name, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return fd;
+	reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	e = ds_read_fd(fd, b);
 	close(fd);
 	if (e < 0)
 		return e;
 	b->len = rtrim(b->data, b->len);
+	/*
+	 * An empty regular file is what cp(1) leaves in a captured tree
+	 * where the kernel refused the read (wbt_lat_usec without
+	 * writeback throttling): a value not shown, not damage.  sysfs
+	 * never prints nothing, and a FIFO is still refused by its parser.
+	 */
+	if (reg && b->len == 0)
+		return -ENODATA;
 	return 0;
 }
 

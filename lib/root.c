@@ -9,12 +9,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "diskstat.h"
 
 int
 ds_root_open(struct ds_root *r, const char *dir)
 {
-	const char *p;
+	struct stat st, rs;
 
 	if (dir == NULL || *dir == '\0') {
 		dir = getenv("DISKSTAT_ROOT");
@@ -27,13 +29,14 @@ ds_root_open(struct ds_root *r, const char *dir)
 	r->fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
-	/* "/", "//", "/." all mean the running system. */
-	r->live = 1;
-	for (p = dir; *p != '\0'; p++)
-		if (*p != '/' && *p != '.')
-			r->live = 0;
-	if (r->live && strstr(dir, "..") != NULL)
-		r->live = 0;
+	/*
+	 * Only the real root is the running system, however it is spelt:
+	 * "/", "//", "/." and "/.." are, "." and "./" are a captured tree
+	 * (the current directory), unless that is "/" itself.  Told by the
+	 * directory opened, not by the name.
+	 */
+	r->live = fstat(r->fd, &st) == 0 && stat("/", &rs) == 0 &&
+	    st.st_dev == rs.st_dev && st.st_ino == rs.st_ino;
 	return 0;
 }
 

@@ -532,6 +532,13 @@ ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
 	    (prev == &zero || prev->have_blkio)) {
 		d = delta(prev->blkio_ticks, cur->blkio_ticks);
 		out->v[DS_WR_DELAY] = (double)d / (double)clk_tck / secs;
+		/*
+		 * Delay is counted in scheduler ticks, the interval by the
+		 * clock: a thread that waited all the interval can show a
+		 * tick more than it (101.68%).  Never more than all of it.
+		 */
+		if (out->v[DS_WR_DELAY] > 1)
+			out->v[DS_WR_DELAY] = 1;
 		out->have |= 1u << DS_WR_DELAY;
 		if (d > 0)
 			out->active = 1;
@@ -576,4 +583,52 @@ ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck)
 		return 0;
 	start = (double)p->starttime / (double)clk_tck;
 	return now > start ? now - start : 0;
+}
+
+static int
+has(const char *s, size_t len, const char *what)
+{
+	size_t n = strlen(what), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (memcmp(s + i, what, n) == 0)
+			return 1;
+	return 0;
+}
+
+const char *
+ds_who_carrier(const char *comm, size_t len)
+{
+	size_t i;
+
+	if (len > 4 && memcmp(comm, "loop", 4) == 0) {
+		for (i = 4; i < len && comm[i] >= '0' && comm[i] <= '9'; i++)
+			;
+		if (i == len)
+			return "loop";
+	}
+	if (len > 5 && memcmp(comm, "jbd2/", 5) == 0)
+		return "journal";
+	if (len > 8 && memcmp(comm, "kworker/", 8) == 0) {
+		/* The work item follows a '+' (running) or '-' (last run). */
+		for (i = 8; i < len && comm[i] != '+' && comm[i] != '-'; i++)
+			;
+		if (i < len && has(comm + i, len - i, "flush-"))
+			return "flush";
+		if (i < len && has(comm + i, len - i, "loop"))
+			return "loop";
+	}
+	return NULL;
+}
+
+size_t
+ds_who_stable_len(const char *comm, size_t len)
+{
+	size_t i;
+
+	if (len <= 8 || memcmp(comm, "kworker/", 8) != 0)
+		return len;
+	for (i = 8; i < len && comm[i] != '+' && comm[i] != '-'; i++)
+		;
+	return i;
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diskstat.h"
 
@@ -28,7 +29,8 @@ ds_writer_init(struct ds_writer *w, FILE *out, enum ds_fmt fmt,
 	w->ncols = ncols;
 	w->header = header;
 	w->prefix = prefix;
-	return 0;
+	w->day0 = -1;
+	return ds_writer_select(w, NULL, NULL, NULL);
 }
 
 void
@@ -36,6 +38,10 @@ ds_writer_free(struct ds_writer *w)
 {
 	free(w->cells);
 	w->cells = NULL;
+	free(w->view);
+	w->view = NULL;
+	free(w->width);
+	w->width = NULL;
 	ds_buf_free(&w->text);
 	ds_buf_free(&w->line);
 }
@@ -47,10 +53,142 @@ fail(struct ds_writer *w, int e)
 		w->error = e;
 }
 
+/* Cells kept until the report ends (table, prom) or the row ends (-O). */
 static int
 held(const struct ds_writer *w)
 {
-	return w->fmt == DS_FMT_TABLE || w->fmt == DS_FMT_PROM;
+	return w->fmt == DS_FMT_TABLE || w->fmt == DS_FMT_PROM || w->viewed;
+}
+
+static int
+is_default(const struct ds_writer *w, size_t i)
+{
+	return w->fmt != DS_FMT_TABLE || !(w->cols[i].flags & DS_C_WIDE);
+}
+
+static int
+in_view(const size_t *view, size_t n, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (view[k] == i)
+			return 1;
+	return 0;
+}
+
+static int
+find_col(const struct ds_writer *w, const char *s, size_t len, size_t *i)
+{
+	for (*i = 0; *i < w->ncols; (*i)++)
+		if (strlen(w->cols[*i].name) == len &&
+		    memcmp(w->cols[*i].name, s, len) == 0)
+			return 0;
+	return -EINVAL;
+}
+
+int
+ds_writer_select(struct ds_writer *w, const char *spec, const char **bad,
+    size_t *badlen)
+{
+	size_t *view, n = 0, i, len;
+	int add = 0;
+
+	if ((view = calloc(w->ncols + 1, sizeof(*view))) == NULL)
+		return -ENOMEM;
+	if (spec == NULL || *spec == '\0' || *spec == '+') {
+		for (i = 0; i < w->ncols; i++)
+			if (is_default(w, i))
+				view[n++] = i;
+		add = spec != NULL && *spec == '+';
+		spec = spec == NULL || *spec == '\0' ? NULL : spec + add;
+	}
+	while (spec != NULL) {
+		len = strcspn(spec, ",");
+		if (find_col(w, spec, len, &i) < 0 ||
+		    (in_view(view, n, i) && !add)) {
+			free(view);
+			if (bad != NULL)
+				*bad = spec;
+			if (badlen != NULL)
+				*badlen = len;
+			return -EINVAL;
+		}
+		/* "+COL" naming a column already shown is no error. */
+		if (!in_view(view, n, i))
+			view[n++] = i;
+		spec = spec[len] == ',' ? spec + len + 1 : NULL;
+	}
+	/* A series is known by its labels: prom keeps every one. */
+	for (i = 0; w->fmt == DS_FMT_PROM && i < w->ncols; i++)
+		if ((w->cols[i].prom == DS_P_LABEL ||
+		    (w->cols[i].flags & DS_C_KEEP)) && !in_view(view, n, i))
+			view[n++] = i;
+	free(w->view);
+	w->view = view;
+	w->nview = n;
+	w->viewed = n != w->ncols;
+	for (i = 0; i < n; i++)
+		if (view[i] != i)
+			w->viewed = 1;
+	return 0;
+}
+
+void
+ds_writer_opts(struct ds_writer *w, unsigned int opts)
+{
+	w->opts = opts;
+}
+
+size_t
+ds_fmt_human(char *buf, size_t sz, double v)
+{
+	static const char unit[] = "KMGTPE";
+	double a = v < 0 ? -v : v;
+	int u = -1, n;
+
+	/* Powers of 1024 as df -h; one decimal, ".0" left out. */
+	while (a >= 1024 && u < 5) {
+		a /= 1024;
+		u++;
+	}
+	if (u >= 0 && a >= 1023.95 && u < 5) {
+		a /= 1024;
+		u++;
+	}
+	if (u < 0)
+		n = snprintf(buf, sz, "%s%.0f", v < 0 ? "-" : "", a);
+	else if (a - (double)(uint64_t)(a + 0.05) > -0.05 &&
+	    a - (double)(uint64_t)(a + 0.05) < 0.05)
+		n = snprintf(buf, sz, "%s%.0f%c", v < 0 ? "-" : "", a,
+		    unit[u]);
+	else
+		n = snprintf(buf, sz, "%s%.1f%c", v < 0 ? "-" : "", a,
+		    unit[u]);
+	return n < 0 ? 0 : (size_t)n < sz ? (size_t)n : sz - 1;
+}
+
+static long
+day_of(time_t t, int utc)
+{
+	struct tm tm;
+
+	if ((utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) == NULL)
+		return -1;
+	return (long)tm.tm_year * 1000 + tm.tm_yday;
+}
+
+size_t
+ds_fmt_clock(char *buf, size_t sz, uint64_t unix_ns, int utc, int date)
+{
+	time_t t = (time_t)(unix_ns / 1000000000u);
+	struct tm tm;
+	size_t n;
+
+	if ((utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) == NULL)
+		return 0;
+	n = strftime(buf, sz, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	return n;
 }
 
 /* Append text to a buffer, remembering failure in the writer. */
@@ -207,10 +345,10 @@ tsv_header(struct ds_writer *w)
 		return;
 	w->header_done = 1;
 	w->line.len = 0;
-	for (i = 0; i < w->ncols; i++) {
+	for (i = 0; i < w->nview; i++) {
 		if (i > 0)
 			bput(w, &w->line, "\t", 1);
-		bputs(w, &w->line, w->cols[i].name);
+		bputs(w, &w->line, w->cols[w->view[i]].name);
 	}
 	bput(w, &w->line, "\n", 1);
 	emit(w, w->line.data, w->line.len);
@@ -342,6 +480,36 @@ ds_w_null(struct ds_writer *w)
 	add(w, c, NULL);
 }
 
+/* TSV or JSON of the row just held, in the order of the view. */
+static void
+view_row(struct ds_writer *w)
+{
+	const struct ds_cell *row = w->cells + w->ncells - w->ncols;
+	size_t k;
+
+	tsv_header(w);
+	w->line.len = 0;
+	for (k = 0; k < w->nview; k++) {
+		const struct ds_cell *c = &row[w->view[k]];
+
+		if (k > 0 || w->fmt == DS_FMT_JSON)
+			bputs(w, &w->line, w->fmt != DS_FMT_JSON ? "\t" :
+			    k > 0 ? "," : "{");
+		if (w->fmt == DS_FMT_JSON) {
+			const char *name = w->cols[w->view[k]].name;
+			if (ds_esc_json(&w->line, name, strlen(name)) < 0)
+				fail(w, -ENOMEM);
+			bput(w, &w->line, ":", 1);
+		}
+		cell_text(w, &w->line, c, c->kind - 1 == DS_T_STR ?
+		    w->text.data + c->v.s.off : NULL);
+	}
+	if (w->fmt == DS_FMT_JSON && w->nview == 0)
+		bputs(w, &w->line, "{");
+	w->ncells = 0;
+	w->text.len = 0;
+}
+
 int
 ds_w_row_end(struct ds_writer *w)
 {
@@ -352,7 +520,11 @@ ds_w_row_end(struct ds_writer *w)
 		fail(w, -EINVAL);
 	}
 	w->col = 0;
-	if (!held(w)) {
+	if (w->viewed && w->fmt != DS_FMT_TABLE && w->fmt != DS_FMT_PROM &&
+	    w->ncells >= w->ncols)
+		view_row(w);
+	if (!held(w) || (w->viewed && w->fmt != DS_FMT_TABLE &&
+	    w->fmt != DS_FMT_PROM)) {
 		bputs(w, &w->line, w->fmt == DS_FMT_JSON ? "}\n" : "\n");
 		emit(w, w->line.data, w->line.len);
 		w->line.len = 0;
@@ -366,65 +538,132 @@ right_aligned(const struct ds_col *c)
 	return c->type != DS_T_STR;
 }
 
+/* A cell as a person reads it: local time, human units with -h. */
+static void
+table_cell(struct ds_writer *w, struct ds_buf *b, const struct ds_col *col,
+    const struct ds_cell *c)
+{
+	char num[NUMBUF];
+	size_t n;
+	double v;
+
+	if (c->kind - 1 == DS_T_TIME) {
+		n = ds_fmt_clock(num, sizeof(num), c->v.u,
+		    (w->opts & DS_W_UTC) != 0, w->dates);
+		bput(w, b, num, n);
+		return;
+	}
+	if ((w->opts & DS_W_HUMAN) && (col->flags & (DS_C_KB | DS_C_BYTES)) &&
+	    c->kind != 0 && c->kind - 1 != DS_T_STR) {
+		v = c->kind - 1 == DS_T_U64 ? (double)c->v.u :
+		    c->kind - 1 == DS_T_I64 ? (double)c->v.i : c->v.d;
+		if (col->flags & DS_C_KB)
+			v *= 1024;
+		n = ds_fmt_human(num, sizeof(num), v);
+		bput(w, b, num, n);
+		return;
+	}
+	cell_text(w, b, c, c->kind - 1 == DS_T_STR ?
+	    w->text.data + c->v.s.off : NULL);
+}
+
+/*
+ * Times carry their date once one of them falls on another day than the
+ * writer's first (a run past midnight, snapshots of other days); from
+ * then on, so that the column keeps its width.
+ */
+static void
+table_dates(struct ds_writer *w)
+{
+	int utc = (w->opts & DS_W_UTC) != 0;
+	size_t k;
+
+	if (w->day0 == -1)
+		w->day0 = day_of(time(NULL), utc);
+	for (k = 0; k < w->ncells && !w->dates; k++)
+		if (w->cells[k].kind - 1 == DS_T_TIME &&
+		    day_of((time_t)(w->cells[k].v.u / 1000000000u), utc) !=
+		    w->day0)
+			w->dates = 1;
+}
+
+static void
+pad(struct ds_writer *w, size_t n)
+{
+	static const char sp[] = "                                ";
+
+	while (n > 0) {
+		size_t k = n < sizeof(sp) - 1 ? n : sizeof(sp) - 1;
+		emit(w, sp, k);
+		n -= k;
+	}
+}
+
 static void
 table_flush(struct ds_writer *w)
 {
-	size_t nrows = w->ncells / w->ncols, r, i, k, *width;
+	size_t nrows = w->ncells / w->ncols, r, i, k, v;
 	struct ds_buf *t = &w->line;
 	size_t *off;
 
-	/* Every cell rendered once into line, then aligned. */
-	width = calloc(w->ncols, sizeof(*width));
-	off = calloc(w->ncells + 1, sizeof(*off));
-	if (width == NULL || off == NULL) {
-		free(width);
-		free(off);
+	/* Widths only grow, so a run's reports line up with each other. */
+	if (w->width == NULL &&
+	    (w->width = calloc(w->ncols, sizeof(*w->width))) == NULL) {
 		fail(w, -ENOMEM);
 		return;
 	}
-	t->len = 0;
-	for (k = 0; k < w->ncells; k++) {
-		off[k] = t->len;
-		cell_text(w, t, &w->cells[k], w->cells[k].kind - 1 == DS_T_STR ?
-		    w->text.data + w->cells[k].v.s.off : NULL);
+	if ((off = calloc(nrows * w->nview + 1, sizeof(*off))) == NULL) {
+		fail(w, -ENOMEM);
+		return;
 	}
-	off[w->ncells] = t->len;
-	for (i = 0; i < w->ncols; i++)
-		width[i] = w->header ? strlen(w->cols[i].name) : 0;
-	for (k = 0; k < w->ncells; k++) {
-		size_t l = off[k + 1] - off[k];
-		if (l > width[k % w->ncols])
-			width[k % w->ncols] = l;
+	table_dates(w);
+	/* Every cell shown rendered once into line, then aligned. */
+	t->len = 0;
+	for (r = 0; r < nrows; r++)
+		for (v = 0; v < w->nview; v++) {
+			i = w->view[v];
+			off[r * w->nview + v] = t->len;
+			table_cell(w, t, &w->cols[i],
+			    &w->cells[r * w->ncols + i]);
+		}
+	off[nrows * w->nview] = t->len;
+	for (v = 0; v < w->nview; v++) {
+		i = w->view[v];
+		if (w->header && strlen(w->cols[i].name) > w->width[i])
+			w->width[i] = strlen(w->cols[i].name);
+		for (r = 0; r < nrows; r++) {
+			k = r * w->nview + v;
+			if (off[k + 1] - off[k] > w->width[i])
+				w->width[i] = off[k + 1] - off[k];
+		}
 	}
 	if (w->reports > 0 && (w->header || nrows > 0))
 		emit(w, "\n", 1);
 	for (r = w->header ? 0 : 1; r <= nrows; r++) {
-		for (i = 0; i < w->ncols; i++) {
+		for (v = 0; v < w->nview; v++) {
 			const char *s;
-			size_t l, pad;
+			size_t l, p;
 
+			i = w->view[v];
 			if (r == 0) {
 				s = w->cols[i].name;
 				l = strlen(s);
 			} else {
-				k = (r - 1) * w->ncols + i;
+				k = (r - 1) * w->nview + v;
 				s = t->data + off[k];
 				l = off[k + 1] - off[k];
 			}
-			pad = width[i] - l;
-			if (i > 0)
+			p = w->width[i] - l;
+			if (v > 0)
 				emit(w, "  ", 2);
 			if (right_aligned(&w->cols[i]))
-				for (; pad > 0; pad--)
-					emit(w, " ", 1);
+				pad(w, p);
 			emit(w, s, l);
-			if (i + 1 < w->ncols)
-				for (; pad > 0; pad--)
-					emit(w, " ", 1);
+			if (v + 1 < w->nview && !right_aligned(&w->cols[i]))
+				pad(w, p);
 		}
 		emit(w, "\n", 1);
 	}
-	free(width);
 	free(off);
 }
 
@@ -472,13 +711,13 @@ prom_value(char *buf, size_t sz, const struct ds_col *col,
 static void
 prom_flush(struct ds_writer *w)
 {
-	size_t nrows = w->ncells / w->ncols, r, i, j, any;
+	size_t nrows = w->ncells / w->ncols, r, i, j, v, any;
 	struct ds_buf *b = &w->line;
 	char num[NUMBUF];
 	size_t n;
 
-	for (i = 0; i < w->ncols; i++) {
-		const struct ds_col *col = &w->cols[i];
+	for (v = 0; v < w->nview; v++) {
+		const struct ds_col *col = &w->cols[i = w->view[v]];
 
 		if (col->prom != DS_P_GAUGE && col->prom != DS_P_COUNTER)
 			continue;

@@ -62,40 +62,41 @@ ok "prom with an interval: stall_ratio gauge 0..1" awk '
 
 # Wait mode on the kernel's trigger.
 start=$(date +%s)
-dpsi -w io:some:50ms/2s -T 30 -o tsv -H >"$TRASH/out" 2>"$TRASH/err"
+dpsi -W io:some:50ms/2s -T 30 -o tsv -H >"$TRASH/out" 2>"$TRASH/err"
 st=$?
 end=$(date +%s)
-is "$st" 0 "-w io:some:50ms/2s: fired, exit 0"
+is "$st" 0 "-W io:some:50ms/2s: fired, exit 0"
 ok "-w: within a few windows" test $((end - start)) -le 10
 is "$(cut -f2,3 "$TRASH/out" | tr '\t\n' ' ')" "io some io full " "-w: the io rows"
 is "$(cat "$TRASH/err")" "" "-w: the kernel trigger, no fallback message"
 ok "-w: the event's stall% is non-zero" awk -F'\t' 'NR == 1 { exit !($8 + 0 > 0) }' "$TRASH/out"
 
-test_must_fail 3 dpsi -w io:some:2s/2s -T 1 >"$TRASH/out" 2>"$TRASH/err"
-is "$?" 0 "-w io:some:2s/2s -T 1: impossible within 1 s, exit 3"
+test_must_fail 3 dpsi -W io:some:2s/2s -T 1 >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "-W io:some:2s/2s -T 1: impossible within 1 s, exit 3"
 is "$(wc -c <"$TRASH/out")" 0 "timeout: no rows"
 
-dpsi -w io:some:50ms/2s -T 30 -H 2 >"$TRASH/out"
+dpsi -W io:some:50ms/2s -T 30 -H 2 >"$TRASH/out"
 is "$?" 0 "-w with a count of 2: exit 0"
 is "$(grep -c '	io	some	' "$TRASH/out")" 2 "two events reported"
 
 # io full needs every non-idle task stalled at once: on a machine shared
 # with busy neighbours it may not happen, so the json check uses some.
-dpsi -w io:some:100ms/2s -T 30 -o json >"$TRASH/json"
-is "$?" 0 "-w io:some:100ms/2s -o json: fired"
+dpsi -W io:some:100ms/2s -T 30 -o json >"$TRASH/json"
+is "$?" 0 "-W io:some:100ms/2s -o json: fired"
 ok "wait mode json valid" json_ok "$TRASH/json"
+lacks jq "wait mode json: io rows" ||
 is "$(jq -r .resource "$TRASH/json" | sort -u)" io "wait mode json: io rows"
 
 # Without CAP_SYS_RESOURCE the kernel wants a multiple of 2 s: say so.
 if command -v setpriv >/dev/null 2>&1 &&
     setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource true 2>/dev/null; then
 	test_must_fail 1 setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource \
-		dpsi -w io:some:50ms/1s -T 5 >/dev/null 2>"$TRASH/err"
+		dpsi -W io:some:50ms/1s -T 5 >/dev/null 2>"$TRASH/err"
 	is "$?" 0 "unprivileged 1 s window: exit 1"
 	ok "unprivileged 1 s window: explained" grep -qx \
 		'dpsi: io:some:50ms/1s: without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of 2s' "$TRASH/err"
 	setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource \
-		dpsi -w io:some:50ms/2s -T 30 >/dev/null 2>"$TRASH/err"
+		dpsi -W io:some:50ms/2s -T 30 >/dev/null 2>"$TRASH/err"
 	is "$?" 0 "unprivileged 2 s window: armed and fired"
 else
 	skip "unprivileged trigger rules" "no setpriv or cannot drop capabilities"

@@ -56,10 +56,10 @@ got=$(awk -F'\t' '$4 == "some" { print $8 }' "$TRASH/out")
 ok "-c $name: total read from its io.pressure" awk -v w="$want" -v g="$got" 'BEGIN { exit !(g > 0 && g <= w) }'
 
 # Wait mode on the cgroup's file.
-dpsi -c "$name" -w io:some:50ms/2s -T 30 -H >"$TRASH/out" 2>"$TRASH/err"
-is "$?" 0 "-c $name -w io:some:50ms/2s: fired"
+dpsi -c "$name" -W io:some:50ms/2s -T 30 -H >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "-c $name -W io:some:50ms/2s: fired"
 is "$(cut -f2-4 "$TRASH/out" | head -1)" "$(printf '/%s\tio\tsome' "$name")" "-c -w: the cgroup's row"
-test_must_fail 3 dpsi -c "$idle" -w io:some:500ms/2s -T 1 >/dev/null 2>&1
+test_must_fail 3 dpsi -c "$idle" -W io:some:500ms/2s -T 1 >/dev/null 2>&1
 is "$?" 0 "-c idle cgroup -w: no stall, -T 1 exits 3"
 
 # cgroup.pressure 0: the files vanish.
@@ -68,7 +68,7 @@ if [ -e "$V2/$idle/cgroup.pressure" ] && echo 0 >"$V2/$idle/cgroup.pressure"; th
 	is "$?" 0 "cgroup.pressure 0: exit 1"
 	ok "cgroup.pressure 0: says so" grep -qx "dpsi: cgroup /$idle: pressure accounting is off for this cgroup: echo 1 > cgroup.pressure" "$TRASH/err"
 	ok "cgroup.pressure 0: -C skips it quietly" sh -c "! dpsi -C -r io 2>&1 | grep -q '/$idle'"
-	test_must_fail 1 dpsi -c "$idle" -w io:some:1s/2s -T 1 >/dev/null 2>"$TRASH/err"
+	test_must_fail 1 dpsi -c "$idle" -W io:some:1s/2s -T 1 >/dev/null 2>"$TRASH/err"
 	is "$?" 0 "cgroup.pressure 0, -w: exit 1"
 	ok "cgroup.pressure 0, -w: says so" grep -qx "dpsi: cgroup /$idle: pressure accounting is off for this cgroup: echo 1 > cgroup.pressure" "$TRASH/err"
 else

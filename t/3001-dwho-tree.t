@@ -34,11 +34,11 @@ dwho -R "$R" -o tsv >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "exit 0 with damaged files"
 cut -f2- "$TRASH/out" >"$TRASH/got"
 printf '%s\n' \
-    'pid	user	command	kB_rd/s	kB_wr/s	kB_ccwr/s	kB_rchar/s	kB_wchar/s	syscr/s	syscw/s	hit%	%iodelay' \
-    '100	tester	dd	10.00	2.00	0.00	20.00	2.00	2.00	1.00	50.00	0.50' \
-    '200	tester	tab\there\nnl) (x	0.00	1.00	0.00	0.00	0.00	0.00	0.00	-	10.00' \
-    '600	tester	noio	-	-	-	-	-	-	-	-	0.20' >"$TRASH/want"
-ok "since start: exact rates, delay summed over threads" test_cmp "$TRASH/want" "$TRASH/got"
+    'pid	user	command	kB_rd/s	kB_wr/s	kB_ccwr/s	kB_rchar/s	kB_wchar/s	syscr/s	syscw/s	hit%	%iodelay	carries	start' \
+    '100	tester	dd	10.00	2.00	0.00	20.00	2.00	2.00	1.00	50.00	0.50	-	50000' \
+    '200	tester	tab\there\nnl) (x	0.00	1.00	0.00	0.00	0.00	0.00	0.00	-	10.00	-	90000' \
+    '600	tester	noio	-	-	-	-	-	-	-	-	0.20	-	50000' >"$TRASH/want"
+ok "since start: exact rates, delay summed over threads; carries, start" test_cmp "$TRASH/want" "$TRASH/got"
 is "$(cat "$TRASH/err")" "dwho: 2 malformed proc/PID/stat or io files (first: pid 500): shown as - or skipped" \
     "one line names the damaged files"
 now=$(date +%s)
@@ -84,11 +84,11 @@ dwho -R "$R" -o prom >"$TRASH/prom" 2>/dev/null
 ok "prom: well formed" awk '
 	/^# HELP dwho_[a-z_]+ / { next }
 	/^# TYPE dwho_[a-z_]+_total counter$/ { next }
-	/^dwho_[a-z_]+_total\{pid="[0-9]+",user="[^"]*",command="([^"\\]|\\.)*"\} [0-9.e+]+$/ { n++; next }
+	/^dwho_[a-z_]+_total\{pid="[0-9]+",user="[^"]*",command="([^"\\]|\\.)*",start="[0-9]+"\} [0-9.e+]+$/ { n++; next }
 	{ print "# bad: " $0; bad = 1 }
 	END { exit bad || n == 0 }' "$TRASH/prom"
-ok "prom: read bytes counter" grep -qx 'dwho_read_bytes_total{pid="100",user="tester",command="dd"} 5120000' "$TRASH/prom"
-ok "prom: delay seconds summed, newline escaped" grep -qxF "$(printf 'dwho_blkio_delay_seconds_total{pid="200",user="tester",command="tab\there\\nnl) (x"} 10')" "$TRASH/prom"
+ok "prom: read bytes counter" grep -qx 'dwho_read_bytes_total{pid="100",user="tester",command="dd",start="50000"} 5120000' "$TRASH/prom"
+ok "prom: delay seconds summed, newline escaped" grep -qxF "$(printf 'dwho_blkio_delay_seconds_total{pid="200",user="tester",command="tab\there\\nnl) (x",start="90000"} 10')" "$TRASH/prom"
 is "$(dwho -R "$R" -o prom -n 1 2>/dev/null | grep -c '^dwho_read_bytes_total')" 1 "prom -n 1 bounds the series"
 
 echo 0 >"$P/sys/kernel/task_delayacct"

@@ -66,7 +66,7 @@ swap
 wait $dwpid
 is "$?" 0 "dwho exit 0"
 is "$(cat "$TRASH/err")" "" "dwho: no message"
-cut -f2- "$TRASH/dwho" >"$TRASH/got"
+cut -f2-13 "$TRASH/dwho" >"$TRASH/got"
 printf '%s\n' \
     'pid	user	command	kB_rd/s	kB_wr/s	kB_ccwr/s	kB_rchar/s	kB_wchar/s	syscr/s	syscw/s	hit%	%iodelay' \
     '100	root	dd	325.52	162.76	1.33	3.26	162.76	3.33	66.67	0.00	20.00' \

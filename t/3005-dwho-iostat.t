@@ -60,8 +60,15 @@ test_must_fail 2 dwho -R "$TREE" -G iostat -p 1 >/dev/null 2>&1
 is "$?" 0 "-G iostat with -p: usage"
 test_must_fail 2 dwho -R "$TREE" -G nosuch >/dev/null 2>&1
 is "$?" 0 "-G unknown source: usage"
-test_must_fail 2 dwho -R "$TREE" -g -s kB_rd/s >/dev/null 2>&1
-is "$?" 0 "-s of a process column with io.stat: usage"
+# One set of sort keys on both sources: kB_rd/s is rkB/s here.
+dwho -R "$TREE" -g -s kB_rd/s -o tsv >"$TRASH/s1" 2>/dev/null
+dwho -R "$TREE" -g -s rkB/s -o tsv >"$TRASH/s2" 2>/dev/null
+dwho -R "$TREE" -g -s read -o tsv >"$TRASH/s3" 2>/dev/null
+is "$(cut -f2- "$TRASH/s1")" "$(cut -f2- "$TRASH/s2")" "-s kB_rd/s with io.stat: the same order as rkB/s"
+is "$(cut -f2- "$TRASH/s3")" "$(cut -f2- "$TRASH/s2")" "-s read with io.stat: the same order as rkB/s"
+test_must_fail 2 dwho -R "$TREE" -G iostat -s hit >/dev/null 2>"$TRASH/err"
+is "$?" 0 "-G iostat -s hit (not in io.stat): usage"
+ok "-G iostat -s hit: says why" grep -q "^dwho: -s 'hit': not in io.stat" "$TRASH/err"
 
 # -- two samples of a copy: swap files between them (by rename)
 T=$TRASH/t

@@ -130,7 +130,7 @@ rm "$MNT/app.log" "$MNT/h1" "$TRASH/sub2/b.log"
 sync
 
 # ---- rows ----
-ddeleted -o tsv >"$TRASH/all" 2>"$TRASH/err"
+ddeleted -a -o tsv >"$TRASH/all" 2>"$TRASH/err"
 is "$?" 0 "scan exits 0"
 ok "no messages as root" test ! -s "$TRASH/err"
 awk -F'\t' -v m="$MNT" 'NR > 1 && $9 == m' "$TRASH/all" >"$TRASH/rows"

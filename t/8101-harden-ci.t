@@ -5,6 +5,7 @@
 . "${0%/*}/lib.sh"
 CI=$TOP/.ci/run
 [ -f "$CI" ] || skip_all "no .ci/run"
+"$T/deps" --list >"$TRASH/deps"
 
 ok ".ci/run runs make check" grep -qx 'make check' "$CI"
 ok ".ci/run runs make check SANITIZE=1" grep -qx 'make check SANITIZE=1' "$CI"
@@ -13,8 +14,11 @@ is "$(awk '/^make check SANITIZE=1$/ { print prev; exit } { prev = $0 }' "$CI")"
    "make clean >/dev/null" "SANITIZE=1 run follows make clean"
 is "$(grep -c '^make check' "$CI")" 2 "the suite runs exactly twice"
 ok ".ci/run stops at the first failure (set -e)" grep -q '^set -e' "$CI"
-for p in valgrind clang libclang-rt-14-dev jq; do
-	ok ".ci/run installs $p" grep -q "[[:space:]]$p\([[:space:]]\|$\)" "$CI"
+# One list of test-only packages: t/deps has it, .ci/run calls t/deps.
+ok ".ci/run installs through t/deps" grep -qx 't/deps' "$CI"
+ok ".ci/run keeps no list of its own" test "$(grep -c 'apt-get install' "$CI")" -eq 0
+for p in valgrind clang libclang-rt-14-dev jq mandoc sysstat python3; do
+	ok "t/deps installs $p" grep -qx "$p" "$TRASH/deps"
 done
 
 # What SANITIZE=1 means, read from make's database in a scratch dir

@@ -46,7 +46,7 @@ ok "dwho prom: label escapes the newline, keeps tab and ')'" \
     grep -qF "$(printf 'command="a\tb\\nc) (d"')" "$TRASH/prom"
 ok "dwho prom: every sample line well formed" awk '
 	/^#/ { next }
-	/^[a-z_]+\{pid="[0-9]+",user="[^"]*",command="([^"\\]|\\.)*"\} [-0-9.e+]+$/ { next }
+	/^[a-z_]+\{pid="[0-9]+",user="[^"]*",command="([^"\\]|\\.)*",start="[0-9]+"\} [-0-9.e+]+$/ { next }
 	{ bad = 1; print "# " $0 } END { exit bad }' "$TRASH/prom"
 kill $hostile 2>/dev/null
 

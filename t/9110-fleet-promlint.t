@@ -74,7 +74,9 @@ for t in $tools; do
 			skip "$t -o prom ($src): promtool check metrics" "promtool not installed (package prometheus)"
 		fi
 		# Stable names, documented: each family in the man page.
-		if [ -f "$TOP/doc/$t.1" ]; then
+		if ! have_prog mandoc; then
+			skip "$t ($src): every metric family named in doc/$t.1" "needs mandoc"
+		elif [ -f "$TOP/doc/$t.1" ]; then
 			# Rendered, without the backspace overstrike of bold.
 			mandoc -Tascii "$TOP/doc/$t.1" 2>/dev/null | sed 's/.\x08//g' >"$TRASH/man"
 			missing=

@@ -70,9 +70,9 @@ cat >"$TRASH/prog.c" <<'C'
 #include <diskstat.h>
 
 static const struct ds_col cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
 	{ "rd_ms", DS_T_U64, DS_P_COUNTER, "read_seconds_total",
-	    "Time spent reading.", 3, 0 },
+	    "Time spent reading.", 3, 0, 0 },
 };
 
 int

@@ -32,6 +32,7 @@ for t in $tools; do
 	# another form "       dpsi -w ...").
 	use=$("$t" --help | awk '
 	    NR == 1 { if (!sub(/^usage: /, "")) exit; print; next }
+	    /^  -/ { exit }
 	    /^[ \t]/ { print; next }
 	    { exit }' | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
 	is "$syn" "$use" "doc/$t.1 SYNOPSIS is $t's usage line"

@@ -73,3 +73,53 @@ for t in $tools; do
 	*) fail "$t --<TAB>: --help --root --version" ;;
 	esac
 done
+
+# Every long option a tool takes, from its --help (issue 16).
+for t in $tools; do
+	want=$("$t" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+	got=$(comp "$t" -- | tr ' ' '\n')
+	missing=
+	for w in $want; do
+		echo "$got" | grep -qx -- "$w" || missing="$missing $w"
+	done
+	is "${missing# }" "" "$t --<TAB>: every long option of its --help"
+done
+
+# dqueue --set: only attributes that can be written; --check: all.
+mkdir -p "$TRASH/wt/sys/block/vdb/queue"
+for f in nr_requests scheduler rotational logical_block_size; do
+	: >"$TRASH/wt/sys/block/vdb/queue/$f"
+done
+echo 'none [mq-deadline] kyber' >"$TRASH/wt/sys/block/vdb/queue/scheduler"
+chmod 0444 "$TRASH/wt/sys/block/vdb/queue/logical_block_size"
+chmod 0644 "$TRASH/wt/sys/block/vdb/queue/nr_requests" "$TRASH/wt/sys/block/vdb/queue/scheduler" \
+    "$TRASH/wt/sys/block/vdb/queue/rotational"
+is "$(comp dqueue -R "$TRASH/wt" --set '')" "nr_requests= rotational= scheduler= " \
+    "dqueue --set <TAB>: the writable attributes only"
+is "$(comp dqueue -R "$TRASH/wt" --check l)" "logical_block_size= " \
+    "dqueue --check l<TAB>: read-only ones too"
+is "$(comp dqueue -R "$TRASH/wt" --set scheduler=)" "scheduler=kyber scheduler=mq-deadline scheduler=none " \
+    "dqueue --set scheduler=<TAB>: the device's schedulers"
+is "$(comp dqueue -R "$TRASH/wt" vdb --set 'nr_requests=64,scheduler=k')" "nr_requests=64,scheduler=kyber " \
+    "dqueue --set a=1,scheduler=k<TAB>: after a comma too"
+is "$(comp dqueue -R "$TRASH/wt" --set scheduler = m)" "mq-deadline " \
+    "dqueue --set scheduler = m<TAB> (readline split at =): the schedulers"
+# dwho -s: the sort keys, the same on every host.
+is "$(comp dwho -s wr)" "write writes " "dwho -s wr<TAB>: write writes"
+is "$(comp dwho -s io)" "io iodelay " "dwho -s io<TAB>: io iodelay"
+# -O: the tool's own column names.
+is "$(comp dxstat -O %u)" "%util " "dxstat -O %u<TAB>: %util"
+is "$(comp dwho -O +ca)" "+carries " "dwho -O +ca<TAB>: +carries"
+# ddeleted --truncate: PID:FD of deleted files held open.
+head -c 4096 /dev/zero >"$TRASH/held"
+sleep 1000 7<"$TRASH/held" &
+sl=$!
+at_exit "kill $sl 2>/dev/null"
+sleep 0.2
+rm "$TRASH/held"
+case " $(comp ddeleted --truncate "$sl:") " in
+*" $sl:7 "*) pass "ddeleted --truncate PID:<TAB>: the deleted file's PID:FD" ;;
+*) if [ "$(id -u)" -eq 0 ]; then fail "ddeleted --truncate PID:<TAB>"; else
+	skip "ddeleted --truncate PID:<TAB>" "not root"; fi ;;
+esac
+kill $sl

@@ -81,11 +81,22 @@ skip() {
 	echo "ok $_tap_n - $1 # SKIP $2"
 }
 
-# ok DESCRIPTION CMD...: passes when CMD exits 0.
+# ok DESCRIPTION CMD...: passes when CMD exits 0.  A check that cannot
+# be made here (json_ok without jq) returns 77 after setting _why: that
+# is a skip, never a pass.
 ok() {
 	_d=$1
 	shift
-	if "$@"; then _result 0 "$_d"; else _result 1 "$_d"; fi
+	_why=
+	"$@"
+	_st=$?
+	if [ $_st -eq 77 ] && [ -n "$_why" ]; then
+		skip "$_d" "$_why"
+	elif [ $_st -eq 0 ]; then
+		_result 0 "$_d"
+	else
+		_result 1 "$_d"
+	fi
 }
 
 # is GOT WANT DESCRIPTION
@@ -145,6 +156,10 @@ fields_ok() {
 # Each line is parsed on its own: "jq -e" alone would judge only the
 # last value, and would take "{}{}" or an object spread over lines.
 json_ok() {
+	if ! have_prog jq; then
+		_why="needs jq"
+		return 77
+	fi
 	jq -R 'fromjson | if type == "object" then "ok" else "not an object: \(.)" end' \
 	    "$1" >"$TRASH/.json_ok" 2>&1
 	_jn=$(awk 'END { print NR }' "$1")
@@ -158,14 +173,44 @@ json_ok() {
 	[ "$_jn" -gt 0 ] && [ "$_jn" -eq "$_jt" ]
 }
 
-# need_root / need_cmd NAME: skip the whole script when missing.
+# need_root / need_prog NAME...: skip the whole script when missing
+# (need_cmd is the older name of need_prog).  The optional programs
+# come from the test-only packages t/deps installs.
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
 }
-need_cmd() {
+need_prog() {
 	for _c; do
 		command -v "$_c" >/dev/null 2>&1 || skip_all "needs $_c"
 	done
+}
+need_cmd() {
+	need_prog "$@"
+}
+
+# have_prog NAME...: every one of them is on PATH.
+have_prog() {
+	for _c; do
+		command -v "$_c" >/dev/null 2>&1 || return 1
+	done
+}
+
+# lacks "NAME..." DESCRIPTION: when a program is missing, print one skip
+# for DESCRIPTION and succeed, so that "lacks jq D || is ... D" runs the
+# check only where it can be made.
+lacks() {
+	_l=
+	for _c in $1; do
+		command -v "$_c" >/dev/null 2>&1 || _l="$_l $_c"
+	done
+	[ -n "$_l" ] || return 1
+	skip "$2" "needs$_l"
+}
+
+# need_feature TEST REASON: skip the script unless the shell test TEST
+# (a string for eval) holds: a kernel file, a sysctl, a mount.
+need_feature() {
+	eval "$1" >/dev/null 2>&1 || skip_all "$2"
 }
 
 # need_loop: a loop device can be made here.

@@ -16,7 +16,7 @@
 #include "tap.h"
 
 static const struct ds_col col[] = {
-	{ "v", DS_T_F2, DS_P_GAUGE, "v", "A value.", 0, 0 },
+	{ "v", DS_T_F2, DS_P_GAUGE, "v", "A value.", 0, 0, 0 },
 };
 
 static uint64_t seed = 88172645463325252ull;

@@ -174,7 +174,8 @@ main(void)
 	is_int(q.err[DS_QA_READ_AHEAD_KB], -EINVAL, "x12 is not a number");
 	is_int(q.err[DS_QA_MAX_SECTORS_KB], -ENOENT, "missing file: -ENOENT");
 	is_str(q.write_cache, "write back", "write_cache text, newline cut");
-	is_int(q.err[DS_QA_ZONED], -EINVAL, "an empty text value is damage");
+	is_int(q.err[DS_QA_ZONED], -ENODATA,
+	    "an empty file (cp of a refused read) is no value, not damage");
 	is_u64(q.v[DS_QA_NR_HW_QUEUES], 2, "two mq/N directories, the file not counted");
 	is_int(q.err[DS_QA_HOLDERS], 0, "holders listed");
 	is_int((int)q.holders.n, 0, "sda: no holders");
@@ -200,8 +201,8 @@ main(void)
 	dir(top, "sys/block/vde/queue");
 	put(top, "sys/block/vde/queue/scheduler", "", 0644);
 	is_int(ds_queue_read(&r, "vde", NULL, &buf, &q), 0, "read vde");
-	is_int(q.err[DS_QA_SCHEDULER], -EINVAL,
-	    "an empty scheduler file is damage");
+	is_int(q.err[DS_QA_SCHEDULER], -ENODATA,
+	    "an empty scheduler file: no value (a FIFO is damage: t/4000)");
 	ds_queue_free(&q);
 
 	is_int(ds_queue_files(&r, "sda", &buf, &fs), 0, "files of sda");

@@ -7,16 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diskstat.h"
 #include "tap.h"
 
 static const struct ds_col cols[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "name", DS_T_STR, DS_P_LABEL, "name", NULL, 0, 0 },
-	{ "count", DS_T_U64, DS_P_COUNTER, "count_total", "A count.", 0, 0 },
-	{ "ms", DS_T_U64, DS_P_COUNTER, "seconds_total", "Time.\\ \n", 3, 0 },
-	{ "rate", DS_T_F2, DS_P_GAUGE, "rate_bytes", "kB/s as bytes/s.", 0, 1024 },
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "name", DS_T_STR, DS_P_LABEL, "name", NULL, 0, 0, 0 },
+	{ "count", DS_T_U64, DS_P_COUNTER, "count_total", "A count.", 0, 0, 0 },
+	{ "ms", DS_T_U64, DS_P_COUNTER, "seconds_total", "Time.\\ \n", 3, 0, 0 },
+	{ "rate", DS_T_F2, DS_P_GAUGE, "rate_bytes", "kB/s as bytes/s.", 0, 1024, 0 },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
@@ -56,9 +57,10 @@ rows(struct ds_writer *w)
 	ds_w_report_end(w);
 }
 
-/* Render into a string through a memory stream. */
+/* Render into a string through a memory stream, with -O spec and opts. */
 static char *
-render(enum ds_fmt fmt, int header, void (*fn)(struct ds_writer *))
+render_sel(enum ds_fmt fmt, int header, const char *spec, unsigned opts,
+    void (*fn)(struct ds_writer *))
 {
 	struct ds_writer w;
 	char *buf = NULL;
@@ -66,10 +68,19 @@ render(enum ds_fmt fmt, int header, void (*fn)(struct ds_writer *))
 	FILE *f = open_memstream(&buf, &len);
 
 	ds_writer_init(&w, f, fmt, cols, NCOLS, header, "t");
+	if (ds_writer_select(&w, spec, NULL, NULL) < 0)
+		fprintf(f, "select failed");
+	ds_writer_opts(&w, opts);
 	fn(&w);
 	ds_writer_free(&w);
 	fclose(f);
 	return buf;
+}
+
+static char *
+render(enum ds_fmt fmt, int header, void (*fn)(struct ds_writer *))
+{
+	return render_sel(fmt, header, NULL, 0, fn);
 }
 
 static void
@@ -97,6 +108,125 @@ two_reports(struct ds_writer *w)
 	ds_w_report_end(w);
 }
 
+/* Two reports of one run, today: the time without its date. */
+static void
+today(struct ds_writer *w)
+{
+	uint64_t now = (uint64_t)time(NULL) / 86400 * 86400 * 1000000000ull;
+
+	ds_w_time(w, now + 3723000000000ull);	/* 01:02:03 UTC */
+	ds_w_str(w, "x");
+	ds_w_u64(w, 7);
+	ds_w_u64(w, 4294966784u);
+	ds_w_f(w, 1024);
+	ds_w_row_end(w);
+	ds_w_report_end(w);
+	ds_w_time(w, now + 3724000000000ull);
+	ds_w_str(w, "y");
+	ds_w_u64(w, 1);
+	ds_w_u64(w, 1);
+	ds_w_f(w, 0.5);
+	ds_w_row_end(w);
+	ds_w_report_end(w);
+}
+
+static void
+human(const char *want, double v)
+{
+	char buf[64];
+
+	ds_fmt_human(buf, sizeof(buf), v);
+	is_str(buf, want, want);
+}
+
+static void
+selection(void)
+{
+	static const struct ds_col hcols[] = {
+		{ "b", DS_T_U64, DS_P_GAUGE, "b_bytes", "B.", 0, 0,
+		    DS_C_BYTES },
+		{ "k", DS_T_F2, DS_P_GAUGE, "k_bytes", "K.", 0, 1024,
+		    DS_C_KB | DS_C_WIDE },
+	};
+	struct ds_writer w;
+	const char *bad;
+	size_t badlen;
+	char *s;
+
+	s = render_sel(DS_FMT_TSV, 1, "rate,name", 0, two_reports);
+	is_str(s, "rate\tname\n2.50\ta\\tb\n100.00\tx\n",
+	    "-O rate,name: tsv in that order");
+	free(s);
+	s = render_sel(DS_FMT_JSON, 1, "ms,time", 0, one);
+	is_str(s, "{\"ms\":1466698,\"time\":1764469461.005}\n",
+	    "-O ms,time: json keys in that order, Unix seconds kept");
+	free(s);
+	s = render_sel(DS_FMT_TABLE, 1, "name,count", 0, today);
+	is_str(s, "name  count\nx         7\n\nname  count\ny         1\n",
+	    "-O: table, widths kept across reports");
+	free(s);
+	s = render_sel(DS_FMT_TABLE, 1, "time,ms,rate", DS_W_HUMAN, today);
+	is_str(s, "    time          ms     rate\n01:02:03  4294966784  1024.00\n"
+	    "\n    time          ms     rate\n01:02:04           1     0.50\n",
+	    "table: today's time as HH:MM:SS; -h leaves unmarked columns");
+	free(s);
+	s = render_sel(DS_FMT_PROM, 1, "ms", 0, one);
+	is_str(s, "# HELP t_seconds_total Time.\\\\ \\n\n"
+	    "# TYPE t_seconds_total counter\n"
+	    "t_seconds_total{name=\"a\tb\"} 1466.698\n",
+	    "-O ms: prom has that metric, labels kept");
+	free(s);
+
+	ds_writer_init(&w, stdout, DS_FMT_TSV, cols, NCOLS, 1, "t");
+	is_int(ds_writer_select(&w, "name,nope", &bad, &badlen), -EINVAL,
+	    "-O unknown column refused");
+	is_int((int)badlen, 4, "the bad name's length");
+	ok(strncmp(bad, "nope", 4) == 0, "the bad name");
+	is_int(ds_writer_select(&w, "name,name", &bad, &badlen), -EINVAL,
+	    "-O a column twice refused");
+	is_int(ds_writer_select(&w, "+name", &bad, &badlen), 0,
+	    "-O +name: already shown, no error");
+	ds_writer_free(&w);
+
+	/* DS_C_WIDE: out of the default table, in every other format. */
+	ds_writer_init(&w, stdout, DS_FMT_TABLE, hcols, 2, 1, "t");
+	is_int((int)w.nview, 1, "table default leaves DS_C_WIDE out");
+	ds_writer_select(&w, "+k", NULL, NULL);
+	is_int((int)w.nview, 2, "-O +k adds it");
+	ds_writer_free(&w);
+	ds_writer_init(&w, stdout, DS_FMT_TSV, hcols, 2, 1, "t");
+	is_int((int)w.nview, 2, "tsv keeps every column");
+	ds_writer_free(&w);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ds_writer_init(&w, f, DS_FMT_TABLE, hcols, 2, 1, "t");
+		ds_writer_select(&w, "+k", NULL, NULL);
+		ds_writer_opts(&w, DS_W_HUMAN);
+		ds_w_u64(&w, 270553174016ull);
+		ds_w_f(&w, 5255.60);
+		ds_w_row_end(&w);
+		ds_w_report_end(&w);
+		ds_writer_free(&w);
+		fclose(f);
+		is_str(buf, "   b     k\n252G  5.1M\n",
+		    "-h: bytes and KiB in human units");
+		free(buf);
+	}
+	human("0", 0);
+	human("512", 512);
+	human("1023", 1023);
+	human("1K", 1024);
+	human("1.5K", 1536);
+	human("4G", 4294966784.0);
+	human("251.9G", 251.9 * 1073741824.0);
+	human("1M", 1048575.0);
+	human("-2K", -2048);
+	human("16E", 18446744073709551615.0);
+}
+
 static void
 esc(int (*fn)(struct ds_buf *, const char *, size_t), const char *in,
     size_t len, const char *want, const char *name)
@@ -115,6 +245,8 @@ main(int argc, char **argv)
 	enum ds_fmt fmt;
 	char *s;
 
+	setenv("TZ", "UTC", 1);
+	tzset();
 	if (argc > 1) {
 		if (ds_fmt_parse(argv[1], &fmt) < 0)
 			return 2;
@@ -145,12 +277,13 @@ main(int argc, char **argv)
 	free(s);
 	s = render(DS_FMT_TABLE, 1, two_reports);
 	is_str(s,
-	    "          time  name                 count       ms  rate\n"
-	    "1764469461.005  a\\tb  18446744073709551615  1466698  2.50\n"
+	    "               time  name                 count       ms  rate\n"
+	    "2025-11-30 02:24:21  a\\tb  18446744073709551615  1466698  2.50\n"
 	    "\n"
-	    " time  name  count  ms    rate\n"
-	    "0.000  x         -   5  100.00\n",
-	    "table aligned per report, header each report");
+	    "               time  name                 count       ms    rate\n"
+	    "1970-01-01 00:00:00  x                        -        5  100.00\n",
+	    "table: header each report, widths kept, times of other days "
+	    "dated");
 	free(s);
 	s = render(DS_FMT_PROM, 1, one);
 	is_str(s,
@@ -170,6 +303,7 @@ main(int argc, char **argv)
 	    "prom omits a missing value");
 	free(s);
 
+	selection();
 	esc(ds_esc_tsv, "a\tb\nc\rd\\e", 9, "a\\tb\\nc\\rd\\\\e", "tsv escapes");
 	esc(ds_esc_json, "q\"b\\\x01\x1f\x7f", 7,
 	    "\"q\\\"b\\\\\\u0001\\u001f\\u007f\"", "json escapes");

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Every example command in README is run, as written, and must do what
+# the README says.  Each is taken from README itself (so a changed
+# example is run as changed); only durations are shortened (10 s to
+# 0.3 s, sleep 60 to nothing, -T 3600 to -T 1) and paths under /var
+# moved into the scratch directory, by the sed below, so that the run
+# takes seconds.  A README example this script does not know fails.
+. "${0%/*}/lib.sh"
+README=$TOP/README
+[ -f "$README" ] || skip_all "no README"
+
+# The examples: indented lines of README that run a tool of the suite
+# (or cmd/NAME), and the commands of the crontab lines.
+# (The list of the tools at the top, "dxstat     the device view", is
+# not a command.)
+sed -n 's/^    //p' "$README" |
+    sed -n -e 's/^\(\*[^ ]* \)\{5\} *root  *//p;t' \
+    -e '/^\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\)   *[a-z]/d' \
+    -e '/^\(make && \)\{0,1\}\(cmd\/\)\{0,1\}\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\)\( \|$\)/p' \
+    >"$TRASH/examples"
+N=26
+is "$(wc -l <"$TRASH/examples" | tr -d ' ')" $N "README: the examples found ($N)"
+
+mkdir -p "$TRASH/var/tmp" "$TRASH/var/lib/prometheus/node-exporter"
+# capture-evidence.sh stands for the user's own script.
+mkdir -p "$TRASH/bin"
+printf '#!/bin/sh\necho captured\n' >"$TRASH/bin/capture-evidence.sh"
+chmod +x "$TRASH/bin/capture-evidence.sh"
+PATH=$TRASH/bin:$PATH
+# The snapshots the examples compare, taken in the order of their names.
+mkdir -p "$TRASH/var/lib/dxstat"
+for s in Tue-0000 Tue-0305 Tue-0310 Tue-0600; do
+	dxstat -s -w "$TRASH/var/lib/dxstat/$s.snap"
+	sleep 0.05
+done
+shorten() {
+	sed -e 's/ 10 1\( \|$\)/ 0.3 1\1/g' -e 's/ 5 1\( \|$\)/ 0.3 1\1/g' \
+	    -e 's/ 2 1\( \|$\)/ 0.3 1\1/g' -e 's/ 1 3\( \|$\)/ 0.2 2\1/g' \
+	    -e 's/ -z 2 3/ -z 0.2 2/' -e 's/ 50 1 *$/ 0.3 1/' \
+	    -e 's/sleep 60/:/' -e 's/-T 3600/-T 1/' \
+	    -e "s|/var/|$TRASH/var/|g" -e 's|^make && ||'
+}
+
+n=0
+while IFS= read -r ex; do
+	n=$((n + 1))
+	cmd=$(printf '%s\n' "$ex" | shorten)
+	(cd "$TOP" && eval "$cmd") >"$TRASH/out.$n" 2>"$TRASH/err.$n"
+	st=$?
+	out=$TRASH/out.$n
+	case $ex in
+	"dqueue -H --check"*)
+		# exit 1 (no NVMe) or 0 is no drift: nothing printed.
+		if ls -d /sys/block/nvme* >/dev/null 2>&1; then
+			skip "README: $ex" "this host has NVMe devices: drift depends on them"
+		else
+			is "$(cat "$out")" "" "README: $ex: no drift said without NVMe"
+		fi
+		;;
+	"dpsi --wait"*)
+		case $st:$(cat "$out") in
+		0:*captured) pass "README: $ex (event, then the script)" ;;
+		3:*) is "$(cat "$out"):$(grep -c 'timed out' "$TRASH/err.$n")" ":1" \
+		    "README: $ex: timeout, the script not run, said" ;;
+		*) fail "README: $ex"; echo "# exit $st"; sed 's/^/# /' "$TRASH/err.$n" ;;
+		esac
+		;;
+	"ddeleted -s --du /var"*)
+		if [ "$(id -u)" -ne 0 ]; then
+			skip "README: $ex" "needs root (du of /var)"
+		else
+			is "$st:$(head -1 "$out" | cut -f1-3)" "0:$(printf 'mount\tfstype\tsize')" \
+			    "README: $ex: exit 0, the summary"
+		fi
+		;;
+	*"| jq "*)
+		lacks jq "README: $ex" || is "$st" 0 "README: $ex: exit 0"
+		;;
+	*"| awk "*)
+		# The awk selects rows; the tool before it must have run
+		# (a pipe's status is awk's: run the tool alone too).
+		tool=$(printf '%s\n' "$cmd" | sed 's/ |.*//')
+		(cd "$TOP" && eval "$tool") >"$TRASH/tool.$n" 2>/dev/null
+		is "$?:$st" "0:0" "README: $ex: exit 0"
+		ok "README: $ex: the tool wrote tsv rows" fields_ok "$TRASH/tool.$n"
+		;;
+	"mkdir -p "*)
+		is "$st:$(ls "$TRASH/var/lib/dxstat" | grep -c '^[A-Z][a-z][a-z]-[0-9]*\.snap$')" "0:5" \
+		    "README: $ex: exit 0, a snapshot named by day and time"
+		;;
+	*" -w "*)
+		f=$(printf '%s\n' "$cmd" | sed 's/.* -w \([^ ]*\).*/\1/')
+		is "$st" 0 "README: $ex: exit 0"
+		# (ddeleted's is empty when no deleted file is held)
+		case $ex in
+		ddeleted*) ok "README: $ex: the file written" test -f "$f" ;;
+		*) ok "README: $ex: the file written" test -s "$f" ;;
+		esac
+		;;
+	*)
+		is "$st" 0 "README: $ex: exit 0"
+		;;
+	esac
+done <"$TRASH/examples"
+is "$n" $N "README: every example run"
