@@ -75,6 +75,7 @@ fi
 	done
 	for f in "$TOP"/prometheus/*.yml; do echo "-rw-r--r-- /usr/share/diskstat/prometheus/${f##*/}"; done
 	for f in "$TOP"/grafana/*.json; do echo "-rw-r--r-- /usr/share/diskstat/grafana/${f##*/}"; done
+	echo "-rw-r--r-- /usr/share/doc/diskstat/README.gz"
 	echo "-rw-r--r-- /usr/share/doc/diskstat/changelog.gz"
 	echo "-rw-r--r-- /usr/share/doc/diskstat/copyright"
 } | sort -k2 >"$TRASH/expect.files"
