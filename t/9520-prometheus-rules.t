@@ -135,58 +135,58 @@ EOF
 	{
 		head_yml
 		cat <<EOF
-  - name: a day quiet, then sda saturated by latency and nvme0n1 at its request limit
+  - name: two and a half hours quiet, then sda saturated by latency and nvme0n1 at its request limit
     interval: 1m
     input_series:
-$(series 1440:"$P/quiet/dxstat.prom,$DQ" 30:"$P/sat/dxstat.prom,$DQ")
+$(series 150:"$P/quiet/dxstat.prom,$DQ" 30:"$P/sat/dxstat.prom,$DQ")
     promql_expr_test:
       - expr: device:dxstat_await_seconds:quiet_p10_1d
-        eval_time: 1465m
+        eval_time: 175m
         exp_samples:
           - labels: 'device:dxstat_await_seconds:quiet_p10_1d{device="nvme0n1",instance="host1",job="node"}'
             value: 0.0001
           - labels: 'device:dxstat_await_seconds:quiet_p10_1d{device="sda",instance="host1",job="node"}'
             value: 0.01
       - expr: device:dxstat_await_seconds:mean
-        eval_time: 1465m
+        eval_time: 175m
         exp_samples:
           - labels: 'device:dxstat_await_seconds:mean{device="nvme0n1",instance="host1",job="node"}'
             value: 0.000156
           - labels: 'device:dxstat_await_seconds:mean{device="sda",instance="host1",job="node"}'
             value: 0.02
       - expr: device:dqueue_request_limit:requests
-        eval_time: 1465m
+        eval_time: 175m
         exp_samples:
           - labels: 'device:dqueue_request_limit:requests{device="nvme0n1",instance="host1",job="node"}'
             value: 8
           - labels: 'device:dqueue_request_limit:requests{device="sda",instance="host1",job="node"}'
             value: 64
     alert_rule_test:
-      - eval_time: 1440m
+      - eval_time: 150m
         alertname: DiskstatDeviceSaturated
         exp_alerts: []
-      - eval_time: 1449m
+      - eval_time: 159m
         alertname: DiskstatDeviceSaturated
         exp_alerts: []
-      - eval_time: 1465m
+      - eval_time: 175m
         alertname: DiskstatDeviceSaturated
         exp_alerts:
 $(sat_alert nvme0n1 7.8)
 $(sat_alert sda 8.0)
-  - name: a day quiet, then busy (%util 100) but not saturated
+  - name: two and a half hours quiet, then busy (%util 100) but not saturated
     interval: 1m
     input_series:
-$(series 1440:"$P/quiet/dxstat.prom,$DQ" 30:"$P/busy/dxstat.prom,$DQ")
+$(series 150:"$P/quiet/dxstat.prom,$DQ" 30:"$P/busy/dxstat.prom,$DQ")
     promql_expr_test:
       - expr: dxstat_util_ratio
-        eval_time: 1465m
+        eval_time: 175m
         exp_samples:
           - labels: 'dxstat_util_ratio{device="nvme0n1",instance="host1",job="node"}'
             value: 1
           - labels: 'dxstat_util_ratio{device="sda",instance="host1",job="node"}'
             value: 1
     alert_rule_test:
-      - eval_time: 1465m
+      - eval_time: 175m
         alertname: DiskstatDeviceSaturated
         exp_alerts: []
   - name: half an hour of history (no baseline), then the saturated load
@@ -198,12 +198,12 @@ $(series 30:"$P/quiet/dxstat.prom,$DQ" 30:"$P/sat/dxstat.prom,$DQ")
         alertname: DiskstatDeviceSaturated
         exp_alerts:
 $(sat_alert nvme0n1 7.8)
-  - name: a day quiet, then saturated for 5 minutes only
+  - name: two and a half hours quiet, then saturated for 5 minutes only
     interval: 1m
     input_series:
-$(series 1440:"$P/quiet/dxstat.prom,$DQ" 5:"$P/sat/dxstat.prom,$DQ" 25:"$P/quiet/dxstat.prom,$DQ")
+$(series 150:"$P/quiet/dxstat.prom,$DQ" 5:"$P/sat/dxstat.prom,$DQ" 25:"$P/quiet/dxstat.prom,$DQ")
     alert_rule_test:
-      - eval_time: 1465m
+      - eval_time: 175m
         alertname: DiskstatDeviceSaturated
         exp_alerts: []
 EOF
@@ -217,9 +217,9 @@ EOF
   - name: control
     interval: 1m
     input_series:
-$(series 1440:"$P/quiet/dxstat.prom,$DQ" 30:"$P/busy/dxstat.prom,$DQ")
+$(series 150:"$P/quiet/dxstat.prom,$DQ" 30:"$P/busy/dxstat.prom,$DQ")
     alert_rule_test:
-      - eval_time: 1465m
+      - eval_time: 175m
         alertname: DiskstatDeviceSaturated
         exp_alerts:
 $(sat_alert sda 1.0)
