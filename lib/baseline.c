@@ -382,8 +382,7 @@ list_files(int dirfd, struct ds_buf *window, struct ds_base *b,
 
 /* The kept devices of one file. */
 struct sample {
-	struct ds_disk *d;
-	size_t n, cap;
+	struct ds_diskstats ds;
 	uint64_t uptime_ns, time_ns;
 };
 
@@ -391,33 +390,33 @@ static int
 sample_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
     struct ds_buf *window, struct sample *s)
 {
-	struct ds_diskstats bad = { 0 };
+	struct ds_diskstats *ds = &s->ds;
 	struct ds_lines l;
 	struct ds_snap sn;
 	struct ds_disk dk;
 	int fd, e;
 
 	memset(&sn, 0, sizeof(sn));
-	s->n = 0;
+	ds->n = ds->bad = ds->first_bad = 0;
 	if ((fd = snap_open(dirfd, f->name, &l, window, &sn)) < 0)
 		return fd;
 	s->uptime_ns = sn.uptime_ns;
 	s->time_ns = sn.time_ns;
-	while ((e = ds_diskstats_next(&l, &dk, &bad)) == 1) {
+	while ((e = ds_diskstats_next(&l, &dk, ds)) == 1) {
 		if (keep != NULL && !keep(dk.name, arg))
 			continue;
-		if (s->n == s->cap) {
-			size_t cap = s->cap ? s->cap * 2 : 64;
-			struct ds_disk *t = realloc(s->d, cap * sizeof(*t));
+		if (ds->n == ds->cap) {
+			size_t cap = ds->cap ? ds->cap * 2 : 64;
+			struct ds_disk *t = realloc(ds->disk, cap * sizeof(*t));
 
 			if (t == NULL) {
 				e = -ENOMEM;
 				break;
 			}
-			s->d = t;
-			s->cap = cap;
+			ds->disk = t;
+			ds->cap = cap;
 		}
-		s->d[s->n++] = dk;
+		ds->disk[ds->n++] = dk;
 	}
 	close(fd);
 	return e;
@@ -439,20 +438,6 @@ same_series(const struct sample *prev, const struct sample *cur)
 	return (bp > bc ? bp - bc : bc - bp) <= BOOT_SLACK_NS;
 }
 
-static const struct ds_disk *
-prev_of(const struct sample *p, size_t hint, const char *name)
-{
-	size_t i;
-
-	/* Devices keep their order from file to file: try the same place. */
-	if (hint < p->n && strcmp(p->d[hint].name, name) == 0)
-		return &p->d[hint];
-	for (i = 0; i < p->n; i++)
-		if (strcmp(p->d[i].name, name) == 0)
-			return &p->d[i];
-	return NULL;
-}
-
 static int
 pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
 {
@@ -464,11 +449,11 @@ pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
 	int e;
 
 	b->pairs++;
-	for (i = 0; i < cur->n; i++) {
-		const struct ds_disk *c = &cur->d[i];
+	for (i = 0; i < cur->ds.n; i++) {
+		const struct ds_disk *c = &cur->ds.disk[i];
 
 		/* A device that appeared: its counters start here. */
-		if ((p = prev_of(prev, i, c->name)) == NULL)
+		if ((p = ds_diskstats_find(&prev->ds, c->name, i)) == NULL)
 			continue;
 		if (ds_disk_delta(p, c, d, &have) == DS_DELTA_RESET) {
 			struct ds_base_dev *dv = dev_get(b, c->name);
@@ -516,8 +501,8 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 		have_prev = 1;
 		cur = !cur;
 	}
-	free(s[0].d);
-	free(s[1].d);
+	ds_diskstats_free(&s[0].ds);
+	ds_diskstats_free(&s[1].ds);
 	ds_buf_free(&window);
 	return e;
 }

@@ -241,6 +241,7 @@ enum ds_type {
 	DS_T_I64,
 	DS_T_F2,		/* double, two decimals (iostat's precision) */
 	DS_T_TIME,		/* Unix time in ns, printed as seconds.millis */
+	DS_T_G,			/* double, ten significant digits (ds_w_f) */
 };
 
 enum ds_prom {
@@ -1492,5 +1493,37 @@ void ds_findings_free(struct ds_findings *f);
  */
 uint64_t ds_tr_limit(const struct ds_tr_dev *d);
 
+
+/* ---- dtriage: the window's inputs ------------------------------------- */
+
+/*
+ * The device called name in s, looked for first at index hint (devices
+ * keep their order between reads), then from the start; NULL if none.
+ */
+const struct ds_disk *ds_diskstats_find(const struct ds_diskstats *s,
+    const char *name, size_t hint);
+/* sys/block/DISK/device/queue_depth (SCSI, ATA); -ENOENT elsewhere. */
+int ds_tr_queue_depth(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, uint64_t *depth);
+/*
+ * 1 when the disk is virtual: its driver is virtio, xen or Hyper-V's,
+ * or its vendor or model is a hypervisor's or a cloud's; else 0.
+ */
+int ds_tr_virtual(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch);
+/*
+ * Rows of the processes of scan b that did something since scan a over
+ * secs (ds_who_rate; a process not in a started in the window).  *out
+ * is allocated (free it); its comm pointers point into b.
+ */
+int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
+    double secs, long clk_tck, int delay, struct ds_tr_proc **out,
+    size_t *n);
+/*
+ * The holders of deleted-open disk files (memory-backed left out) on
+ * filesystem fs of d, largest first: *out allocated, comm into d's pool.
+ */
+int ds_tr_holders(const struct ds_deleted *d, size_t fs,
+    struct ds_tr_holder **out, size_t *n);
 
 #endif

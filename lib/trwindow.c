@@ -1,0 +1,185 @@
+/*
+ * dtriage's inputs from what the other readers give: a device's own
+ * queue depth and whether it is virtual (sysfs), processes' rates over
+ * the window (ds_who_rate on two scans), and a filesystem's largest
+ * holders of deleted-open space (ds_deleted_scan).  Pure conversions
+ * but for the two sysfs reads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+const struct ds_disk *
+ds_diskstats_find(const struct ds_diskstats *s, const char *name, size_t hint)
+{
+	size_t i;
+
+	/* Devices keep their order from read to read: try the same place. */
+	if (hint < s->n && strcmp(s->disk[hint].name, name) == 0)
+		return &s->disk[hint];
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->disk[i].name, name) == 0)
+			return &s->disk[i];
+	return NULL;
+}
+
+static int
+name_ok(const char *s)
+{
+	return *s != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
+	    strcmp(s, "..") != 0;
+}
+
+/* sys/block/DISK/device/FILE into b, trailing blanks cut. */
+static int
+dev_file(const struct ds_root *r, const char *disk, const char *file,
+    struct ds_buf *b)
+{
+	char rel[512];
+	int e;
+
+	if (!name_ok(disk))
+		return -EINVAL;
+	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s/device/%s", disk,
+	    file) >= sizeof(rel))
+		return -ENAMETOOLONG;
+	if ((e = ds_read_file(r, rel, b)) < 0)
+		return e;
+	while (b->len > 0 && (b->data[b->len - 1] == '\n' ||
+	    b->data[b->len - 1] == ' ' || b->data[b->len - 1] == '\t'))
+		b->data[--b->len] = '\0';
+	return 0;
+}
+
+int
+ds_tr_queue_depth(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, uint64_t *depth)
+{
+	int e;
+
+	*depth = 0;
+	/* SCSI and ATA disks have it; virtio, NVMe and loop do not. */
+	if ((e = dev_file(r, disk, "queue_depth", scratch)) < 0)
+		return e;
+	return ds_strtou64(scratch->data, depth) < 0 ? -EINVAL : 0;
+}
+
+int
+ds_tr_virtual(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch)
+{
+	static const char *const vendors[] = { "QEMU", "VMware", "Msft",
+	    "Google", "Amazon", "Xen", "VBOX", "Red Hat" };
+	static const char *const models[] = { "Amazon Elastic Block Store",
+	    "PersistentDisk", "Virtual disk", "VBOX HARDDISK" };
+	char rel[512], link[256];
+	ssize_t n;
+	size_t i;
+
+	if (!name_ok(disk))
+		return -EINVAL;
+	/* The driver: virtio_blk, xen's vbd, Hyper-V's storvsc. */
+	snprintf(rel, sizeof(rel), "sys/block/%s/device/driver", disk);
+	while (rel[0] == '/')
+		memmove(rel, rel + 1, strlen(rel));
+	n = readlinkat(r->fd, rel, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		if (strstr(link, "virtio") != NULL || strstr(link, "vbd") !=
+		    NULL || strstr(link, "storvsc") != NULL ||
+		    strstr(link, "xen") != NULL)
+			return 1;
+	}
+	if (dev_file(r, disk, "vendor", scratch) == 0)
+		for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+			if (strncmp(scratch->data, vendors[i],
+			    strlen(vendors[i])) == 0)
+				return 1;
+	if (dev_file(r, disk, "model", scratch) == 0)
+		for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+			if (strstr(scratch->data, models[i]) != NULL)
+				return 1;
+	return 0;
+}
+
+int
+ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b, double secs,
+    long clk_tck, int delay, struct ds_tr_proc **out, size_t *n)
+{
+	struct ds_tr_proc *p;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (b->n == 0)
+		return 0;
+	if ((p = calloc(b->n, sizeof(*p))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < b->n; i++) {
+		const struct ds_proc *c = &b->p[i];
+		struct ds_tr_proc *t = &p[*n];
+
+		/* Not in the first scan: born in the window, all of it inside. */
+		ds_who_rate(ds_procs_find(a, c->pid), c, secs, clk_tck, delay,
+		    &t->rate);
+		if (!t->rate.active)
+			continue;
+		t->pid = c->pid;
+		t->comm = c->comm;
+		/* Kernel threads have an empty cmdline (read with DS_WHO_CMDLINE). */
+		t->kthread = c->cmdline == NULL;
+		(*n)++;
+	}
+	*out = p;
+	return 0;
+}
+
+static int
+cmp_holder(const void *x, const void *y)
+{
+	const struct ds_tr_holder *a = x, *b = y;
+
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->fd > b->fd) - (a->fd < b->fd);
+}
+
+int
+ds_tr_holders(const struct ds_deleted *d, size_t fs, struct ds_tr_holder **out,
+    size_t *n)
+{
+	struct ds_tr_holder *h;
+	size_t i, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < d->n; i++)
+		k += d->f[i].fs == fs && !d->f[i].memory;
+	if (k == 0)
+		return 0;
+	if ((h = calloc(k, sizeof(*h))) == NULL)
+		return -ENOMEM;
+	for (i = k = 0; i < d->n; i++) {
+		const struct ds_delfile *f = &d->f[i];
+
+		if (f->fs != fs || f->memory)
+			continue;
+		h[k].pid = f->pid;
+		h[k].fd = f->fd;
+		h[k].comm = ds_deleted_str(d, f->comm);
+		/* st_blocks is in 512-byte units whatever the block size. */
+		h[k].bytes = f->blocks * 512;
+		k++;
+	}
+	qsort(h, k, sizeof(*h), cmp_holder);
+	*out = h;
+	*n = k;
+	return 0;
+}
