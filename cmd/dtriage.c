@@ -50,11 +50,19 @@ struct tr {
 };
 
 static void
+usage_to(FILE *f, int status)
+{
+	fprintf(f, "usage: dtriage [-H] [-b dir] [-o fmt] [-R dir] [-w file] "
+	    "[seconds]\n");
+	if (status == 0)
+		tool_exit(0);
+	exit(status);
+}
+
+static void
 usage(void)
 {
-	fprintf(stderr, "usage: dtriage [-H] [-b dir] [-o fmt] [-R dir] "
-	    "[-w file] [seconds]\n");
-	exit(2);
+	usage_to(stderr, 2);
 }
 
 /* Everything read at the start and at the end of the window. */
@@ -134,6 +142,10 @@ disks(struct tr *x)
 	qsort(x->bd.name, x->bd.n, sizeof(*x->bd.name), cmpname);
 }
 
+/*
+ * The window.  A captured tree holds still and cannot be sampled: its
+ * one read is judged since boot (pressure from avg10).
+ */
 static void
 sample_window(struct tr *x)
 {
@@ -142,13 +154,14 @@ sample_window(struct tr *x)
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
 	disks(x);
-	x->nmax = (size_t)(x->window_ns / TICK_NS) + 2;
+	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
 	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
 	x->blocked = calloc(x->nmax, sizeof(*x->blocked));
 	if (x->fl == NULL || x->blocked == NULL)
 		tool_errc(1, -ENOMEM, "samples");
-	take(x, &x->s[0]);
-	end = ds_boottime_ns() + x->window_ns;
+	if (x->t.r.live)
+		take(x, &x->s[0]);
+	end = ds_boottime_ns() + (x->t.r.live ? x->window_ns : 0);
 	for (next = ds_boottime_ns(); !tool_stop && next < end;
 	    next += TICK_NS) {
 		tick(x);
@@ -158,6 +171,13 @@ sample_window(struct tr *x)
 	}
 	/* Interrupted: the window so far is judged, shorter. */
 	take(x, &x->s[1]);
+	if (x->t.r.live)
+		return;
+	tick(x);
+	/* Since boot: CPU time from zero. */
+	x->s[0].ps.have = DS_PS_CPU;
+	x->s[0].ps.ncpu_fields = DS_CPU_N;
+	x->s[0].ps_ok = 1;
 }
 
 static int
@@ -232,21 +252,6 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 	d->lat = NULL;
 }
 
-static void
-share(const struct sample *s, int which, uint64_t ns, struct ds_tr_psi *p)
-{
-	const struct ds_psi *a = which ? &s[0].mem : &s[0].io;
-	const struct ds_psi *b = which ? &s[1].mem : &s[1].io;
-
-	p->have = (which ? s[0].mem_ok && s[1].mem_ok : s[0].io_ok &&
-	    s[1].io_ok) && (a->have & b->have & (1u << DS_PSI_SOME)) &&
-	    ds_psi_share(a->line[DS_PSI_SOME].total,
-	    b->line[DS_PSI_SOME].total, ns, &p->some) == 0;
-	if (p->have && (a->have & b->have & (1u << DS_PSI_FULL)))
-		(void)ds_psi_share(a->line[DS_PSI_FULL].total,
-		    b->line[DS_PSI_FULL].total, ns, &p->full);
-}
-
 /* The block filesystems, each once, with their deleted-open space. */
 static size_t
 filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
@@ -254,7 +259,7 @@ filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
 {
 	struct ds_delsum *sum = NULL;
 	struct ds_tr_fs *fs;
-	size_t i, j, k, n = 0, nsum = 0;
+	size_t i, j, n = 0, nsum = 0;
 	int have_del;
 
 	*out = NULL;
@@ -276,19 +281,8 @@ filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
 		fs[n].mount = m->mnt;
 		fs[n].fstype = m->fstype;
 		fs[n].have_stat = 1;
-		fs[n].have_deleted = have_del;
-		for (k = 0; have_del && k < nsum; k++)
-			if (del->fs[sum[k].fs].dev == fs[n].st.dev) {
-				struct ds_tr_holder *h;
-
-				fs[n].held = sum[k].held;
-				fs[n].held_files = sum[k].files;
-				fs[n].held_procs = sum[k].holders;
-				if (ds_tr_holders(del, sum[k].fs, &h,
-				    &fs[n].nholder) < 0)
-					tool_errc(1, -ENOMEM, "holders");
-				fs[n].holder = h;
-			}
+		if (have_del && ds_tr_fs_held(&fs[n], del, sum, nsum) < 0)
+			tool_errc(1, -ENOMEM, "holders");
 		n++;
 	}
 	free(sum);
@@ -331,27 +325,33 @@ judge(struct tr *x)
 	struct ds_deleted del = { 0 };
 	uint64_t ns = x->s[1].up - x->s[0].up;
 	long tck = sysconf(_SC_CLK_TCK);
+	double secs;
 	size_t i;
 	int e;
 
 	memset(&in, 0, sizeof(in));
 	in.window_s = (double)ns / 1e9;
+	in.since_boot = !x->t.r.live;
 	baseline(x, &in);
 	if ((in.dev = calloc(x->bd.n ? x->bd.n : 1, sizeof(*in.dev))) == NULL)
 		tool_errc(1, -ENOMEM, "devices");
 	for (in.ndev = 0; in.ndev < x->bd.n; in.ndev++)
 		device(x, in.ndev, &in.dev[in.ndev]);
-	share(x->s, 0, ns, &in.io);
-	share(x->s, 1, ns, &in.mem);
+	if (x->s[1].io_ok)
+		(void)ds_tr_psi(x->t.r.live ? &x->s[0].io : NULL, &x->s[1].io,
+		    ns, &in.io);
+	if (x->s[1].mem_ok)
+		(void)ds_tr_psi(x->t.r.live ? &x->s[0].mem : NULL,
+		    &x->s[1].mem, ns, &in.mem);
 	in.blocked = x->blocked;
 	in.nblocked = x->nblocked;
 	in.ncpus = x->s[1].ps.ncpus;
 	in.have_iowait = x->s[0].ps_ok && x->s[1].ps_ok &&
 	    ds_procstat_iowait(&x->s[0].ps, &x->s[1].ps, &in.iowait_pct) == 0;
 	in.delayacct = x->delay;
-	if ((e = ds_tr_procs(&x->s[0].pr, &x->s[1].pr, (double)(x->s[1].pr.
-	    uptime_ns - x->s[0].pr.uptime_ns) / 1e9, tck, x->delay != 0,
-	    &in.proc, &in.nproc)) < 0)
+	secs = (double)(x->s[1].pr.uptime_ns - x->s[0].pr.uptime_ns) / 1e9;
+	if ((e = ds_tr_procs(&x->s[0].pr, &x->s[1].pr, x->t.r.live ? secs : 0,
+	    tck, x->delay != 0, &in.proc, &in.nproc)) < 0)
 		tool_errc(1, e, "processes");
 	in.procs_unreadable = x->s[1].pr.unreadable;
 	in.nfs = filesystems(x, &ms, &del, &in.fs);
@@ -383,11 +383,8 @@ main(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "b:", lo, NULL)) != -1) {
 		if (tool_option(&x.t, ch, optarg, usage))
 			continue;
-		if (ch == 'h') {
-			printf("usage: dtriage [-H] [-b dir] [-o fmt] [-R dir] "
-			    "[-w file] [seconds]\n");
-			tool_exit(0);
-		}
+		if (ch == 'h')
+			usage_to(stdout, 0);
 		if (ch != 'b')
 			usage();
 		x.base_dir = optarg;

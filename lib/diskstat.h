@@ -1441,6 +1441,8 @@ struct ds_tr_psi {
 
 struct ds_triage_in {
 	double window_s;	/* length of the window, seconds */
+	int since_boot;		/* a captured tree: counters since boot,
+				   pressure from avg10 */
 	struct ds_tr_dev *dev;
 	size_t ndev;
 	struct ds_tr_psi io, mem;
@@ -1513,12 +1515,26 @@ int ds_tr_virtual(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch);
 /*
  * Rows of the processes of scan b that did something since scan a over
- * secs (ds_who_rate; a process not in a started in the window).  *out
+ * secs (ds_who_rate; a process not in a started in the window; secs 0:
+ * each process over its own life, for a single scan).  *out
  * is allocated (free it); its comm pointers point into b.
  */
 int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
     double secs, long clk_tck, int delay, struct ds_tr_proc **out,
     size_t *n);
+/*
+ * The pressure share of a window from two reads of a pressure file
+ * (a NULL: b's avg10, for a captured tree that cannot be sampled).
+ * -ENODATA without a "some" line; -EINVAL when the two do not pair.
+ */
+int ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
+    struct ds_tr_psi *out);
+/*
+ * Fill fs's deleted-open figures from a scan and its summary: the row
+ * of the same st_dev, its holders allocated (free fs->holder).
+ */
+int ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
+    const struct ds_delsum *sum, size_t nsum);
 /*
  * The holders of deleted-open disk files (memory-backed left out) on
  * filesystem fs of d, largest first: *out allocated, comm into d's pool.

@@ -320,8 +320,9 @@ psi_rows(const struct ds_triage_in *in, struct ds_findings *out)
 		    "ratio")) == NULL)
 			return -ENOMEM;
 		say(f->evidence, sizeof(f->evidence), "some %.1f%%, full %.1f%% "
-		    "of the %.0f s window%s", in->io.some, in->io.full,
-		    in->window_s, s == DS_TR_OK ? ": I/O holds nothing up" :
+		    "of the %s%s", in->io.some, in->io.full, in->since_boot ?
+		    "last 10 s (avg10: a captured tree)" : "window",
+		    s == DS_TR_OK ? ": I/O holds nothing up" :
 		    ": tasks stalled on I/O");
 		say(f->next, sizeof(f->next), "dpsi -r io 10 1");
 	}
@@ -1009,8 +1010,9 @@ rows_cache(const struct ds_triage_in *in, struct ds_findings *out)
 		    (double)in->procs_unreadable, "count")) == NULL)
 			return -ENOMEM;
 		say(f->evidence, sizeof(f->evidence), "the I/O of %zu processes "
-		    "could not be read (another user's): run as root to see "
-		    "them", in->procs_unreadable);
+		    "could not be read (permission: without root, other users'; "
+		    "as root, another namespace's): their load is not counted",
+		    in->procs_unreadable);
 		say(f->next, sizeof(f->next), "dwho -n 10 5 1");
 	}
 	return 0;
@@ -1271,7 +1273,8 @@ verdict(const struct ds_triage_in *in, struct ds_findings *out)
 	verdict_text(in, out, v.evidence, sizeof(v.evidence));
 	/* The device's command when it is among the worst, it says most. */
 	snprintf(v.next, sizeof(v.next), "%s", d != NULL && d->sev == v.sev ?
-	    d->next : out->n > 0 ? out->f[0].next : "dxstat -y 1 5");
+	    d->next : v.sev >= DS_TR_WARN && out->n > 0 ? out->f[0].next :
+	    "dpsi -r io 10 1");
 	if (add(out, v.sev, "verdict", "-", 0, "ratio") == NULL)
 		return -ENOMEM;
 	for (i = out->n - 1; i > 0; i--)

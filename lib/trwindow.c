@@ -124,8 +124,12 @@ ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b, double secs,
 		const struct ds_proc *c = &b->p[i];
 		struct ds_tr_proc *t = &p[*n];
 
-		/* Not in the first scan: born in the window, all of it inside. */
-		ds_who_rate(ds_procs_find(a, c->pid), c, secs, clk_tck, delay,
+		/*
+		 * Not in the first scan: born in the window, all of it inside.
+		 * secs 0: one scan (a captured tree), each over its own life.
+		 */
+		ds_who_rate(ds_procs_find(a, c->pid), c, secs > 0 ? secs :
+		    ds_proc_age(c, b->uptime_ns, clk_tck), clk_tck, delay,
 		    &t->rate);
 		if (!t->rate.active)
 			continue;
@@ -181,5 +185,54 @@ ds_tr_holders(const struct ds_deleted *d, size_t fs, struct ds_tr_holder **out,
 	qsort(h, k, sizeof(*h), cmp_holder);
 	*out = h;
 	*n = k;
+	return 0;
+}
+
+int
+ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
+    struct ds_tr_psi *out)
+{
+	const unsigned some = 1u << DS_PSI_SOME, full = 1u << DS_PSI_FULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!(b->have & some))
+		return -ENODATA;
+	if (a == NULL) {
+		/* avg10 is hundredths of a percent over the last 10 s. */
+		out->some = (double)b->line[DS_PSI_SOME].avg[0] / 100;
+		if (b->have & full)
+			out->full = (double)b->line[DS_PSI_FULL].avg[0] / 100;
+		out->have = 1;
+		return 0;
+	}
+	if (!(a->have & some) || ds_psi_share(a->line[DS_PSI_SOME].total,
+	    b->line[DS_PSI_SOME].total, ns, &out->some) < 0)
+		return -EINVAL;
+	if ((a->have & b->have & full) != 0)
+		(void)ds_psi_share(a->line[DS_PSI_FULL].total,
+		    b->line[DS_PSI_FULL].total, ns, &out->full);
+	out->have = 1;
+	return 0;
+}
+
+int
+ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
+    const struct ds_delsum *sum, size_t nsum)
+{
+	struct ds_tr_holder *h;
+	size_t k;
+
+	fs->have_deleted = 1;
+	for (k = 0; k < nsum; k++) {
+		if (d->fs[sum[k].fs].dev != fs->st.dev)
+			continue;
+		fs->held = sum[k].held;
+		fs->held_files = sum[k].files;
+		fs->held_procs = sum[k].holders;
+		if (ds_tr_holders(d, sum[k].fs, &h, &fs->nholder) < 0)
+			return -ENOMEM;
+		fs->holder = h;
+		return 0;
+	}
 	return 0;
 }
