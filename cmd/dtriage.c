@@ -110,38 +110,6 @@ tick(struct tr *x)
 		    UINT32_MAX : (uint32_t)ps.procs_blocked;
 }
 
-static int
-cmpname(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void
-disks(struct tr *x)
-{
-	size_t i;
-	int e;
-
-	if ((e = ds_blockdevs_read(&x->t.r, &x->bd)) == 0)
-		return;
-	/* A captured tree without sys/block: the diskstats whole disks. */
-	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &x->tick)) < 0)
-		tool_errc(1, e, "proc/diskstats");
-	x->bd.n = 0;
-	for (i = 0; i < x->tick.n; i++)
-		if (!ds_name_is_partition(x->tick.disk[i].name)) {
-			const char *n = x->tick.disk[i].name;
-			char **p = realloc(x->bd.name, (x->bd.n + 1) * sizeof(*p));
-
-			if (p == NULL || (p[x->bd.n] = strdup(n)) == NULL)
-				tool_errc(1, -ENOMEM, "disks");
-			x->bd.name = p;
-			x->bd.n++;
-		}
-	/* Sorted, as ds_blockdevs_has expects. */
-	qsort(x->bd.name, x->bd.n, sizeof(*x->bd.name), cmpname);
-}
-
 /*
  * The window.  A captured tree holds still and cannot be sampled: its
  * one read is judged since boot (pressure from avg10).
@@ -153,7 +121,8 @@ sample_window(struct tr *x)
 	int e;
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
-	disks(x);
+	if ((e = ds_tr_disks(&x->t.r, &x->buf, &x->bd)) < 0)
+		tool_errc(1, e, "sys/block");
 	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
 	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
 	x->blocked = calloc(x->nmax, sizeof(*x->blocked));

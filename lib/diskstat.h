@@ -1504,6 +1504,12 @@ uint64_t ds_tr_limit(const struct ds_tr_dev *d);
  */
 const struct ds_disk *ds_diskstats_find(const struct ds_diskstats *s,
     const char *name, size_t hint);
+/*
+ * The whole disks: sys/block's names, or, for a captured tree without
+ * sys/block, the diskstats names that are no partition; sorted.
+ */
+int ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
+    struct ds_blockdevs *out);
 /* sys/block/DISK/device/queue_depth (SCSI, ATA); -ENOENT elsewhere. */
 int ds_tr_queue_depth(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch, uint64_t *depth);

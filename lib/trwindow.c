@@ -236,3 +236,48 @@ ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
 	}
 	return 0;
 }
+
+static int
+cmpname(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
+    struct ds_blockdevs *out)
+{
+	struct ds_diskstats ds = { 0 };
+	size_t i, len = 0, n = 0;
+	int e;
+
+	if ((e = ds_blockdevs_read(r, out)) == 0 || e == -ENOMEM)
+		return e;
+	/* A captured tree without sys/block: diskstats' whole disks. */
+	ds_blockdevs_free(out);
+	if ((e = ds_diskstats_read(r, window, &ds)) < 0)
+		return e;
+	for (i = 0; i < ds.n; i++)
+		if (!ds_name_is_partition(ds.disk[i].name)) {
+			len += strlen(ds.disk[i].name) + 1;
+			n++;
+		}
+	out->name = calloc(n ? n : 1, sizeof(*out->name));
+	out->pool = malloc(len ? len : 1);
+	if (out->name == NULL || out->pool == NULL) {
+		ds_diskstats_free(&ds);
+		ds_blockdevs_free(out);
+		return -ENOMEM;
+	}
+	out->cap = n;
+	out->poolcap = len;
+	for (i = 0, len = 0; i < ds.n; i++)
+		if (!ds_name_is_partition(ds.disk[i].name)) {
+			out->name[out->n++] = strcpy(out->pool + len,
+			    ds.disk[i].name);
+			len += strlen(ds.disk[i].name) + 1;
+		}
+	ds_diskstats_free(&ds);
+	qsort(out->name, out->n, sizeof(*out->name), cmpname);
+	return 0;
+}
