@@ -54,7 +54,9 @@
  * at-limit		in_flight pinned at the limit as in (a), but no
  *			evidence that requests wait for a slot (dlat absent
  *			and the waiters do not exceed the slots).  info;
- *			warn with io some from 5%.  next: dlat.
+ *			warn with io some from 5% (or PSI unknown: then
+ *			nothing shows the queue holds nobody up).  next:
+ *			dlat.
  * slow			latency at least 3x the quiet-time median while the
  *			queue is not twice its quiet length: the device
  *			itself is slower (failing media, a throttled or
@@ -62,7 +64,8 @@
  * queue-long		aqu-sz at least 2 with none of the above and no
  *			baseline: a queue of N whose parallelism is unknown,
  *			never called saturated.  info; warn with io some
- *			from 5%.  next: the snapshot command that starts a
+ *			from 5% or PSI unknown.  next: the snapshot command
+ *			that starts a
  *			baseline.  value: aqu-sz, count.
  * busy			%util at least 90, not saturated: never idle, which
  *			with one request at a time says nothing about
