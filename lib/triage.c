@@ -65,8 +65,7 @@
  *			baseline: a queue of N whose parallelism is unknown,
  *			never called saturated.  info; warn with io some
  *			from 5% or PSI unknown.  next: the snapshot command
- *			that starts a
- *			baseline.  value: aqu-sz, count.
+ *			that starts a baseline.  value: aqu-sz, count.
  * busy			%util at least 90, not saturated: never idle, which
  *			with one request at a time says nothing about
  *			capacity; or a long queue served at quiet-time
