@@ -72,8 +72,10 @@ take(struct tr *x, struct sample *s)
 	unsigned int fl = DS_WHO_CMDLINE | (x->delay != 0 ? DS_WHO_DELAY : 0);
 	int e;
 
-	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &s->ds)) < 0)
-		tool_errc(1, e, "proc/diskstats");
+	/* Without diskstats the rest is still judged; said once. */
+	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &s->ds)) < 0 &&
+	    s == &x->s[1])
+		tool_warnc(e, "proc/diskstats: devices not judged");
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s->up)) < 0)
 		tool_errc(1, e, "proc/uptime");
 	s->io_ok = ds_psi_read(&x->t.r, "proc/pressure/io", &x->scratch,
@@ -121,7 +123,7 @@ sample_window(struct tr *x)
 	int e;
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
-	if ((e = ds_tr_disks(&x->t.r, &x->buf, &x->bd)) < 0)
+	if ((e = ds_tr_disks(&x->t.r, &x->buf, &x->bd)) < 0 && e != -ENOENT)
 		tool_errc(1, e, "sys/block");
 	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
 	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
@@ -324,6 +326,7 @@ judge(struct tr *x)
 		tool_errc(1, e, "processes");
 	in.procs_unreadable = x->s[1].pr.unreadable;
 	in.nfs = filesystems(x, &ms, &del, &in.fs);
+	in.fds_unreadable = del.denied;
 	if ((e = ds_triage(&in, &f)) < 0)
 		tool_errc(1, e, "triage");
 	write_rows(x, &f);

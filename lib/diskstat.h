@@ -1455,6 +1455,8 @@ struct ds_triage_in {
 	size_t nproc;
 	int delayacct;		/* 1 on, 0 off, -1 unknown */
 	size_t procs_unreadable;	/* processes whose io we could not read */
+	size_t fds_unreadable;	/* processes whose descriptors the deleted
+				   scan could not read (ds_deleted.denied) */
 	struct ds_tr_fs *fs;
 	size_t nfs;
 	const char *base_dir;	/* where the baseline was looked for */

@@ -111,7 +111,9 @@
  * page-cache		a process reading at least 1 MiB/s through syscalls
  *			with block reads under 10% of that: served by the
  *			page cache, not disk load.  info.
- * unreadable		processes whose I/O could not be read (not root).
+ * unreadable		processes whose I/O (subject "-") or open files
+ *			(subject "fd") could not be read: without root,
+ *			other users'.  info.
  * procs-blocked	tasks in uninterruptible sleep (vmstat's b), mean
  *			and most over the samples: info when any; warn when
  *			the mean is at least 4 and at least the CPU count (a
@@ -1016,6 +1018,15 @@ rows_cache(const struct ds_triage_in *in, struct ds_findings *out)
 		    "as root, another namespace's): their load is not counted",
 		    in->procs_unreadable);
 		say(f->next, sizeof(f->next), "dwho -n 10 5 1");
+	}
+	if (in->fds_unreadable > 0) {
+		if ((f = add(out, DS_TR_INFO, "unreadable", "fd",
+		    (double)in->fds_unreadable, "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "the open files of %zu "
+		    "processes could not be read: space they hold in deleted "
+		    "files is not counted", in->fds_unreadable);
+		say(f->next, sizeof(f->next), "ddeleted -s");
 	}
 	return 0;
 }

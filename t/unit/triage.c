@@ -768,6 +768,14 @@ t_system(void)
 	    "load is block bytes, not syscall bytes");
 	ok(row("unreadable", "-") != NULL &&
 	    (int)row("unreadable", "-")->value == 7, "7 unreadable");
+	ok(row("unreadable", "fd") == NULL, "descriptors all read: no row");
+	in.fds_unreadable = 3;
+	run(&in);
+	ok(row("unreadable", "fd") != NULL &&
+	    (int)row("unreadable", "fd")->value == 3 &&
+	    has_text(row("unreadable", "fd"), "not counted"),
+	    "3 processes' descriptors unreadable: said");
+	in.fds_unreadable = 0;
 	in.ncpus = 8;
 	run(&in);
 	is_int(row("procs-blocked", "-")->sev, DS_TR_INFO,
