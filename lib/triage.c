@@ -508,11 +508,14 @@ ev_limit(char *e, size_t size, const struct ds_tr_dev *d,
 		    "%.1f ms for a slot, which iostat cannot show",
 		    d->lat->q2c_mean / 1000, d->lat->d2c_mean / 1000,
 		    (d->lat->q2c_mean - d->lat->d2c_mean) / 1000);
-	else if (j->waiters >= 0)
+	else if (j->waiters >= WAITERS_RATIO * (double)j->lim)
 		more(e, size, "; %.1f tasks waiting on I/O for %llu slots: the "
 		    "rest wait before dispatch (aqu-sz %.1f counts only the "
 		    "slots)", j->waiters, (unsigned long long)j->lim,
 		    xv(&d->x, DS_X_AQUSZ));
+	else if (j->waiters >= 0)
+		more(e, size, "; %.1f tasks waiting on I/O for %llu slots",
+		    j->waiters, (unsigned long long)j->lim);
 }
 
 static int

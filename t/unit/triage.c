@@ -313,6 +313,9 @@ t_sat_limit(void)
 	    "5 waiters on 4 slots: at-limit, not saturated");
 	ok(has_text(row("at-limit", "loop7"), "needs dlat"),
 	    "at-limit: says dlat would tell");
+	ok(has_text(row("at-limit", "loop7"), "5.0 tasks waiting on I/O for "
+	    "4 slots;") && !has_text(row("at-limit", "loop7"), "the rest wait"),
+	    "at-limit: the waiters said, no hidden queue claimed");
 	is_int(row("at-limit", "loop7")->sev, DS_TR_WARN,
 	    "at-limit with pressure: warn");
 	in.nproc = 8;
