@@ -246,7 +246,7 @@ filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
 		for (j = 0; j < n; j++)
 			if (fs[j].st.dev == makedev(m->major, m->minor))
 				break;
-		if (m->major == 0 || j < n ||
+		if (!ds_tr_fs_disk(m->fstype, m->major) || j < n ||
 		    ds_fsstat_read(&x->t.r, m->mnt, &fs[n].st) < 0)
 			continue;
 		fs[n].mount = m->mnt;

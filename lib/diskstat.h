@@ -1538,6 +1538,12 @@ int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
 int ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
     struct ds_tr_psi *out);
 /*
+ * 1 when a mount holds a disk's (or the network's) filesystem: a block
+ * device number, or btrfs, zfs, nfs and the like, whose st_dev is
+ * anonymous (major 0); 0 for proc, sysfs, tmpfs, overlay and the rest.
+ */
+int ds_tr_fs_disk(const char *fstype, unsigned int major);
+/*
  * Fill fs's deleted-open figures from a scan and its summary: the row
  * of the same st_dev, its holders allocated (free fs->holder).
  */

@@ -281,3 +281,19 @@ ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
 	qsort(out->name, out->n, sizeof(*out->name), cmpname);
 	return 0;
 }
+
+int
+ds_tr_fs_disk(const char *fstype, unsigned int major)
+{
+	/* Disk or network filesystems on an anonymous device number. */
+	static const char *const anon[] = { "btrfs", "zfs", "bcachefs",
+	    "nfs", "nfs4", "cifs", "smb3", "ceph", "glusterfs", "9p" };
+	size_t i;
+
+	if (major != 0)
+		return 1;
+	for (i = 0; fstype != NULL && i < sizeof(anon) / sizeof(anon[0]); i++)
+		if (strcmp(fstype, anon[i]) == 0)
+			return 1;
+	return 0;
+}

@@ -19,7 +19,9 @@ sync
 # The holder: a sleep with the file open on descriptor 3.
 sh -c 'exec 3<"$1"; exec sleep 600' sh "$m/big" &
 holder=$!
-at_exit "kill $holder 2>/dev/null"
+# Gone before the umount (at_exit runs last first): a live holder would
+# keep the filesystem busy and the loop device attached.
+at_exit "kill $holder 2>/dev/null; wait $holder 2>/dev/null"
 # Wait until the descriptor is there, then delete the file and fill up.
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	[ -e "/proc/$holder/fd/3" ] && break
