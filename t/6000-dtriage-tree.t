@@ -131,3 +131,24 @@ is "$(awk 'NR == 1 { print $1, $2, $3, $4, $5, $6 }' "$TRASH/table")" \
 dtriage -R "$S" -w "$TRASH/w.tsv"
 is "$?" 3 "-w: exit 3"
 ok "-w: the file has the rows" grep -q '^crit	saturated	loop7	' "$TRASH/w.tsv"
+
+# The baseline from files dxstat -s itself wrote (captured trees give no
+# time line: the files' modification times order them).
+B=$TRASH/bydxstat
+mktree "$B" 95.00
+mkdir -p "$B/var/lib/diskstat" "$TRASH/steps"
+r=0 k=0
+for i in 0 1 2 3 4; do
+	st=$TRASH/steps/$i
+	mkdir -p "$st/proc"
+	echo "$((100 + i * 10)).00 0.00" >"$st/proc/uptime"
+	printf '   7       7 loop7 %d 0 %d %d 0 0 0 0 1 %d %d 0 0 0 0 0 0\n' \
+	    $r $((r * 8)) $k $k $k >"$st/proc/diskstats"
+	dxstat -s -R "$st" >"$B/var/lib/diskstat/s$i.snap" || fail "dxstat -s step $i"
+	touch -d "@$((1764400000 + i * 300))" "$B/var/lib/diskstat/s$i.snap"
+	r=$((r + 1000)) k=$((k + 10000))
+done
+dtriage -R "$B" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 3 "baseline of dxstat -s files: exit 3"
+ok "baseline of dxstat -s files: saturated by latency" \
+    grep -q 'saturated	loop7	0.01997	by latency: r_await 20.0 ms against 10.0 ms quiet-time (4 quiet intervals)' "$TRASH/out"
