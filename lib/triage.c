@@ -832,7 +832,7 @@ dev_rows(const struct ds_triage_in *in, struct ds_findings *out)
 
 	for (i = 0; i < in->ndev; i++) {
 		judge(in, &in->dev[i], &j);
-		npinned += j.pinned;
+		npinned += j.pinned ? 1 : 0;
 	}
 	for (i = 0; i < in->ndev; i++) {
 		const struct ds_tr_dev *d = &in->dev[i];
