@@ -264,6 +264,7 @@ enum ds_type {
 	DS_T_I64,
 	DS_T_F2,		/* double, two decimals (iostat's precision) */
 	DS_T_TIME,		/* Unix time in ns, printed as seconds.millis */
+	DS_T_G,			/* double, ten significant digits (ds_w_f) */
 };
 
 enum ds_prom {
@@ -1400,5 +1401,339 @@ int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
  */
 int ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
     const struct ds_delprobe *p, uint64_t *freed);
+
+/* ---- /proc/stat: CPU time and task counts ----------------------------- */
+
+/* The cpu line's fields, in the kernel's order (proc(5)); USER_HZ ticks. */
+enum ds_cpu_field {
+	DS_CPU_USER, DS_CPU_NICE, DS_CPU_SYSTEM, DS_CPU_IDLE, DS_CPU_IOWAIT,
+	DS_CPU_IRQ, DS_CPU_SOFTIRQ, DS_CPU_STEAL, DS_CPU_GUEST,
+	DS_CPU_GUEST_NICE, DS_CPU_N
+};
+
+#define DS_PS_CPU	1u	/* the "cpu" line was read */
+#define DS_PS_RUNNING	2u	/* procs_running */
+#define DS_PS_BLOCKED	4u	/* procs_blocked */
+
+struct ds_procstat {
+	uint64_t cpu[DS_CPU_N];	/* the all-CPU line; fields it lacks are 0 */
+	unsigned int ncpu_fields;	/* how many it had (4 on 2.4, 10 now) */
+	unsigned int ncpus;	/* "cpuN" lines: online CPUs */
+	uint64_t procs_running;	/* tasks runnable now */
+	uint64_t procs_blocked;	/* tasks in uninterruptible I/O wait now */
+	unsigned int have;	/* DS_PS_* */
+};
+/* Parse the text (need not be NUL-terminated); -EINVAL without a cpu line. */
+int ds_procstat_parse(const char *text, size_t len, struct ds_procstat *s);
+int ds_procstat_read(const struct ds_root *r, struct ds_buf *scratch,
+    struct ds_procstat *s);
+/*
+ * The share of CPU time that was iowait between two reads, in percent:
+ * the iowait increment over the sum of the increments of user to steal
+ * (guest time is already inside user and nice).  The kernel's iowait
+ * can step back on a tickless CPU: a field that went backwards counts
+ * 0.  -EINVAL when either lacks the iowait field or no time passed.
+ */
+int ds_procstat_iowait(const struct ds_procstat *a,
+    const struct ds_procstat *b, double *pct);
+
+/* ---- Filesystem space (statfs) ---------------------------------------- */
+
+struct ds_fsstat {
+	uint64_t dev;		/* st_dev of the directory */
+	uint64_t magic;		/* f_type */
+	uint64_t frsize;	/* bytes per block of the counts below */
+	uint64_t blocks, bfree, bavail;	/* bavail: free to non-root */
+	uint64_t files, ffree;	/* inodes; files 0: the fs does not count */
+};
+/* statfs of the directory path below the root (O_PATH, no follow). */
+int ds_fsstat_read(const struct ds_root *r, const char *path,
+    struct ds_fsstat *out);
+/* Sizes in bytes: size, used (blocks - bfree), avail (bavail). */
+uint64_t ds_fs_size(const struct ds_fsstat *s);
+uint64_t ds_fs_used(const struct ds_fsstat *s);
+uint64_t ds_fs_avail(const struct ds_fsstat *s);
+/*
+ * Use% as df(1) computes it: used / (used + avail), so the blocks
+ * reserved for root count as full (a filesystem at 100% can still have
+ * free blocks).  0..1; 0 when used + avail is 0.
+ */
+double ds_fs_use(const struct ds_fsstat *s);
+/* IUse%: (files - ffree) / files; -1 when the fs counts no inodes. */
+double ds_fs_iuse(const struct ds_fsstat *s);
+
+/* ---- Quiet-time baseline from dxstat snapshot files ------------------- */
+
+/*
+ * A directory of files as dxstat -s writes them (README's cron line:
+ * /var/lib/dxstat; the packaged timer: /var/lib/diskstat), read in
+ * time order and paired one after the other; each device gets one
+ * record per interval, of which the last DS_BASE_KEEP are kept (a week
+ * of 5-minute snapshots is 2016), so memory is bounded by the devices
+ * kept times DS_BASE_KEEP x 28 bytes (56 KiB) whatever the number of
+ * files; pass a keep function to hold only the devices asked about.
+ */
+#define DS_BASE_KEEP 2048
+#define DS_BASE_DIR "/var/lib/diskstat"
+#define DS_BASE_DIR_OLD "/var/lib/dxstat"
+/* A lightly queued interval: aqu-sz at most this ... */
+#define DS_BASE_QUIET_AQU 1.5
+/* ... with at least this many requests of the direction measured. */
+#define DS_BASE_MIN_IOS 50
+/* A baseline latency needs this many such intervals. */
+#define DS_BASE_MIN_QUIET 3
+
+/* One interval of one device; float is enough for medians. */
+struct ds_base_iv {
+	float aqu;		/* aqu-sz */
+	float r_await, w_await;	/* ms */
+	float iops;		/* (r + w + d)/s */
+	float kbs;		/* (rkB + wkB)/s */
+	uint32_t r_ios, w_ios;	/* requests in the interval (capped) */
+};
+
+struct ds_base_dev {
+	char name[DS_DISK_NAME_MAX];
+	struct ds_base_iv *iv;	/* ring of up to DS_BASE_KEEP */
+	size_t niv, ivcap, head;	/* kept, room; the oldest's place when full */
+	size_t intervals;	/* paired intervals seen, kept or not */
+	size_t resets;		/* intervals skipped: counters restarted */
+	/* From ds_base_finish: */
+	size_t quiet_r, quiet_w;	/* quiet intervals with reads, writes */
+	double r_await, w_await;	/* ms: medians over those; 0 if too few */
+	double aqu;		/* median aqu-sz of the quiet intervals */
+	double iops_ceil, kbs_ceil;	/* p95 over intervals with I/O */
+	/*
+	 * aqu-sz range of the intervals at the ceiling (throughput at least
+	 * 95% of the p95): a wide range means the throughput stayed flat
+	 * while the queue grew.
+	 */
+	double ceil_aqu_min, ceil_aqu_max;
+	size_t ceil_n;
+};
+
+struct ds_base {
+	struct ds_base_dev *d;	/* sorted by name after ds_base_finish */
+	size_t n, cap;
+	size_t files;		/* snapshot files read */
+	size_t skipped;		/* files that were no snapshot (not counted) */
+	size_t series;		/* runs of one boot each (a reboot splits) */
+	size_t pairs;		/* intervals paired */
+	uint64_t first_ns, last_ns;	/* wall clock of first and last file,
+					   0 when they had no time line */
+	char first_bad[256];	/* the first file skipped, for a message */
+};
+
+/* Which devices to keep (name: kernel name); NULL keeps every one. */
+typedef int (*ds_base_keep)(const char *name, void *arg);
+/*
+ * Read every regular file of the directory dir (below the root) whose
+ * header is a snapshot's; others are counted in skipped.  Files are
+ * ordered by their time line (the file's mtime when it has none), then
+ * uptime.  A file whose uptime is not above its predecessor's, or whose
+ * boot time (time - uptime) moved by more than 60 s, starts a new
+ * series: it is not paired with the one before.  A device is paired
+ * with its own previous line by name; a device that appears is paired
+ * from its second file on; counters that restarted (ds_disk_delta's
+ * reset) skip that interval.  Calls ds_base_finish.  Replaces out.
+ */
+int ds_base_read(const struct ds_root *r, const char *dir, ds_base_keep keep,
+    void *arg, struct ds_base *out);
+/* The same on an open directory (the caller's; not closed). */
+int ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg,
+    struct ds_base *out);
+/* Add one interval of one device (for callers that pair themselves). */
+int ds_base_add(struct ds_base *b, const char *name,
+    const struct ds_xstat *x, const uint64_t d[DS_NCOUNTERS]);
+/* Compute the medians and ceilings of every device; sorts by name. */
+int ds_base_finish(struct ds_base *b);
+/* The device's baseline, or NULL (after ds_base_finish). */
+const struct ds_base_dev *ds_base_find(const struct ds_base *b,
+    const char *name);
+void ds_base_free(struct ds_base *b);
+
+/* ---- dtriage: the judgement ------------------------------------------- */
+
+enum ds_tr_sev { DS_TR_OK, DS_TR_INFO, DS_TR_WARN, DS_TR_CRIT };
+
+/* "ok" "info" "warn" "crit"; NULL out of range. */
+const char *ds_tr_sev_name(enum ds_tr_sev s);
+
+/* Optional per-device latency from dlat over the same window, in us. */
+struct ds_tr_lat {
+	double d2c_mean, d2c_p99;	/* issue to completion */
+	double q2c_mean, q2c_p99;	/* bio queued to completion */
+	uint64_t count;		/* requests timed */
+};
+
+struct ds_tr_dev {
+	const char *name;	/* kernel name */
+	struct ds_xstat x;	/* the dxstat figures over the window */
+	/* in_flight read several times a second during the window */
+	const uint32_t *inflight;
+	size_t ninflight;
+	/* Queue attributes; 0 where unknown. */
+	uint64_t nr_requests;	/* per hardware queue */
+	uint64_t nr_hw_queues;	/* mq/N directories; 0 unknown (or bio) */
+	uint64_t queue_depth;	/* device/queue_depth (SCSI, ATA) */
+	int rotational;		/* 1, 0; -1 unknown */
+	const char *sched;	/* active scheduler ("none"); NULL unknown */
+	int nomerges;		/* 0, 1, 2; -1 unknown */
+	int virt;		/* a virtual disk (virtio, xen, cloud): 1, 0,
+				   -1 unknown */
+	const struct ds_tr_lat *lat;	/* NULL: no dlat */
+	const struct ds_base_dev *base;	/* NULL: no quiet-time baseline */
+};
+
+struct ds_tr_proc {
+	int pid;
+	const char *comm;
+	int kthread;		/* a kernel thread (jbd2, kworker, kswapd) */
+	struct ds_who_rate rate;	/* over the window (ds_who_rate) */
+};
+
+/* A holder of deleted-open space on a filesystem. */
+struct ds_tr_holder {
+	int pid;
+	int fd;			/* -1: a mapping */
+	const char *comm;
+	uint64_t bytes;		/* allocated, bytes */
+};
+
+struct ds_tr_fs {
+	const char *mount;	/* mount point */
+	const char *fstype;
+	int memory;		/* tmpfs and the like: RAM, not disk */
+	int have_stat;
+	struct ds_fsstat st;
+	int have_deleted;	/* the deleted-open scan covered this fs */
+	uint64_t held;		/* bytes allocated by deleted-open files */
+	uint64_t held_files, held_procs;
+	const struct ds_tr_holder *holder;	/* largest first */
+	size_t nholder;
+};
+
+/* A PSI share over the window, percent; have 0 unknown. */
+struct ds_tr_psi {
+	int have;
+	double some, full;
+};
+
+struct ds_triage_in {
+	double window_s;	/* length of the window, seconds */
+	int since_boot;		/* a captured tree: counters since boot,
+				   pressure from avg10 */
+	struct ds_tr_dev *dev;
+	size_t ndev;
+	struct ds_tr_psi io, mem;
+	const uint32_t *blocked;	/* procs_blocked samples */
+	size_t nblocked;
+	unsigned int ncpus;	/* 0 unknown */
+	int have_iowait;
+	double iowait_pct;	/* ds_procstat_iowait */
+	struct ds_tr_proc *proc;
+	size_t nproc;
+	int delayacct;		/* 1 on, 0 off, -1 unknown */
+	size_t procs_unreadable;	/* processes whose io we could not read */
+	size_t fds_unreadable;	/* processes whose descriptors the deleted
+				   scan could not read (ds_deleted.denied) */
+	struct ds_tr_fs *fs;
+	size_t nfs;
+	const char *base_dir;	/* where the baseline was looked for */
+	int have_base;		/* a baseline directory was read */
+	int have_dlat;		/* dlat could run */
+};
+
+/* One finding row. */
+struct ds_finding {
+	enum ds_tr_sev sev;
+	const char *finding;	/* a stable keyword (static) */
+	char subject[128];	/* device, "PID COMM", mount point, or "-" */
+	double value;		/* in base units: see the finding's unit */
+	const char *unit;	/* "s", "bytes", "bytes/s", "ratio", "count" */
+	char evidence[320];
+	char next[192];		/* the command of this suite that shows more */
+};
+
+struct ds_findings {
+	struct ds_finding *f;
+	size_t n, cap;
+	enum ds_tr_sev worst;
+};
+
+/*
+ * The judgement: findings of one window, the verdict row first, then
+ * by severity (highest first), in the order the rules run.  Pure: reads
+ * only in.  Replaces out; -ENOMEM.
+ */
+int ds_triage(const struct ds_triage_in *in, struct ds_findings *out);
+/* 3 when some finding is warn or above, else 0 (dtriage's exit status). */
+int ds_triage_exit(const struct ds_findings *f);
+void ds_findings_free(struct ds_findings *f);
+/*
+ * The request limit the in-flight count is held to: nr_requests times
+ * the hardware queues (nr_requests is per queue), or the device's own
+ * queue_depth when that is lower; 0 when unknown.
+ */
+uint64_t ds_tr_limit(const struct ds_tr_dev *d);
+
+
+/* ---- dtriage: the window's inputs ------------------------------------- */
+
+/*
+ * The device called name in s, looked for first at index hint (devices
+ * keep their order between reads), then from the start; NULL if none.
+ */
+const struct ds_disk *ds_diskstats_find(const struct ds_diskstats *s,
+    const char *name, size_t hint);
+/*
+ * The whole disks: sys/block's names, or, for a captured tree without
+ * sys/block, the diskstats names that are no partition; sorted.
+ */
+int ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
+    struct ds_blockdevs *out);
+/* sys/block/DISK/device/queue_depth (SCSI, ATA); -ENOENT elsewhere. */
+int ds_tr_queue_depth(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, uint64_t *depth);
+/*
+ * 1 when the disk is virtual: its driver is virtio, xen or Hyper-V's,
+ * or its vendor or model is a hypervisor's or a cloud's; else 0.
+ */
+int ds_tr_virtual(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch);
+/*
+ * Rows of the processes of scan b that did something since scan a over
+ * secs (ds_who_rate; a process not in a started in the window; secs 0:
+ * each process over its own life, for a single scan).  *out
+ * is allocated (free it); its comm pointers point into b.
+ */
+int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
+    double secs, long clk_tck, int delay, struct ds_tr_proc **out,
+    size_t *n);
+/*
+ * The pressure share of a window from two reads of a pressure file
+ * (a NULL: b's avg10, for a captured tree that cannot be sampled).
+ * -ENODATA without a "some" line; -EINVAL when the two do not pair.
+ */
+int ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
+    struct ds_tr_psi *out);
+/*
+ * 1 when a mount holds a disk's (or the network's) filesystem: a block
+ * device number, or btrfs, zfs, nfs and the like, whose st_dev is
+ * anonymous (major 0); 0 for proc, sysfs, tmpfs, overlay and the rest.
+ */
+int ds_tr_fs_disk(const char *fstype, unsigned int major);
+/*
+ * Fill fs's deleted-open figures from a scan and its summary: the row
+ * of the same st_dev, its holders allocated (free fs->holder).
+ */
+int ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
+    const struct ds_delsum *sum, size_t nsum);
+/*
+ * The holders of deleted-open disk files (memory-backed left out) on
+ * filesystem fs of d, largest first: *out allocated, comm into d's pool.
+ */
+int ds_tr_holders(const struct ds_deleted *d, size_t fs,
+    struct ds_tr_holder **out, size_t *n);
 
 #endif

@@ -289,6 +289,10 @@ fmt_num(char *buf, size_t sz, const struct ds_cell *c)
 		n = snprintf(buf, sz, "%" PRIu64 ".%03" PRIu64,
 		    c->v.u / 1000000000u, c->v.u % 1000000000u / 1000000u);
 		break;
+	case DS_T_G:
+		/* Ten digits: bytes exact to 10 GB, seconds to the ns. */
+		n = snprintf(buf, sz, "%.10g", c->v.d);
+		break;
 	default:
 		n = 0;
 	}
@@ -365,6 +369,9 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 		return;
 	}
 	col = &w->cols[w->col];
+	/* A double given to a column of any precision takes the column's. */
+	if (c.kind - 1 == DS_T_F2 && col->type == DS_T_G)
+		c.kind = DS_T_G + 1;
 	if (c.kind != 0 && (enum ds_type)(c.kind - 1) != col->type &&
 	    !(col->type == DS_T_F2 && c.kind - 1 == DS_T_TIME) &&
 	    !(col->type == DS_T_TIME && c.kind - 1 == DS_T_F2)) {
@@ -380,7 +387,7 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 			c.kind = 0;
 		}
 	}
-	if ((c.kind - 1 == DS_T_F2) && !isfinite(c.v.d))
+	if ((c.kind - 1 == DS_T_F2 || c.kind - 1 == DS_T_G) && !isfinite(c.v.d))
 		c.kind = 0;
 	w->col++;
 	if (held(w)) {
@@ -695,6 +702,7 @@ prom_value(char *buf, size_t sz, const struct ds_col *col,
 		n = snprintf(buf, sz, "%" PRId64, c->v.i);
 		break;
 	case DS_T_F2:
+	case DS_T_G:
 		d = c->v.d * (col->scale != 0 ? col->scale : 1);
 		n = snprintf(buf, sz, "%.15g", d);
 		break;

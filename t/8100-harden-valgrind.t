@@ -45,6 +45,11 @@ vg() {
 	else
 		pass "$_name: valgrind clean"
 	fi
+	# dtriage's 3 (a finding at warn) can come and go between two live
+	# windows on a shared machine: either is a report written.
+	case $_name:$_st:$_want in
+	dtriage*live*:[03]:[03]) _st=$_want ;;
+	esac
 	is "$_st" "$_want" "$_name: exit status $_want as without valgrind"
 	if [ "$_st" -ne "$_want" ]; then
 		sed 's/^/# /' "$TRASH/vg.err" | head -5
@@ -52,8 +57,12 @@ vg() {
 }
 
 for t in $tools; do
+	# dtriage: half a second of window, not its default 10 s.
+	w=
+	[ "$t" = dtriage ] && w=0.5
 	for fmt in tsv json; do
-		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt"
+		# shellcheck disable=SC2086
+		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt" $w
 		vg "$t -o $fmt -R tree" "$TOP/cmd/$t" -o "$fmt" -R "$tree"
 	done
 done

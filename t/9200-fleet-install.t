@@ -127,8 +127,16 @@ ok "the program's figures: 3 disks, the bad line found, ms as seconds" \
 
 for t in $tools; do
 	is "$("$D/usr/bin/$t" --version)" "$t (diskstat) $VERSION" "installed $t --version"
-	"$D/usr/bin/$t" -o tsv >"$TRASH/out" 2>/dev/null
-	is "$?:$(head -1 "$TRASH/out")" "0:$("$t" -o tsv 2>/dev/null | head -1)" "installed $t runs (same header as the tree's)"
+	# dtriage: half a second of window; its 3 (a finding at warn, which
+	# a shared machine can have at any time) is a report written too.
+	w=
+	[ "$t" = dtriage ] && w=0.5
+	# shellcheck disable=SC2086
+	"$D/usr/bin/$t" -o tsv $w >"$TRASH/out" 2>/dev/null
+	st=$?
+	[ "$t:$st" != dtriage:3 ] || st=0
+	# shellcheck disable=SC2086
+	is "$st:$(head -1 "$TRASH/out")" "0:$("$t" -o tsv $w 2>/dev/null | head -1)" "installed $t runs (same header as the tree's)"
 done
 
 make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr >"$TRASH/log" 2>&1

@@ -40,10 +40,18 @@ for t in $tools; do
 	is "$(nm "$s" 2>/dev/null | grep -cE ' [TtWw] (getpw|getgr|__nss_|_nss_|getaddrinfo|gethostby)')" 0 \
 	    "$t: no NSS code linked in"
 	is "$("$s" --version)" "$t (diskstat) $VERSION" "static $t --version"
-	"$s" -o tsv >"$TRASH/live.tsv" 2>"$TRASH/err"
-	is "$?" 0 "static $t -o tsv on the live system: exit 0"
+	# dtriage: half a second of window; its 3 (a finding at warn, which
+	# a shared machine can have at any time) is a report written too.
+	w=
+	[ "$t" = dtriage ] && w=0.5
+	# shellcheck disable=SC2086
+	"$s" -o tsv $w >"$TRASH/live.tsv" 2>"$TRASH/err"
+	st=$?
+	[ "$t:$st" != dtriage:3 ] || st=0
+	is "$st" 0 "static $t -o tsv on the live system: exit 0"
 	ok "static $t -o tsv: every row has the header's field count" fields_ok "$TRASH/live.tsv"
-	is "$(head -1 "$TRASH/live.tsv")" "$("$t" -o tsv 2>/dev/null | head -1)" \
+	# shellcheck disable=SC2086
+	is "$(head -1 "$TRASH/live.tsv")" "$("$t" -o tsv $w 2>/dev/null | head -1)" \
 	    "static $t -o tsv: same header as the dynamic $t"
 	# Same tree, same output (but the time column, which moves).
 	if tree=$(fleet_tree "$t"); then

@@ -1,0 +1,543 @@
+/*
+ * The quiet-time baseline: what each device's latency and queue were in
+ * the intervals in which it was lightly queued, from a directory of
+ * dxstat snapshot files.  Files are read through the snapshot reader
+ * (ds_snap_head, ds_diskstats_next), paired with ds_disk_delta and
+ * measured with ds_xstat_compute: the figures are dxstat -f's.
+ *
+ * Rule: an interval is quiet for reads when aqu-sz <= DS_BASE_QUIET_AQU
+ * (1.5: about one request at a time, so await is the service time and
+ * not a wait behind others) and at least DS_BASE_MIN_IOS (50) reads
+ * completed in it (an await over fewer is noise: one slow request in
+ * ten moves it by a tenth); the same for writes.  The quiet-time
+ * latency is the median over at least DS_BASE_MIN_QUIET (3) such
+ * intervals (the median, so that an odd interval does not move it), and
+ * the quiet-time queue is the median aqu-sz of the intervals quiet in
+ * either direction.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+/* A boot time (wall clock - uptime) that moved by more: another boot. */
+#define BOOT_SLACK_NS (60ull * 1000000000ull)
+/* A directory of more files than this is not a snapshot store. */
+#define FILES_MAX 1000000u
+
+struct sfile {
+	char *name;
+	uint64_t key;		/* time line, else mtime, ns */
+	uint64_t uptime_ns;
+	uint64_t time_ns;	/* 0: no time line */
+};
+
+/* ---- Devices ----------------------------------------------------------- */
+
+/* The device's place, or where it would go (*found 0). */
+static size_t
+dev_find(const struct ds_base *b, const char *name, int *found)
+{
+	size_t lo = 0, hi = b->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(b->d[mid].name, name);
+
+		if (c == 0) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = 0;
+	return lo;
+}
+
+static struct ds_base_dev *
+dev_get(struct ds_base *b, const char *name)
+{
+	struct ds_base_dev *d;
+	size_t i;
+	int found;
+
+	if (strlen(name) >= DS_DISK_NAME_MAX)
+		return NULL;
+	i = dev_find(b, name, &found);
+	if (found)
+		return &b->d[i];
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 16;
+
+		if ((d = realloc(b->d, cap * sizeof(*d))) == NULL)
+			return NULL;
+		b->d = d;
+		b->cap = cap;
+	}
+	memmove(&b->d[i + 1], &b->d[i], (b->n - i) * sizeof(*b->d));
+	b->n++;
+	d = &b->d[i];
+	memset(d, 0, sizeof(*d));
+	strcpy(d->name, name);
+	return d;
+}
+
+static float
+clampf(double v)
+{
+	return v > 3e38 ? 3e38f : (float)v;
+}
+
+static uint32_t
+cap32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+int
+ds_base_add(struct ds_base *b, const char *name, const struct ds_xstat *x,
+    const uint64_t d[DS_NCOUNTERS])
+{
+	struct ds_base_dev *dev;
+	struct ds_base_iv *iv;
+
+	if ((dev = dev_get(b, name)) == NULL)
+		return strlen(name) >= DS_DISK_NAME_MAX ? -EINVAL : -ENOMEM;
+	dev->intervals++;
+	if (dev->niv < DS_BASE_KEEP) {
+		if (dev->niv == dev->ivcap) {
+			/* Doubled up to the ring's size. */
+			size_t cap = dev->ivcap ? dev->ivcap * 2 : 16;
+
+			if (cap > DS_BASE_KEEP)
+				cap = DS_BASE_KEEP;
+			if ((iv = realloc(dev->iv, cap * sizeof(*iv))) == NULL)
+				return -ENOMEM;
+			dev->iv = iv;
+			dev->ivcap = cap;
+		}
+		iv = &dev->iv[dev->niv++];
+	} else {
+		/* Full: the oldest goes. */
+		iv = &dev->iv[dev->head];
+		dev->head = (dev->head + 1) % DS_BASE_KEEP;
+	}
+	memset(iv, 0, sizeof(*iv));
+	iv->aqu = clampf(x->v[DS_X_AQUSZ]);
+	iv->r_await = clampf(x->v[DS_X_RAWAIT]);
+	iv->w_await = clampf(x->v[DS_X_WAWAIT]);
+	iv->iops = clampf(x->v[DS_X_RS] + x->v[DS_X_WS] + x->v[DS_X_DS]);
+	iv->kbs = clampf(x->v[DS_X_RKBS] + x->v[DS_X_WKBS]);
+	iv->r_ios = cap32(d[DS_RD_IOS]);
+	iv->w_ios = cap32(d[DS_WR_IOS]);
+	/* Without a queue counter the interval cannot be called quiet. */
+	if (!((x->have >> DS_X_AQUSZ) & 1u))
+		iv->aqu = 3e38f;
+	return 0;
+}
+
+/* ---- Medians and ceilings ---------------------------------------------- */
+
+static int
+cmpf(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The element at fraction q (0.5 median) of v[0..n-1], sorted in place. */
+static double
+quantile(float *v, size_t n, double q)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmpf);
+	if (q == 0.5 && n % 2 == 0)
+		return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	return v[(size_t)(q * (double)(n - 1) + 0.5)];
+}
+
+static int
+quiet(const struct ds_base_iv *iv, int dir)
+{
+	return iv->aqu <= DS_BASE_QUIET_AQU &&
+	    (dir == 0 ? iv->r_ios : iv->w_ios) >= DS_BASE_MIN_IOS;
+}
+
+static void
+finish_dev(struct ds_base_dev *d, float *s)
+{
+	size_t i, n;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		for (i = n = 0; i < d->niv; i++)
+			if (quiet(&d->iv[i], k))
+				s[n++] = k == 0 ? d->iv[i].r_await : d->iv[i].w_await;
+		*(k == 0 ? &d->quiet_r : &d->quiet_w) = n;
+		*(k == 0 ? &d->r_await : &d->w_await) =
+		    n >= DS_BASE_MIN_QUIET ? quantile(s, n, 0.5) : 0;
+	}
+	for (i = n = 0; i < d->niv; i++)
+		if (quiet(&d->iv[i], 0) || quiet(&d->iv[i], 1))
+			s[n++] = d->iv[i].aqu;
+	d->aqu = quantile(s, n, 0.5);
+	for (k = 0; k < 2; k++) {
+		for (i = n = 0; i < d->niv; i++)
+			if (d->iv[i].iops > 0)
+				s[n++] = k == 0 ? d->iv[i].iops : d->iv[i].kbs;
+		*(k == 0 ? &d->iops_ceil : &d->kbs_ceil) = quantile(s, n, 0.95);
+	}
+	/* The queue depths at which the throughput sat at its ceiling. */
+	d->ceil_n = 0;
+	d->ceil_aqu_min = d->ceil_aqu_max = 0;
+	for (i = 0; i < d->niv; i++) {
+		const struct ds_base_iv *iv = &d->iv[i];
+		double a = iv->aqu;
+
+		if (iv->iops <= 0 || a > 1e30 ||
+		    (iv->iops < 0.95 * d->iops_ceil &&
+		    iv->kbs < 0.95 * d->kbs_ceil))
+			continue;
+		if (d->ceil_n == 0 || a < d->ceil_aqu_min)
+			d->ceil_aqu_min = a;
+		if (d->ceil_n == 0 || a > d->ceil_aqu_max)
+			d->ceil_aqu_max = a;
+		d->ceil_n++;
+	}
+}
+
+int
+ds_base_finish(struct ds_base *b)
+{
+	float *s;
+	size_t i;
+
+	if ((s = malloc(DS_BASE_KEEP * sizeof(*s))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < b->n; i++)
+		finish_dev(&b->d[i], s);
+	free(s);
+	return 0;
+}
+
+const struct ds_base_dev *
+ds_base_find(const struct ds_base *b, const char *name)
+{
+	size_t i;
+	int found;
+
+	i = dev_find(b, name, &found);
+	return found ? &b->d[i] : NULL;
+}
+
+void
+ds_base_free(struct ds_base *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->d[i].iv);
+	free(b->d);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- Files ------------------------------------------------------------- */
+
+static void
+files_free(struct sfile *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].name);
+	free(f);
+}
+
+static int
+cmpfile(const void *a, const void *b)
+{
+	const struct sfile *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->uptime_ns != y->uptime_ns)
+		return x->uptime_ns < y->uptime_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Open name in dir and read its snapshot header into s, l left at the
+ * diskstats text.  The fd, or -errno (-EINVAL: not a snapshot).
+ */
+static int
+snap_open(int dirfd, const char *name, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s)
+{
+	int fd, e;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ds_lines_fd(l, fd, window);
+	if ((e = ds_snap_head(l, s)) < 0) {
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+static void
+skip(struct ds_base *b, const char *name)
+{
+	if (b->skipped++ == 0)
+		snprintf(b->first_bad, sizeof(b->first_bad), "%s", name);
+}
+
+/* One directory entry: a regular file whose header is a snapshot's. */
+static int
+list_one(int dirfd, const char *name, struct ds_buf *window, struct ds_base *b,
+    struct sfile *f)
+{
+	struct ds_lines l;
+	struct ds_snap s;
+	struct stat st;
+	int fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	memset(&s, 0, sizeof(s));
+	if ((fd = snap_open(dirfd, name, &l, window, &s)) < 0) {
+		skip(b, name);
+		return 0;
+	}
+	close(fd);
+	if ((f->name = strdup(name)) == NULL)
+		return -ENOMEM;
+	f->uptime_ns = s.uptime_ns;
+	f->time_ns = s.time_ns;
+	f->key = s.time_ns != 0 ? s.time_ns :
+	    (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+	    (uint64_t)st.st_mtim.tv_nsec;
+	return 1;
+}
+
+static int
+list_files(int dirfd, struct ds_buf *window, struct ds_base *b,
+    struct sfile **out, size_t *nout)
+{
+	struct sfile *f = NULL, *t;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd, e = 0;
+
+	if ((fd = dup(dirfd)) < 0)
+		return -errno;
+	if ((d = fdopendir(fd)) == NULL) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			if (cap > FILES_MAX ||
+			    (t = realloc(f, cap * sizeof(*f))) == NULL) {
+				e = cap > FILES_MAX ? -EFBIG : -ENOMEM;
+				break;
+			}
+			f = t;
+		}
+		if ((e = list_one(dirfd, de->d_name, window, b, &f[n])) < 0)
+			break;
+		n += (size_t)e;
+		e = 0;
+	}
+	closedir(d);
+	if (e < 0) {
+		files_free(f, n);
+		return e;
+	}
+	qsort(f, n, sizeof(*f), cmpfile);
+	*out = f;
+	*nout = n;
+	return 0;
+}
+
+/* ---- Pairing ----------------------------------------------------------- */
+
+/* The kept devices of one file. */
+struct sample {
+	struct ds_diskstats ds;
+	uint64_t uptime_ns, time_ns;
+};
+
+static int
+sample_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
+    struct ds_buf *window, struct sample *s)
+{
+	struct ds_diskstats *ds = &s->ds;
+	struct ds_lines l;
+	struct ds_snap sn;
+	struct ds_disk dk;
+	int fd, e;
+
+	memset(&sn, 0, sizeof(sn));
+	ds->n = ds->bad = ds->first_bad = 0;
+	if ((fd = snap_open(dirfd, f->name, &l, window, &sn)) < 0)
+		return fd;
+	s->uptime_ns = sn.uptime_ns;
+	s->time_ns = sn.time_ns;
+	while ((e = ds_diskstats_next(&l, &dk, ds)) == 1) {
+		if (keep != NULL && !keep(dk.name, arg))
+			continue;
+		if (ds->n == ds->cap) {
+			size_t cap = ds->cap ? ds->cap * 2 : 64;
+			struct ds_disk *t = realloc(ds->disk, cap * sizeof(*t));
+
+			if (t == NULL) {
+				e = -ENOMEM;
+				break;
+			}
+			ds->disk = t;
+			ds->cap = cap;
+		}
+		ds->disk[ds->n++] = dk;
+	}
+	close(fd);
+	return e;
+}
+
+/* Does cur belong to the same boot as prev, later? */
+static int
+same_series(const struct sample *prev, const struct sample *cur)
+{
+	uint64_t bp, bc;
+
+	if (cur->uptime_ns <= prev->uptime_ns)
+		return 0;
+	if (prev->time_ns == 0 || cur->time_ns == 0 ||
+	    prev->time_ns < prev->uptime_ns || cur->time_ns < cur->uptime_ns)
+		return 1;
+	bp = prev->time_ns - prev->uptime_ns;
+	bc = cur->time_ns - cur->uptime_ns;
+	return (bp > bc ? bp - bc : bc - bp) <= BOOT_SLACK_NS;
+}
+
+static int
+pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
+{
+	uint64_t d[DS_NCOUNTERS], itv = cur->uptime_ns - prev->uptime_ns;
+	const struct ds_disk *p;
+	struct ds_xstat x;
+	uint32_t have;
+	size_t i;
+	int e;
+
+	b->pairs++;
+	for (i = 0; i < cur->ds.n; i++) {
+		const struct ds_disk *c = &cur->ds.disk[i];
+
+		/* A device that appeared: its counters start here. */
+		if ((p = ds_diskstats_find(&prev->ds, c->name, i)) == NULL)
+			continue;
+		if (ds_disk_delta(p, c, d, &have) == DS_DELTA_RESET) {
+			struct ds_base_dev *dv = dev_get(b, c->name);
+
+			if (dv == NULL)
+				return -ENOMEM;
+			dv->resets++;
+			continue;
+		}
+		ds_xstat_compute(d, have, itv, &x);
+		if ((e = ds_base_add(b, c->name, &x, d)) < 0 && e != -EINVAL)
+			return e;
+	}
+	return 0;
+}
+
+static int
+pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
+    void *arg, struct ds_base *b)
+{
+	struct sample s[2];
+	struct ds_buf window = { 0 };
+	size_t i;
+	int cur = 0, have_prev = 0, e = 0;
+
+	memset(s, 0, sizeof(s));
+	for (i = 0; i < n; i++) {
+		if ((e = sample_read(dirfd, &f[i], keep, arg, &window,
+		    &s[cur])) < 0) {
+			if (e == -ENOMEM)
+				break;
+			/* Changed or gone since it was listed. */
+			skip(b, f[i].name);
+			e = 0;
+			continue;
+		}
+		b->files++;
+		if (b->files == 1)
+			b->first_ns = s[cur].time_ns;
+		b->last_ns = s[cur].time_ns;
+		if (!have_prev || !same_series(&s[!cur], &s[cur]))
+			b->series++;
+		else if ((e = pair(&s[!cur], &s[cur], b)) < 0)
+			break;
+		have_prev = 1;
+		cur = !cur;
+	}
+	ds_diskstats_free(&s[0].ds);
+	ds_diskstats_free(&s[1].ds);
+	ds_buf_free(&window);
+	return e;
+}
+
+int
+ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
+{
+	struct ds_buf window = { 0 };
+	struct sfile *f = NULL;
+	size_t n = 0;
+	int e;
+
+	ds_base_free(out);
+	e = list_files(dirfd, &window, out, &f, &n);
+	ds_buf_free(&window);
+	if (e < 0)
+		return e;
+	/* Listing counted the files that are no snapshot; pairing recounts. */
+	if ((e = pair_files(dirfd, f, n, keep, arg, out)) == 0)
+		e = ds_base_finish(out);
+	files_free(f, n);
+	return e;
+}
+
+int
+ds_base_read(const struct ds_root *r, const char *dir, ds_base_keep keep,
+    void *arg, struct ds_base *out)
+{
+	int fd, e;
+
+	if ((fd = ds_openat(r, dir, O_RDONLY | O_DIRECTORY)) < 0) {
+		ds_base_free(out);
+		return fd;
+	}
+	e = ds_base_read_fd(fd, keep, arg, out);
+	close(fd);
+	return e;
+}

@@ -1,0 +1,1334 @@
+/*
+ * dtriage's judgement: pure functions from one window's figures to
+ * finding rows.  Nothing here reads a file; the caller samples, this
+ * decides.  The rules follow what the numbers can and cannot say.
+ *
+ * FINDINGS (this list is dtriage(1)'s; keywords are stable)
+ *
+ * Units of value: s (seconds), bytes, bytes/s, ratio (0..1), count.
+ * A value of NaN is "no value" (written as missing).
+ *
+ * verdict		first row; severity the worst of all; the sentence
+ *			that answers "is the disk the problem, and whose?".
+ *			value: io some share (ratio), next: that of the
+ *			worst finding.
+ *
+ * io-pressure		always when PSI is readable.  Share of the window
+ *			in which some task stalled on I/O (some) and in
+ *			which every non-idle task did (full).  ok below 5%
+ *			some; info from 5%; warn from 10% some; crit from
+ *			20% full.  Why: 10% of a window is a second in ten
+ *			that some task lost, the point at which users feel
+ *			it; full means the whole machine made no progress,
+ *			and a fifth of the time so is an outage in the
+ *			making.  Below 5% nothing the disk does holds work
+ *			up: a busy disk without pressure is not the problem.
+ * psi-unavailable	info: PSI cannot be read, so whether I/O holds
+ *			anything up is not known (boot with psi=1).
+ * memory-pressure	memory some share from 5% (info), 10% (warn), full
+ *			from 20% (crit): reclaim and refaults cause I/O.
+ *
+ * saturated		a device with more demand than it serves at once,
+ *			only on evidence, named in the row:
+ *			(a) at the request limit: in_flight at the limit
+ *			(ds_tr_limit: nr_requests x hardware queues, or the
+ *			device's queue_depth if lower) in at least 75% of at
+ *			least 5 samples, and requests waiting before
+ *			dispatch: dlat's q2c mean at least 1.5x its d2c
+ *			mean and 0.5 ms above it (over at least 50 timed
+ *			requests); without dlat, the tasks waiting on I/O
+ *			(the sum of %iodelay, delay accounting on) at least
+ *			1.5x the limit while this is the only device at its
+ *			limit: more waiters than slots means a hidden queue.
+ *			(b) by latency: r_await or w_await at least 1.5x the
+ *			quiet-time median of the baseline (at least 50
+ *			requests of that direction in the window) while
+ *			aqu-sz is at least 2 and at least twice the
+ *			quiet-time aqu-sz.  1.5x is well outside the spread
+ *			of a device's own await from interval to interval
+ *			(a few percent on the lab disk; tens of percent on
+ *			shared cloud volumes) and twice the queue is what
+ *			"longer than at quiet times" must at least mean.
+ *			warn; crit with io some from 10%.  value: the
+ *			latency submitters see (q2c, else await), s.
+ * at-limit		in_flight pinned at the limit as in (a), but no
+ *			evidence that requests wait for a slot (dlat absent
+ *			and the waiters do not exceed the slots).  info;
+ *			warn with io some from 5% (or PSI unknown: then
+ *			nothing shows the queue holds nobody up).  next:
+ *			dlat.
+ * slow			latency at least 3x the quiet-time median while the
+ *			queue is not twice its quiet length: the device
+ *			itself is slower (failing media, a throttled or
+ *			contended volume), not overloaded by us.  warn.
+ * queue-long		aqu-sz at least 2 with none of the above and no
+ *			baseline: a queue of N whose parallelism is unknown,
+ *			never called saturated.  info; warn with io some
+ *			from 5% or PSI unknown.  next: the snapshot command
+ *			that starts a baseline.  value: aqu-sz, count.
+ * busy			%util at least 90, not saturated: never idle, which
+ *			with one request at a time says nothing about
+ *			capacity; or a long queue served at quiet-time
+ *			latency (the device works in parallel).  info.
+ *			value: %util as a ratio.
+ * sync-writes		small synchronous writes: w/s at least 5, aqu-sz at
+ *			most 1.5, under 5% of writes merged, a flush for at
+ *			least 0.4 of the writes (ext4 journals a commit
+ *			block beside the data of each fsync), wareq-sz at
+ *			most 64 KiB, w_await low (at most 2x the quiet-time
+ *			w_await, else at most 20 ms), and a writer whose
+ *			write syscall size is within 3x of wareq-sz.  The
+ *			device is healthy; the application commits each
+ *			record (fsync, O_DSYNC): batch them.  info; the
+ *			writer is named.  value: w/s, count per second.
+ * device-ok		a device that did I/O and fits none of the above.
+ * merges-off		nomerges set while aqu-sz is at least 2 and the
+ *			requests are small (areq-sz at most 32 KiB at 100/s
+ *			or more): queued neighbours that could be joined are
+ *			not.  warn.  next: dqueue.
+ * rotational-none	rotational 1 with scheduler none: requests go to a
+ *			seeking disk unsorted.  warn with aqu-sz from 2,
+ *			else info; only for devices with I/O.  (virtio
+ *			disks say rotational 1 when the host does not tell.)
+ * plateau		a virtual disk whose throughput in the window is at
+ *			least 95% of the history's p95 while aqu-sz is at
+ *			least twice the quiet-time aqu-sz, and whose history
+ *			shows that ceiling at queue depths differing by 2x
+ *			or more (at least 3 intervals): throughput stopped
+ *			growing with the queue, a provisioned cap (IOPS or
+ *			MB/s) rather than the device.  warn.
+ *
+ * load			a process whose block bytes (read + write -
+ *			cancelled) are at least 64 KiB/s and at least 10% of
+ *			all processes' block bytes; the 3 largest.  info.
+ *			value: bytes/s.  Writes are counted when dirtied,
+ *			to the process that dirtied them (not the flusher).
+ * sufferer		a process that waited for block I/O (delay
+ *			accounting, summed over its threads) at least 10%
+ *			of the window; the 3 largest.  info.  value: ratio.
+ * delayacct-off	delay accounting is off: sufferers cannot be named.
+ *			info; the evidence says how to turn it on.
+ * page-cache		a process reading at least 1 MiB/s through syscalls
+ *			with block reads under 10% of that: served by the
+ *			page cache, not disk load.  info.
+ * unreadable		processes whose I/O (subject "-") or open files
+ *			(subject "fd") could not be read: without root,
+ *			other users'.  info.
+ * procs-blocked	tasks in uninterruptible sleep (vmstat's b), mean
+ *			and most over the samples: info when any; warn when
+ *			the mean is at least 4 and at least the CPU count (a
+ *			pile-up rather than one waiting task).  value: mean.
+ * iowait		CPU iowait share: idle time with I/O outstanding,
+ *			which falls when the CPUs are busy; shown with that
+ *			meaning, never a verdict.  info.  value: ratio.
+ *
+ * fs-full		Use% as df computes it at least 90% (warn), 98% or
+ *			nothing available to users (crit).  value: ratio.
+ * fs-inodes		IUse% at least 90% (warn), 98% (crit).
+ * deleted-held		space held by deleted-open files of at least 1 MiB
+ *			that is at least 1% of the filesystem or on one at
+ *			least 90% full: info; warn when at least 10% of the
+ *			filesystem or the filesystem is 90% full.  Names the
+ *			holders and the reclaim command (ddeleted --truncate
+ *			PID:FD, or restarting the holder).  value: bytes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diskstat.h"
+
+#define PSI_INFO	5.0	/* percent of the window, some */
+#define PSI_WARN	10.0
+#define PSI_CRIT_FULL	20.0
+
+#define PIN_FRAC	0.75	/* samples at the limit: "most of the window" */
+#define PIN_MIN_SAMPLES	5
+#define Q2C_RATIO	1.5	/* q2c mean against d2c mean */
+#define Q2C_MIN_US	500.0	/* and at least this much above it */
+#define LAT_MIN_COUNT	50	/* requests dlat must have timed */
+#define WAITERS_RATIO	1.5	/* tasks waiting against slots */
+
+#define LAT_RATIO	1.5	/* await against quiet-time await */
+#define SLOW_RATIO	3.0
+#define AQU_RATIO	2.0	/* queue against quiet-time queue */
+#define AQU_LONG	2.0	/* a queue longer than one request */
+#define UTIL_BUSY	90.0	/* %util */
+
+#define SYNC_MIN_WS	5.0
+#define SYNC_MAX_AQU	1.5
+#define SYNC_MAX_MERGE	5.0	/* %wrqm */
+#define SYNC_FLUSH	0.4	/* flushes per write */
+#define SYNC_MAX_KB	64.0
+#define SYNC_MAX_AWAIT	20.0	/* ms, without a baseline */
+#define SYNC_SIZE_RATIO	3.0
+
+#define MERGE_MAX_KB	32.0
+#define MERGE_MIN_IOPS	100.0
+
+#define CEIL_FRAC	0.95
+#define CEIL_MIN_N	3
+
+#define LOAD_MIN_BPS	65536.0
+#define LOAD_SHARE	0.10
+#define SUFFER_MIN	0.10
+#define CACHE_MIN_BPS	1048576.0
+#define CACHE_BLOCK	0.10
+#define TOP_N		3
+
+#define BLOCKED_WARN	4.0
+
+#define FS_WARN		0.90
+#define FS_CRIT		0.98
+#define HELD_MIN	(1u << 20)
+#define HELD_SHARE_INFO	0.01
+#define HELD_SHARE_WARN	0.10
+
+static const char *const sev_names[] = { "ok", "info", "warn", "crit" };
+
+const char *
+ds_tr_sev_name(enum ds_tr_sev s)
+{
+	return (unsigned)s < 4 ? sev_names[s] : NULL;
+}
+
+/* ---- Findings ---------------------------------------------------------- */
+
+static struct ds_finding *
+add(struct ds_findings *out, enum ds_tr_sev sev, const char *finding,
+    const char *subject, double value, const char *unit)
+{
+	struct ds_finding *f;
+
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 32;
+
+		if ((f = realloc(out->f, cap * sizeof(*f))) == NULL)
+			return NULL;
+		out->f = f;
+		out->cap = cap;
+	}
+	f = &out->f[out->n++];
+	memset(f, 0, sizeof(*f));
+	f->sev = sev;
+	f->finding = finding;
+	snprintf(f->subject, sizeof(f->subject), "%s", subject);
+	f->value = value;
+	f->unit = unit;
+	if (sev > out->worst)
+		out->worst = sev;
+	return f;
+}
+
+static void
+say(char *dst, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+say(char *dst, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, size, fmt, ap);
+	va_end(ap);
+}
+
+/* Append to dst. */
+static void
+more(char *dst, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+more(char *dst, size_t size, const char *fmt, ...)
+{
+	size_t l = strlen(dst);
+	va_list ap;
+
+	if (l + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(dst + l, size - l, fmt, ap);
+	va_end(ap);
+}
+
+/* Bytes for a person: "40.0 MiB". */
+static const char *
+human(char *b, size_t size, double v)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
+	    "PiB" };
+	int i = 0;
+
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	if (i == 0)
+		snprintf(b, size, "%.0f B", v);
+	else
+		snprintf(b, size, "%.1f %s", v, u[i]);
+	return b;
+}
+
+#define HUMAN(v) human((char[24]){ 0 }, 24, (double)(v))
+
+static int
+has(const struct ds_xstat *x, int i)
+{
+	return (x->have >> i) & 1u;
+}
+
+static double
+xv(const struct ds_xstat *x, int i)
+{
+	return has(x, i) ? x->v[i] : 0;
+}
+
+/* ---- Pressure ---------------------------------------------------------- */
+
+static double
+io_some(const struct ds_triage_in *in)
+{
+	return in->io.have ? in->io.some : -1;
+}
+
+/* Something is held up by I/O (or we cannot tell: -1 counts as yes). */
+static int
+held_up(const struct ds_triage_in *in)
+{
+	return !in->io.have || in->io.some >= PSI_INFO;
+}
+
+static int
+psi_rows(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	enum ds_tr_sev s;
+
+	if (!in->io.have) {
+		if ((f = add(out, DS_TR_INFO, "psi-unavailable", "io", NAN,
+		    "ratio")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "PSI cannot be read: "
+		    "whether I/O holds tasks up is not known (boot with psi=1)");
+		say(f->next, sizeof(f->next), "dpsi -r io 10 1");
+	} else {
+		s = in->io.full >= PSI_CRIT_FULL ? DS_TR_CRIT :
+		    in->io.some >= PSI_WARN ? DS_TR_WARN :
+		    in->io.some >= PSI_INFO ? DS_TR_INFO : DS_TR_OK;
+		if ((f = add(out, s, "io-pressure", "io", in->io.some / 100,
+		    "ratio")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "some %.1f%%, full %.1f%% "
+		    "of the %s%s", in->io.some, in->io.full, in->since_boot ?
+		    "last 10 s (avg10: a captured tree)" : "window",
+		    s == DS_TR_OK ? ": I/O holds nothing up" :
+		    ": tasks stalled on I/O");
+		say(f->next, sizeof(f->next), "dpsi -r io 10 1");
+	}
+	if (in->mem.have && in->mem.some >= PSI_INFO) {
+		s = in->mem.full >= PSI_CRIT_FULL ? DS_TR_CRIT :
+		    in->mem.some >= PSI_WARN ? DS_TR_WARN : DS_TR_INFO;
+		if ((f = add(out, s, "memory-pressure", "memory",
+		    in->mem.some / 100, "ratio")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "some %.1f%%, full %.1f%%: "
+		    "reclaim and refaults make I/O of their own",
+		    in->mem.some, in->mem.full);
+		say(f->next, sizeof(f->next), "dpsi -r memory 10 1");
+	}
+	return 0;
+}
+
+/* ---- Devices ----------------------------------------------------------- */
+
+uint64_t
+ds_tr_limit(const struct ds_tr_dev *d)
+{
+	uint64_t lim = 0;
+
+	if (d->nr_requests > 0)
+		lim = d->nr_requests * (d->nr_hw_queues > 0 ? d->nr_hw_queues : 1);
+	if (d->queue_depth > 0 && (lim == 0 || d->queue_depth < lim))
+		lim = d->queue_depth;
+	return lim;
+}
+
+/* What the in_flight samples say against the limit. */
+struct inflight {
+	size_t n, at;		/* samples, of them at the limit */
+	uint32_t min, max;
+	double mean;
+};
+
+static void
+inflight_sum(const struct ds_tr_dev *d, uint64_t lim, struct inflight *s)
+{
+	double sum = 0;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->n = d->ninflight;
+	for (i = 0; i < d->ninflight; i++) {
+		uint32_t v = d->inflight[i];
+
+		if (i == 0 || v < s->min)
+			s->min = v;
+		if (v > s->max)
+			s->max = v;
+		if (lim > 0 && v >= lim)
+			s->at++;
+		sum += v;
+	}
+	if (s->n > 0)
+		s->mean = sum / (double)s->n;
+}
+
+static int
+pinned(const struct inflight *s)
+{
+	return s->n >= PIN_MIN_SAMPLES &&
+	    (double)s->at >= PIN_FRAC * (double)s->n;
+}
+
+/* What one device's figures amount to, before any row is written. */
+struct devjudge {
+	uint64_t lim;
+	struct inflight fl;
+	int pinned;
+	int dlat_wait;		/* 1 waits, 0 shown not to, -1 unknown */
+	double waiters;		/* sum of %iodelay as tasks, -1 unknown */
+	int dir;		/* direction of the latency rule: 0 r, 1 w */
+	double await, qawait;	/* ms: window, quiet time */
+	int lat_high, lat_slow, queue_high, have_base;
+};
+
+static int
+dlat_wait(const struct ds_tr_dev *d)
+{
+	const struct ds_tr_lat *l = d->lat;
+
+	if (l == NULL || l->count < LAT_MIN_COUNT)
+		return -1;
+	return l->q2c_mean >= Q2C_RATIO * l->d2c_mean &&
+	    l->q2c_mean - l->d2c_mean >= Q2C_MIN_US;
+}
+
+static double
+waiters(const struct ds_triage_in *in)
+{
+	double sum = 0;
+	size_t i;
+
+	if (in->delayacct != 1)
+		return -1;
+	for (i = 0; i < in->nproc; i++)
+		if (in->proc[i].rate.have & (1u << DS_WR_DELAY))
+			sum += in->proc[i].rate.v[DS_WR_DELAY];
+	return sum;
+}
+
+/* The latency rule against the baseline, for the direction it can use. */
+static void
+against_base(const struct ds_triage_in *in, const struct ds_tr_dev *d,
+    struct devjudge *j)
+{
+	const struct ds_base_dev *b = d->base;
+	const struct ds_xstat *x = &d->x;
+	int k;
+
+	if (b == NULL)
+		return;
+	for (k = 0; k < 2; k++) {
+		size_t quiet = k == 0 ? b->quiet_r : b->quiet_w;
+		double qa = k == 0 ? b->r_await : b->w_await;
+		double rate = xv(x, k == 0 ? DS_X_RS : DS_X_WS);
+		double aw = xv(x, k == 0 ? DS_X_RAWAIT : DS_X_WAWAIT);
+
+		if (quiet < DS_BASE_MIN_QUIET || qa <= 0 ||
+		    rate * in->window_s < DS_BASE_MIN_IOS)
+			continue;
+		/* The direction that is furthest above its quiet time. */
+		if (j->have_base && aw / qa <= j->await / j->qawait)
+			continue;
+		j->have_base = 1;
+		j->dir = k;
+		j->await = aw;
+		j->qawait = qa;
+	}
+	if (!j->have_base)
+		return;
+	j->queue_high = xv(x, DS_X_AQUSZ) >= AQU_LONG &&
+	    xv(x, DS_X_AQUSZ) >= AQU_RATIO * b->aqu;
+	j->lat_high = j->await >= LAT_RATIO * j->qawait;
+	j->lat_slow = j->await >= SLOW_RATIO * j->qawait;
+}
+
+static void
+judge(const struct ds_triage_in *in, const struct ds_tr_dev *d,
+    struct devjudge *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->lim = ds_tr_limit(d);
+	inflight_sum(d, j->lim, &j->fl);
+	j->pinned = j->lim > 0 && pinned(&j->fl);
+	j->dlat_wait = dlat_wait(d);
+	j->waiters = waiters(in);
+	against_base(in, d, j);
+}
+
+static int
+did_io(const struct ds_tr_dev *d)
+{
+	return d->x.completed > 0;
+}
+
+static const char *
+aw_name(int dir)
+{
+	return dir == 0 ? "r_await" : "w_await";
+}
+
+/* The evidence of rule (a): the limit and the wait before dispatch. */
+static void
+ev_limit(char *e, size_t size, const struct ds_tr_dev *d,
+    const struct devjudge *j)
+{
+	say(e, size, "in_flight at the limit of %llu (nr_requests %llu x %llu "
+	    "queues%s) in %zu of %zu samples", (unsigned long long)j->lim,
+	    (unsigned long long)d->nr_requests,
+	    (unsigned long long)(d->nr_hw_queues ? d->nr_hw_queues : 1),
+	    d->queue_depth ? ", or queue_depth" : "", j->fl.at, j->fl.n);
+	if (j->dlat_wait == 1)
+		more(e, size, "; q2c %.1f ms against d2c %.1f ms: requests wait "
+		    "%.1f ms for a slot, which iostat cannot show",
+		    d->lat->q2c_mean / 1000, d->lat->d2c_mean / 1000,
+		    (d->lat->q2c_mean - d->lat->d2c_mean) / 1000);
+	else if (j->waiters >= WAITERS_RATIO * (double)j->lim)
+		more(e, size, "; %.1f tasks waiting on I/O for %llu slots: the "
+		    "rest wait before dispatch (aqu-sz %.1f counts only the "
+		    "slots)", j->waiters, (unsigned long long)j->lim,
+		    xv(&d->x, DS_X_AQUSZ));
+	else if (j->waiters >= 0)
+		more(e, size, "; %.1f tasks waiting on I/O for %llu slots",
+		    j->waiters, (unsigned long long)j->lim);
+}
+
+static int
+row_saturated(const struct ds_triage_in *in, const struct ds_tr_dev *d,
+    const struct devjudge *j, int by_limit, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	enum ds_tr_sev s = io_some(in) >= PSI_WARN ? DS_TR_CRIT : DS_TR_WARN;
+	double lat;
+
+	if (by_limit)
+		lat = j->dlat_wait == 1 ? d->lat->q2c_mean / 1e6 :
+		    xv(&d->x, has(&d->x, DS_X_RS) && xv(&d->x, DS_X_RS) >=
+		    xv(&d->x, DS_X_WS) ? DS_X_RAWAIT : DS_X_WAWAIT) / 1e3;
+	else
+		lat = j->await / 1e3;
+	if ((f = add(out, s, "saturated", d->name, lat, "s")) == NULL)
+		return -ENOMEM;
+	if (by_limit) {
+		say(f->evidence, sizeof(f->evidence), "at the request limit: ");
+		ev_limit(f->evidence + strlen(f->evidence),
+		    sizeof(f->evidence) - strlen(f->evidence), d, j);
+		say(f->next, sizeof(f->next), "dlat 5 1 %s", d->name);
+	} else {
+		say(f->evidence, sizeof(f->evidence), "by latency: %s %.1f ms "
+		    "against %.1f ms quiet-time (%zu quiet intervals), aqu-sz "
+		    "%.1f against %.1f quiet", aw_name(j->dir), j->await,
+		    j->qawait, j->dir == 0 ? d->base->quiet_r : d->base->quiet_w,
+		    xv(&d->x, DS_X_AQUSZ), d->base->aqu);
+		say(f->next, sizeof(f->next), "dxstat -y 1 5 %s", d->name);
+	}
+	return 0;
+}
+
+static int
+row_queue(const struct ds_triage_in *in, const struct ds_tr_dev *d,
+    const struct devjudge *j, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	enum ds_tr_sev s = held_up(in) ? DS_TR_WARN : DS_TR_INFO;
+	double aqu = xv(&d->x, DS_X_AQUSZ);
+
+	if (j->pinned) {
+		if ((f = add(out, s, "at-limit", d->name, (double)j->lim,
+		    "count")) == NULL)
+			return -ENOMEM;
+		ev_limit(f->evidence, sizeof(f->evidence), d, j);
+		more(f->evidence, sizeof(f->evidence), "; whether requests wait "
+		    "for a slot needs dlat's q2c");
+		say(f->next, sizeof(f->next), "dlat 5 1 %s", d->name);
+		return 0;
+	}
+	if ((f = add(out, s, "queue-long", d->name, aqu, "count")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "a queue of %.1f (aqu-sz; "
+	    "in_flight %.1f on average) with %s %.1f ms; the device's "
+	    "parallelism is unknown: no quiet-time baseline%s%s, so this is "
+	    "not called saturation", aqu, j->fl.mean,
+	    xv(&d->x, DS_X_RS) >= xv(&d->x, DS_X_WS) ? "r_await" : "w_await",
+	    xv(&d->x, xv(&d->x, DS_X_RS) >= xv(&d->x, DS_X_WS) ?
+	    DS_X_RAWAIT : DS_X_WAWAIT), in->base_dir ? " in " : "",
+	    in->base_dir ? in->base_dir : "");
+	say(f->next, sizeof(f->next), "dxstat -s -w %s/$(date +%%a-%%H%%M).snap",
+	    in->base_dir ? in->base_dir : DS_BASE_DIR);
+	return 0;
+}
+
+static int
+row_busy(const struct ds_tr_dev *d, const struct devjudge *j,
+    struct ds_findings *out)
+{
+	struct ds_finding *f;
+	double util = xv(&d->x, DS_X_UTIL), aqu = xv(&d->x, DS_X_AQUSZ);
+
+	if ((f = add(out, DS_TR_INFO, "busy", d->name, util / 100,
+	    "ratio")) == NULL)
+		return -ENOMEM;
+	if (j->pinned && j->dlat_wait == 0)
+		say(f->evidence, sizeof(f->evidence), "busy, not saturated: "
+		    "in_flight at the limit of %llu in %zu of %zu samples, but "
+		    "dlat shows no wait before dispatch (q2c %.1f ms, d2c %.1f "
+		    "ms)", (unsigned long long)j->lim, j->fl.at, j->fl.n,
+		    d->lat->q2c_mean / 1000, d->lat->d2c_mean / 1000);
+	else if (aqu >= AQU_LONG && j->have_base && !j->lat_high)
+		say(f->evidence, sizeof(f->evidence), "busy, not saturated: "
+		    "aqu-sz %.1f served at %s %.1f ms against %.1f ms "
+		    "quiet-time (under 1.5x): the device works on them in "
+		    "parallel", aqu, aw_name(j->dir), j->await, j->qawait);
+	else if (aqu >= AQU_LONG && j->have_base)
+		say(f->evidence, sizeof(f->evidence), "busy, not shown "
+		    "saturated: %s %.1f ms against %.1f ms quiet-time, but "
+		    "aqu-sz %.1f is not twice its quiet %.1f", aw_name(j->dir),
+		    j->await, j->qawait, aqu, d->base->aqu);
+	else
+		say(f->evidence, sizeof(f->evidence), "busy, not saturated: "
+		    "%%util %.1f with aqu-sz %.1f: never idle, about %s "
+		    "request at a time; %%util cannot show capacity", util, aqu,
+		    aqu < 1.5 ? "one" : "one or two");
+	say(f->next, sizeof(f->next), "dxstat -y 1 5 %s", d->name);
+	return 0;
+}
+
+static int
+row_slow(const struct ds_tr_dev *d, const struct devjudge *j,
+    struct ds_findings *out)
+{
+	struct ds_finding *f;
+
+	if ((f = add(out, DS_TR_WARN, "slow", d->name, j->await / 1e3,
+	    "s")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "%s %.1f ms against %.1f ms "
+	    "quiet-time while aqu-sz %.1f is not twice its quiet %.1f: the "
+	    "device itself is slower (media, a throttled or shared volume)",
+	    aw_name(j->dir), j->await, j->qawait, xv(&d->x, DS_X_AQUSZ),
+	    d->base->aqu);
+	say(f->next, sizeof(f->next), "dlat 5 1 %s", d->name);
+	return 0;
+}
+
+/* The process whose write syscalls look like the device's requests. */
+static const struct ds_tr_proc *
+sync_writer(const struct ds_triage_in *in, double kb)
+{
+	const struct ds_tr_proc *best = NULL;
+	size_t i;
+
+	for (i = 0; i < in->nproc; i++) {
+		const struct ds_who_rate *r = &in->proc[i].rate;
+		double sz;
+
+		if (!(r->have & (1u << DS_WR_WCHAR)) ||
+		    !(r->have & (1u << DS_WR_SYSCW)) || r->v[DS_WR_SYSCW] <= 0 ||
+		    !(r->have & (1u << DS_WR_WRITE)) || r->v[DS_WR_WRITE] <= 0)
+			continue;
+		sz = r->v[DS_WR_WCHAR] / r->v[DS_WR_SYSCW] / 1024;
+		if (sz <= 0 || sz > kb * SYNC_SIZE_RATIO ||
+		    sz * SYNC_SIZE_RATIO < kb)
+			continue;
+		if (best == NULL || r->v[DS_WR_WRITE] >
+		    best->rate.v[DS_WR_WRITE])
+			best = &in->proc[i];
+	}
+	return best;
+}
+
+static int
+sync_pattern(const struct ds_tr_dev *d)
+{
+	const struct ds_xstat *x = &d->x;
+	double ws = xv(x, DS_X_WS), lim;
+
+	if (ws < SYNC_MIN_WS || !has(x, DS_X_FS) || !has(x, DS_X_AQUSZ) ||
+	    !has(x, DS_X_WRQM_PCT))
+		return 0;
+	lim = d->base != NULL && d->base->quiet_w >= DS_BASE_MIN_QUIET &&
+	    d->base->w_await > 0 ? 2 * d->base->w_await : SYNC_MAX_AWAIT;
+	return xv(x, DS_X_AQUSZ) <= SYNC_MAX_AQU &&
+	    xv(x, DS_X_WRQM_PCT) < SYNC_MAX_MERGE &&
+	    xv(x, DS_X_FS) >= SYNC_FLUSH * ws &&
+	    xv(x, DS_X_WAREQSZ) <= SYNC_MAX_KB && xv(x, DS_X_WAWAIT) <= lim;
+}
+
+static int
+row_sync(const struct ds_tr_dev *d, const struct ds_tr_proc *p,
+    struct ds_findings *out)
+{
+	const struct ds_xstat *x = &d->x;
+	struct ds_finding *f;
+
+	if ((f = add(out, DS_TR_INFO, "sync-writes", d->name, xv(x, DS_X_WS),
+	    "count")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "healthy device, application "
+	    "commit pattern: %.1f w/s of %.1f KiB, aqu-sz %.2f, %.1f%% merged, "
+	    "%.1f flushes/s, w_await %.2f ms", xv(x, DS_X_WS),
+	    xv(x, DS_X_WAREQSZ), xv(x, DS_X_AQUSZ), xv(x, DS_X_WRQM_PCT),
+	    xv(x, DS_X_FS), xv(x, DS_X_WAWAIT));
+	if (p != NULL)
+		more(f->evidence, sizeof(f->evidence), "; writer %d %s writes "
+		    "%.1f KiB per call: an fsync or O_DSYNC per record; batch "
+		    "records per commit", p->pid, p->comm ? p->comm : "?",
+		    p->rate.v[DS_WR_WCHAR] / p->rate.v[DS_WR_SYSCW] / 1024);
+	else
+		more(f->evidence, sizeof(f->evidence), "; a commit (fsync, "
+		    "O_DSYNC) per record: batch records per commit");
+	say(f->next, sizeof(f->next), "dwho -s kB_wr/s -n 10 5 1");
+	return 0;
+}
+
+static int
+row_ok(const struct ds_tr_dev *d, struct ds_findings *out)
+{
+	const struct ds_xstat *x = &d->x;
+	struct ds_finding *f;
+
+	if ((f = add(out, DS_TR_OK, "device-ok", d->name,
+	    xv(x, DS_X_UTIL) / 100, "ratio")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "%.1f r/s, %.1f w/s, aqu-sz "
+	    "%.2f, %%util %.1f", xv(x, DS_X_RS), xv(x, DS_X_WS),
+	    xv(x, DS_X_AQUSZ), xv(x, DS_X_UTIL));
+	say(f->next, sizeof(f->next), "dxstat -y 1 5 %s", d->name);
+	return 0;
+}
+
+/* The device's state: one row of saturated .. device-ok. */
+static int
+dev_state(const struct ds_triage_in *in, const struct ds_tr_dev *d,
+    const struct devjudge *j, size_t npinned, struct ds_findings *out)
+{
+	double aqu = xv(&d->x, DS_X_AQUSZ);
+	int hidden = j->dlat_wait == 1 || (j->dlat_wait < 0 && npinned == 1 &&
+	    j->waiters >= WAITERS_RATIO * (double)j->lim);
+
+	if (j->pinned && hidden)
+		return row_saturated(in, d, j, 1, out);
+	if (j->have_base && j->lat_high && j->queue_high)
+		return row_saturated(in, d, j, 0, out);
+	if (sync_pattern(d)) {
+		const struct ds_tr_proc *p = sync_writer(in,
+		    xv(&d->x, DS_X_WAREQSZ));
+
+		if (p != NULL || in->nproc == 0)
+			return row_sync(d, p, out);
+	}
+	if (j->have_base && j->lat_slow)
+		return row_slow(d, j, out);
+	/* Pinned, but dlat shows nothing waits for a slot: only busy. */
+	if (j->pinned && j->dlat_wait == 0)
+		return row_busy(d, j, out);
+	if (j->pinned || (aqu >= AQU_LONG && !j->have_base))
+		return row_queue(in, d, j, out);
+	if (xv(&d->x, DS_X_UTIL) >= UTIL_BUSY || (aqu >= AQU_LONG) ||
+	    j->pinned)
+		return row_busy(d, j, out);
+	return row_ok(d, out);
+}
+
+static int
+row_settings(const struct ds_tr_dev *d, struct ds_findings *out)
+{
+	const struct ds_xstat *x = &d->x;
+	double aqu = xv(x, DS_X_AQUSZ);
+	struct ds_finding *f;
+	int small_w = xv(x, DS_X_WS) >= MERGE_MIN_IOPS &&
+	    xv(x, DS_X_WAREQSZ) <= MERGE_MAX_KB;
+	int small_r = xv(x, DS_X_RS) >= MERGE_MIN_IOPS &&
+	    xv(x, DS_X_RAREQSZ) <= MERGE_MAX_KB;
+
+	if (d->nomerges > 0 && aqu >= AQU_LONG && (small_w || small_r)) {
+		if ((f = add(out, DS_TR_WARN, "merges-off", d->name,
+		    (double)d->nomerges, "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "nomerges %d while %.1f "
+		    "requests queue: %.1f w/s of %.1f KiB (%.1f%% merged), "
+		    "%.1f r/s of %.1f KiB (%.1f%% merged); sequential neighbours "
+		    "are not joined", d->nomerges, aqu, xv(x, DS_X_WS),
+		    xv(x, DS_X_WAREQSZ), xv(x, DS_X_WRQM_PCT), xv(x, DS_X_RS),
+		    xv(x, DS_X_RAREQSZ), xv(x, DS_X_RRQM_PCT));
+		say(f->next, sizeof(f->next), "dqueue %s", d->name);
+	}
+	if (d->rotational == 1 && d->sched != NULL &&
+	    strcmp(d->sched, "none") == 0) {
+		if ((f = add(out, aqu >= AQU_LONG ? DS_TR_WARN : DS_TR_INFO,
+		    "rotational-none", d->name, aqu, "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "rotational 1 with "
+		    "scheduler none: %.1f queued requests go to a seeking disk "
+		    "unsorted (or the disk is virtual and says rotational "
+		    "wrongly)", aqu);
+		say(f->next, sizeof(f->next), "dqueue %s", d->name);
+	}
+	return 0;
+}
+
+static int
+row_plateau(const struct ds_tr_dev *d, struct ds_findings *out)
+{
+	const struct ds_base_dev *b = d->base;
+	const struct ds_xstat *x = &d->x;
+	double iops = xv(x, DS_X_RS) + xv(x, DS_X_WS) + xv(x, DS_X_DS);
+	double kbs = xv(x, DS_X_RKBS) + xv(x, DS_X_WKBS);
+	struct ds_finding *f;
+	int by_iops;
+
+	if (d->virt != 1 || b == NULL || b->ceil_n < CEIL_MIN_N ||
+	    b->ceil_aqu_max < AQU_RATIO * b->ceil_aqu_min ||
+	    xv(x, DS_X_AQUSZ) < AQU_LONG ||
+	    xv(x, DS_X_AQUSZ) < AQU_RATIO * b->aqu)
+		return 0;
+	by_iops = b->iops_ceil > 0 && iops >= CEIL_FRAC * b->iops_ceil;
+	if (!by_iops && !(b->kbs_ceil > 0 && kbs >= CEIL_FRAC * b->kbs_ceil))
+		return 0;
+	if ((f = add(out, DS_TR_WARN, "plateau", d->name,
+	    by_iops ? iops : kbs * 1024, by_iops ? "count" : "bytes/s")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "virtual disk at %.0f %s, the "
+	    "ceiling of its history (p95 %.0f), which held at aqu-sz %.1f to "
+	    "%.1f: throughput stopped growing with the queue, a provisioned "
+	    "cap rather than the device", by_iops ? iops : kbs,
+	    by_iops ? "IOPS" : "kB/s", by_iops ? b->iops_ceil : b->kbs_ceil,
+	    b->ceil_aqu_min, b->ceil_aqu_max);
+	say(f->next, sizeof(f->next), "dxstat -y 1 5 %s", d->name);
+	return 0;
+}
+
+static int
+dev_rows(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct devjudge j;
+	size_t i, npinned = 0;
+	int e;
+
+	for (i = 0; i < in->ndev; i++) {
+		judge(in, &in->dev[i], &j);
+		npinned += j.pinned ? 1 : 0;
+	}
+	for (i = 0; i < in->ndev; i++) {
+		const struct ds_tr_dev *d = &in->dev[i];
+
+		if (!did_io(d) && d->ninflight == 0)
+			continue;
+		judge(in, d, &j);
+		if (!did_io(d) && !j.pinned)
+			continue;
+		if ((e = dev_state(in, d, &j, npinned, out)) < 0 ||
+		    (e = row_settings(d, out)) < 0 ||
+		    (e = row_plateau(d, out)) < 0)
+			return e;
+	}
+	return 0;
+}
+
+/* ---- Processes --------------------------------------------------------- */
+
+static double
+block_bps(const struct ds_who_rate *r)
+{
+	double v = 0;
+
+	if (r->have & (1u << DS_WR_READ))
+		v += r->v[DS_WR_READ];
+	if (r->have & (1u << DS_WR_WRITE))
+		v += r->v[DS_WR_WRITE];
+	if (r->have & (1u << DS_WR_CANCELLED))
+		v -= r->v[DS_WR_CANCELLED];
+	return v > 0 ? v : 0;
+}
+
+static double
+delay(const struct ds_who_rate *r)
+{
+	return (r->have & (1u << DS_WR_DELAY)) ? r->v[DS_WR_DELAY] : -1;
+}
+
+static double
+cache_bps(const struct ds_who_rate *r)
+{
+	double rc, rd;
+
+	if (!(r->have & (1u << DS_WR_RCHAR)) || !(r->have & (1u << DS_WR_READ)))
+		return 0;
+	rc = r->v[DS_WR_RCHAR];
+	rd = r->v[DS_WR_READ];
+	return rc >= CACHE_MIN_BPS && rd < CACHE_BLOCK * rc ? rc : 0;
+}
+
+/*
+ * The n largest of key over the processes at or above min: indexes into
+ * top, largest first, ties by pid.  Returns how many.
+ */
+static size_t
+top(const struct ds_triage_in *in, double (*key)(const struct ds_who_rate *),
+    double min, size_t *idx, size_t n)
+{
+	size_t i, k, m = 0;
+
+	for (i = 0; i < in->nproc; i++) {
+		double v = key(&in->proc[i].rate);
+
+		if (!(v >= min) || v <= 0)
+			continue;
+		for (k = m; k > 0; k--) {
+			double w = key(&in->proc[idx[k - 1]].rate);
+
+			if (w > v || (w == v &&
+			    in->proc[idx[k - 1]].pid < in->proc[i].pid))
+				break;
+			if (k < n)
+				idx[k] = idx[k - 1];
+		}
+		if (k < n) {
+			idx[k] = i;
+			if (m < n)
+				m++;
+		}
+	}
+	return m;
+}
+
+static void
+subject(char *b, size_t size, const struct ds_tr_proc *p)
+{
+	snprintf(b, size, "%d %s", p->pid, p->comm ? p->comm : "?");
+}
+
+static int
+rows_load(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	double total = 0, min;
+	size_t idx[TOP_N], n, i;
+	struct ds_finding *f;
+	char s[96];
+
+	for (i = 0; i < in->nproc; i++)
+		total += block_bps(&in->proc[i].rate);
+	min = total * LOAD_SHARE > LOAD_MIN_BPS ? total * LOAD_SHARE :
+	    LOAD_MIN_BPS;
+	n = top(in, block_bps, min, idx, TOP_N);
+	for (i = 0; i < n; i++) {
+		const struct ds_tr_proc *p = &in->proc[idx[i]];
+		const struct ds_who_rate *r = &p->rate;
+		double v = block_bps(r);
+
+		subject(s, sizeof(s), p);
+		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "causes %.0f%% of the "
+		    "block I/O: read %s/s, write %s/s at the block layer%s",
+		    total > 0 ? v / total * 100 : 0, HUMAN(r->v[DS_WR_READ]),
+		    HUMAN(r->v[DS_WR_WRITE]), p->kthread ? " (kernel thread)" :
+		    "");
+		say(f->next, sizeof(f->next), "dwho -s %s -n 10 5 1",
+		    r->v[DS_WR_READ] >= r->v[DS_WR_WRITE] ? "kB_rd/s" :
+		    "kB_wr/s");
+	}
+	return 0;
+}
+
+static int
+rows_suffer(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	size_t idx[TOP_N], n, i;
+	struct ds_finding *f;
+	char s[96];
+
+	if (in->delayacct == 0) {
+		if ((f = add(out, DS_TR_INFO, "delayacct-off", "-", NAN,
+		    "ratio")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "delay accounting is off: "
+		    "who waits on I/O cannot be measured; turn it on with "
+		    "sysctl -w kernel.task_delayacct=1 (or boot with delayacct)");
+		say(f->next, sizeof(f->next), "dwho -s %%iodelay -n 10 5 1");
+		return 0;
+	}
+	n = top(in, delay, SUFFER_MIN, idx, TOP_N);
+	for (i = 0; i < n; i++) {
+		const struct ds_tr_proc *p = &in->proc[idx[i]];
+
+		subject(s, sizeof(s), p);
+		if ((f = add(out, DS_TR_INFO, "sufferer", s,
+		    p->rate.v[DS_WR_DELAY], "ratio")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "waited for block I/O "
+		    "%.0f%% of the window (summed over its threads); its own "
+		    "block I/O %s/s%s", p->rate.v[DS_WR_DELAY] * 100,
+		    HUMAN(block_bps(&p->rate)), p->kthread ?
+		    " (kernel thread)" : "");
+		say(f->next, sizeof(f->next), "dwho -s %%iodelay -n 10 5 1");
+	}
+	return 0;
+}
+
+static int
+rows_cache(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	size_t idx[TOP_N], n, i;
+	struct ds_finding *f;
+	char s[96];
+
+	n = top(in, cache_bps, CACHE_MIN_BPS, idx, TOP_N);
+	for (i = 0; i < n; i++) {
+		const struct ds_tr_proc *p = &in->proc[idx[i]];
+
+		subject(s, sizeof(s), p);
+		if ((f = add(out, DS_TR_INFO, "page-cache", s,
+		    p->rate.v[DS_WR_RCHAR], "bytes/s")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "reads %s/s through "
+		    "syscalls, %s/s of it from the disk: served by the page "
+		    "cache, not disk load", HUMAN(p->rate.v[DS_WR_RCHAR]),
+		    HUMAN(p->rate.v[DS_WR_READ]));
+		say(f->next, sizeof(f->next), "dwho -s kB_rchar/s -n 10 5 1");
+	}
+	if (in->procs_unreadable > 0) {
+		if ((f = add(out, DS_TR_INFO, "unreadable", "-",
+		    (double)in->procs_unreadable, "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "the I/O of %zu processes "
+		    "could not be read (permission: without root, other users'; "
+		    "as root, another namespace's): their load is not counted",
+		    in->procs_unreadable);
+		say(f->next, sizeof(f->next), "dwho -n 10 5 1");
+	}
+	if (in->fds_unreadable > 0) {
+		if ((f = add(out, DS_TR_INFO, "unreadable", "fd",
+		    (double)in->fds_unreadable, "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "the open files of %zu "
+		    "processes could not be read: space they hold in deleted "
+		    "files is not counted", in->fds_unreadable);
+		say(f->next, sizeof(f->next), "ddeleted -s");
+	}
+	return 0;
+}
+
+/* ---- Tasks and CPU ----------------------------------------------------- */
+
+static int
+rows_tasks(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	double sum = 0, mean, warn;
+	uint32_t max = 0;
+	size_t i;
+
+	for (i = 0; i < in->nblocked; i++) {
+		sum += in->blocked[i];
+		if (in->blocked[i] > max)
+			max = in->blocked[i];
+	}
+	if (in->nblocked > 0 && max > 0) {
+		mean = sum / (double)in->nblocked;
+		warn = in->ncpus > BLOCKED_WARN ? in->ncpus : BLOCKED_WARN;
+		if ((f = add(out, mean >= warn ? DS_TR_WARN : DS_TR_INFO,
+		    "procs-blocked", "-", mean, "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "%.1f tasks in "
+		    "uninterruptible sleep on average, %u at most, over %zu "
+		    "samples (vmstat's b)", mean, max, in->nblocked);
+		say(f->next, sizeof(f->next), "dwho -s %%iodelay -n 10 5 1");
+	}
+	if (in->have_iowait) {
+		if ((f = add(out, DS_TR_INFO, "iowait", "cpu",
+		    in->iowait_pct / 100, "ratio")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "CPU iowait %.1f%%: idle "
+		    "time while I/O was outstanding; it falls when the CPUs are "
+		    "busy, so it measures neither the disk nor the wait",
+		    in->iowait_pct);
+		say(f->next, sizeof(f->next), "dpsi -r io 10 1");
+	}
+	return 0;
+}
+
+/* ---- Filesystems ------------------------------------------------------- */
+
+static int
+row_held(const struct ds_tr_fs *fs, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	double size = fs->have_stat ? (double)ds_fs_size(&fs->st) : 0;
+	double use = fs->have_stat ? ds_fs_use(&fs->st) : 0;
+	double share = size > 0 ? (double)fs->held / size : 0;
+	size_t i;
+
+	if (!fs->have_deleted || fs->held < HELD_MIN ||
+	    (share < HELD_SHARE_INFO && use < FS_WARN))
+		return 0;
+	if ((f = add(out, share >= HELD_SHARE_WARN || use >= FS_WARN ?
+	    DS_TR_WARN : DS_TR_INFO, "deleted-held", fs->mount,
+	    (double)fs->held, "bytes")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "%s held by %llu deleted "
+	    "file(s) of %llu process(es) (%.1f%% of the fs; df counts it, du "
+	    "cannot):", HUMAN(fs->held), (unsigned long long)fs->held_files,
+	    (unsigned long long)fs->held_procs, share * 100);
+	for (i = 0; i < fs->nholder && i < TOP_N; i++) {
+		const struct ds_tr_holder *h = &fs->holder[i];
+
+		if (h->fd >= 0)
+			more(f->evidence, sizeof(f->evidence), " pid %d %s fd %d "
+			    "%s (ddeleted --truncate %d:%d, or restart it);",
+			    h->pid, h->comm ? h->comm : "?", h->fd,
+			    HUMAN(h->bytes), h->pid, h->fd);
+		else
+			more(f->evidence, sizeof(f->evidence), " pid %d %s "
+			    "mapped %s (restart it);", h->pid,
+			    h->comm ? h->comm : "?", HUMAN(h->bytes));
+	}
+	say(f->next, sizeof(f->next), "ddeleted -s");
+	return 0;
+}
+
+static int
+fs_rows(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	size_t i;
+
+	for (i = 0; i < in->nfs; i++) {
+		const struct ds_tr_fs *fs = &in->fs[i];
+		double use, iuse;
+
+		if (fs->have_stat && fs->st.blocks > 0) {
+			use = ds_fs_use(&fs->st);
+			if (use >= FS_WARN || fs->st.bavail == 0) {
+				if ((f = add(out, use >= FS_CRIT ||
+				    fs->st.bavail == 0 ? DS_TR_CRIT : DS_TR_WARN,
+				    "fs-full", fs->mount, use, "ratio")) == NULL)
+					return -ENOMEM;
+				say(f->evidence, sizeof(f->evidence), "%.1f%% used "
+				    "(df's Use%%): %s used of %s, %s available "
+				    "to users%s", use * 100,
+				    HUMAN(ds_fs_used(&fs->st)),
+				    HUMAN(ds_fs_size(&fs->st)),
+				    HUMAN(ds_fs_avail(&fs->st)), fs->memory ?
+				    " (memory-backed)" : "");
+				say(f->next, sizeof(f->next), "ddeleted -s");
+			}
+			iuse = ds_fs_iuse(&fs->st);
+			if (iuse >= FS_WARN) {
+				if ((f = add(out, iuse >= FS_CRIT ? DS_TR_CRIT :
+				    DS_TR_WARN, "fs-inodes", fs->mount, iuse,
+				    "ratio")) == NULL)
+					return -ENOMEM;
+				say(f->evidence, sizeof(f->evidence), "%.1f%% of "
+				    "inodes used: %llu free of %llu", iuse * 100,
+				    (unsigned long long)fs->st.ffree,
+				    (unsigned long long)fs->st.files);
+				say(f->next, sizeof(f->next), "ddeleted -s");
+			}
+		}
+		if (row_held(fs, out) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- The verdict ------------------------------------------------------- */
+
+static const struct ds_finding *
+first_of(const struct ds_findings *fs, const char *finding)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		if (strcmp(fs->f[i].finding, finding) == 0)
+			return &fs->f[i];
+	return NULL;
+}
+
+static const struct ds_finding *
+worst_dev(const struct ds_findings *fs)
+{
+	static const char *const order[] = { "saturated", "plateau", "slow",
+	    "at-limit", "queue-long", "sync-writes", "busy" };
+	const struct ds_finding *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if ((f = first_of(fs, order[i])) != NULL)
+			return f;
+	return NULL;
+}
+
+/* What a device finding says of its device, for the verdict. */
+static const char *
+state_phrase(const char *finding)
+{
+	static const char *const ph[][2] = {
+		{ "plateau", "at a throughput ceiling (a provisioned cap?)" },
+		{ "slow", "slower than at quiet times" },
+		{ "at-limit", "at its request limit" },
+		{ "queue-long", "queued, with its parallelism unknown" },
+		{ "busy", "busy" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ph) / sizeof(ph[0]); i++)
+		if (strcmp(ph[i][0], finding) == 0)
+			return ph[i][1];
+	return finding;
+}
+
+/* The sentence of the verdict row, from the rows already made. */
+static void
+verdict_text(const struct ds_triage_in *in, const struct ds_findings *fs,
+    char *e, size_t size)
+{
+	const struct ds_finding *d = worst_dev(fs), *l, *s, *f;
+
+	if (d != NULL && strcmp(d->finding, "saturated") == 0)
+		say(e, size, "the disk is the problem: %s is saturated %s",
+		    d->subject, strncmp(d->evidence, "by latency", 10) == 0 ?
+		    "(latency and queue well above its quiet time)" :
+		    "at its request limit (requests wait for a slot)");
+	else if (d != NULL && strcmp(d->finding, "sync-writes") == 0)
+		say(e, size, "the disk is healthy: writes to %s follow an "
+		    "application commit pattern (small synchronous writes); "
+		    "batch them", d->subject);
+	else if (d != NULL && held_up(in))
+		say(e, size, "I/O holds tasks up%s; %s is %s, not shown to be "
+		    "saturated", in->io.have ? "" : " (PSI unknown)", d->subject,
+		    state_phrase(d->finding));
+	else if (in->io.have && held_up(in))
+		say(e, size, "tasks stall on I/O (some %.1f%%) with no device "
+		    "busy: look at the sufferers and at memory", in->io.some);
+	else if (d != NULL)
+		say(e, size, "the disk is not the problem: %s is %s but nothing "
+		    "waits on it (io some %.1f%%)", d->subject,
+		    state_phrase(d->finding), in->io.some);
+	else
+		say(e, size, "the disk holds nothing up%s", in->io.have ? "" :
+		    " that the figures show (PSI unknown)");
+	if ((l = first_of(fs, "load")) != NULL)
+		more(e, size, "; load: %s", l->subject);
+	if ((s = first_of(fs, "sufferer")) != NULL)
+		more(e, size, "; waiting: %s", s->subject);
+	if ((f = first_of(fs, "fs-full")) != NULL)
+		more(e, size, "; %s %.0f%% full", f->subject, f->value * 100);
+	if ((f = first_of(fs, "deleted-held")) != NULL)
+		more(e, size, "; %s held by deleted files on %s",
+		    HUMAN(f->value), f->subject);
+}
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+	const struct ds_finding *x = a, *y = b;
+
+	if (x->sev != y->sev)
+		return x->sev > y->sev ? -1 : 1;
+	/* The rule order, kept in the evidence of a stable sort below. */
+	return 0;
+}
+
+/* Stable: insertion sort by severity (a few dozen rows). */
+static void
+sort_rows(struct ds_findings *fs, size_t from)
+{
+	struct ds_finding t;
+	size_t i, k;
+
+	for (i = from + 1; i < fs->n; i++) {
+		t = fs->f[i];
+		for (k = i; k > from && cmp_rows(&fs->f[k - 1], &t) > 0; k--)
+			fs->f[k] = fs->f[k - 1];
+		fs->f[k] = t;
+	}
+}
+
+static int
+verdict(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct ds_finding v, *f;
+	const struct ds_finding *d;
+	size_t i;
+
+	sort_rows(out, 0);
+	memset(&v, 0, sizeof(v));
+	v.sev = out->worst;
+	v.finding = "verdict";
+	d = worst_dev(out);
+	snprintf(v.subject, sizeof(v.subject), "%s", d != NULL &&
+	    d->sev >= DS_TR_WARN ? d->subject : "-");
+	v.value = in->io.have ? in->io.some / 100 : NAN;
+	v.unit = "ratio";
+	verdict_text(in, out, v.evidence, sizeof(v.evidence));
+	/* The device's command when it is among the worst, it says most. */
+	snprintf(v.next, sizeof(v.next), "%s", d != NULL && d->sev == v.sev ?
+	    d->next : v.sev >= DS_TR_WARN && out->n > 0 ? out->f[0].next :
+	    "dpsi -r io 10 1");
+	if (add(out, v.sev, "verdict", "-", 0, "ratio") == NULL)
+		return -ENOMEM;
+	for (i = out->n - 1; i > 0; i--)
+		out->f[i] = out->f[i - 1];
+	f = &out->f[0];
+	*f = v;
+	return 0;
+}
+
+int
+ds_triage(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	int e;
+
+	out->n = 0;
+	out->worst = DS_TR_OK;
+	if ((e = psi_rows(in, out)) < 0 || (e = dev_rows(in, out)) < 0 ||
+	    (e = rows_load(in, out)) < 0 || (e = rows_suffer(in, out)) < 0 ||
+	    (e = rows_cache(in, out)) < 0 || (e = rows_tasks(in, out)) < 0 ||
+	    (e = fs_rows(in, out)) < 0 || (e = verdict(in, out)) < 0)
+		return e;
+	return 0;
+}
+
+int
+ds_triage_exit(const struct ds_findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->f[i].sev >= DS_TR_WARN)
+			return 3;
+	return 0;
+}
+
+void
+ds_findings_free(struct ds_findings *f)
+{
+	free(f->f);
+	memset(f, 0, sizeof(*f));
+}
