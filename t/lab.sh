@@ -93,6 +93,7 @@ lab_need() {
 }
 
 lab_start() {
+	lab_stop	# one lab disk at a time
 	_lab_n=$((_lab_n + 1))
 	LAB_DIR=$TRASH/lab$_lab_n
 	LAB_ERR=

@@ -581,7 +581,7 @@ main(int argc, char **argv)
 	}
 	do_mount();
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	for (i = 0; i < nthreads; i++)
 		if ((errno = pthread_create(&tid, &attr, worker, NULL)) != 0)
