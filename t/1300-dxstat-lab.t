@@ -26,6 +26,21 @@ lab_start 4 10 10 || skip_all "lab: $LAB_ERR"
 
 TI=3	# seconds of each interval
 
+# One request each way: 100 direct 4 KiB reads reach the helper as 100
+# reads and diskstats counts 100, each of 10 ms at least.
+lab_stats >"$TRASH/c1"
+lab_snap "$TRASH/s1"
+dd if="/dev/$LAB_DEV" of=/dev/null bs=4k count=100 skip=1000 iflag=direct 2>/dev/null
+lab_snap "$TRASH/s2"
+lab_stats >"$TRASH/c2"
+is "$(awk 'NR == FNR { r = $1; next } { print $1 - r }' "$TRASH/c1" "$TRASH/c2")" 100 \
+    "100 direct reads: the helper served 100"
+dxstat -o prom -f "$TRASH/s1" -f "$TRASH/s2" "$LAB_DEV" >"$TRASH/p"
+t=$(lab_interval "$TRASH/s1" "$TRASH/s2")
+is "$(awk -v t="$t" '$1 ~ /^dxstat_reads_per_second/ { printf "%.0f", $2 * t }' "$TRASH/p")" 100 \
+    "100 direct reads: dxstat counts 100"
+ok "100 serial reads of 10 ms take at least 1 s ($t s)" awk -v t="$t" 'BEGIN { exit !(t >= 1) }'
+
 # readers NAME K: K readers, the interval iostat takes, the checks.
 readers() {
 	lab_readers "$1" "$2" $((TI + 2))
