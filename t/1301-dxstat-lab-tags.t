@@ -42,7 +42,7 @@ tags() {
 	lab_check -p "r_await 10 ms up to 2% above" "$2" 10 10.2
 	lab_check -p "aqu-sz within 2% of 4" "$3" 3.92 4.08
 	lab_check -p "fio's mean latency within 5% of 20 ms" "$lat" 19 21
-	lab_check "fio's latency over r_await: 8 readers / 4 seen = 2 within 5%" \
+	lab_check -p "fio's latency over r_await: 8 readers / 4 seen = 2 within 5%" \
 	    "$(awk -v l="$lat" -v r="$2" 'BEGIN { printf "%.3f", (r > 0) ? l / r : 0 }')" 1.9 2.1
 	lab_check "in_flight at the second sample at most 4" "$5" 0 4
 	lab_check "the readers' cgroup io some near 100" "$psi" 90 101

@@ -3,7 +3,7 @@
 # that keeps its data, 20 ms a write or a flush; one writer of direct
 # 4 KiB overwrites, each followed by fdatasync, which ext4 turns into a
 # flush of the disk's cache (nothing to journal: the blocks are there
-# and lazytime keeps the timestamps in memory).  ext4 asks for the flush
+# and the journal commits only every 60 s).  ext4 asks for the flush
 # with blkdev_issue_flush: an empty write with REQ_PREFLUSH, which the
 # block layer's flush machinery carries out as a flush request.  The
 # kernel counts both: the empty write as a write of 0 sectors that ends
@@ -16,8 +16,8 @@
 # interval; writes twice the flushes and kB four times them, within one
 # turn; wareq-sz 2 within 2.5% (a turn cut by the interval's ends);
 # w_await and f_await from 20 ms up to 2% above (the kernel path is
-# inside); no reads; iostat -x on the same samples prints what dxstat
-# prints.
+# inside); iostat -x on the same samples prints what dxstat prints.
+# Reads are shown, not checked: another test may probe every disk.
 . "${0%/*}/lib.sh"
 . "$T/lab.sh"
 lab_need
@@ -26,7 +26,7 @@ lab_start 4 10 20 256M keep || skip_all "lab: $LAB_ERR"
 mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "/dev/$LAB_DEV" \
     >"$TRASH/mkfs" 2>&1 || skip_all "mkfs.ext4: $(cat "$TRASH/mkfs")"
 mkdir "$TRASH/fs"
-mount -t ext4 -o lazytime,noatime "/dev/$LAB_DEV" "$TRASH/fs" || skip_all "cannot mount ext4 on $LAB_DEV"
+mount -t ext4 -o lazytime,noatime,commit=60 "/dev/$LAB_DEV" "$TRASH/fs" || skip_all "cannot mount ext4 on $LAB_DEV"
 # at_exit runs in reverse order: the unmount before lab_stop.
 at_exit "umount '$TRASH/fs'"
 dd if=/dev/zero of="$TRASH/fs/f" bs=1M count=8 conv=fsync 2>/dev/null
@@ -41,16 +41,28 @@ sync
 
 TI=4
 
+# Transactions the journal committed.  The writer's first write puts the
+# inode in a transaction (its timestamps), which ext4 commits after the
+# commit interval: 60 s, so not while we measure; fdatasync does not wait
+# for it.  But a sync(2) anywhere on the machine (other tests call it)
+# commits it at once.
+journal() {
+	awk 'NR == 1 { print $1 }' "/proc/fs/jbd2/$LAB_DEV-8/info" 2>/dev/null
+}
+
 writer() {
 	lab_load "$1" --filename="$TRASH/fs/f" --size=8M --direct=1 --rw=randwrite --bs=4k \
-	    --ioengine=psync --fdatasync=1 --norandommap --randrepeat=0 \
+	    --ioengine=psync --fdatasync=1 --fallocate=none --norandommap --randrepeat=0 \
 	    --time_based --ramp_time=1 --runtime=$((TI + 2))
 	sleep 1.3
 	lab_stats >"$LAB_DIR/$1.st1"
+	j1=$(journal)
 	lab_iostat $TI "$1"
 	_st=$?
+	j2=$(journal)
 	lab_stats >"$LAB_DIR/$1.st2"
 	lab_wait
+	[ "$j1" = "$j2" ] || lab_disturbed "the journal committed during the interval ($j1 then $j2 transactions): a sync(2) elsewhere"
 	lab_check_cmd "fio and iostat ran (load exit $?, iostat $_st)" test "$?" -eq 0 -a "$_st" -eq 0
 	n=$1 f=$LAB_DIR/$1
 	t=$(lab_interval "$f.1" "$f.2")
@@ -61,14 +73,13 @@ writer() {
 	    "$t" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$late"
 	lab_check -p "f/s within 2% below 25" "$6" \
 	    "$(awk -v t="$t" 'BEGIN { print 25 * 0.98 - 1 / t }')" "$(awk -v t="$t" 'BEGIN { print 25 + 1 / t }')"
-	lab_check "writes = 2 x flushes within one turn" \
+	lab_check -p "writes = 2 x flushes within one turn" \
 	    "$(awk -v w="$2" -v f="$6" -v t="$t" 'BEGIN { d = (w - 2 * f) * t; printf "%.2f", (d < 0 ? -d : d) }')" 0 2
-	lab_check "kB written = 4 x flushes within one turn" \
+	lab_check -p "kB written = 4 x flushes within one turn" \
 	    "$(awk -v k="$3" -v f="$6" -v t="$t" 'BEGIN { d = (k - 4 * f) * t; printf "%.2f", (d < 0 ? -d : d) }')" 0 4
 	lab_check "wareq-sz 2 kB (4 KiB over the data write and the empty one)" "$5" 1.95 2.05
 	lab_check -p "w_await 20 ms up to 2% above" "$4" 20 20.4
 	lab_check -p "f_await 20 ms up to 2% above" "$7" 20 20.4
-	lab_check "no reads" "$1" 0 0
 	lab_check_cmd "iostat -x on the same interval prints what dxstat prints" lab_iostat_cmp "$n"
 }
 
