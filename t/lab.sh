@@ -49,7 +49,7 @@
 #                            (default LAB_CG)
 #   lab_snap FILE            dxstat -s to FILE, and the load cgroup's
 #                            io.pressure totals to FILE.psi, at one instant
-#   lab_iostat SECONDS NAME  iostat -x -d -y SECONDS 1, live, whose
+#   lab_iostat SECONDS NAME  iostat -x -d -p ALL -y SECONDS 1, live, whose
 #                            two readings of /proc/uptime and
 #                            /proc/diskstats are the snapshots
 #                            $LAB_DIR/NAME.1 and NAME.2 (lab_snap) taken
@@ -62,7 +62,24 @@
 #   lab_stats                the helper's counts since it started: "reads
 #                            writes fsyncs late_ns late_max_ns" (late: how
 #                            long after their deadlines replies woke)
+#   lab_iostat_cmp NAME      iostat's LAB_DEV row of lab_iostat NAME equals
+#                            dxstat -f NAME.1c NAME.2c in every column
 #   lab_interval A B         seconds between two lab_snap files
+#   lab_try CMD...           run a measurement CMD, and once more if one of
+#                            its checks missed; its checks are then TAP
+#                            results:
+#   lab_check [-p] DESC GOT LO HI, lab_check_cmd DESC CMD...
+#                            one check; -p: of the lab's precision (see
+#                            lab_late, lab_disturbed)
+#   lab_late ST1 ST2 MS      the helper's mean lateness (us) between two
+#                            lab_stats readings; marks the attempt
+#                            disturbed when above MS x 5 us (a quarter of
+#                            the 2% the lab resolves)
+#   lab_disturbed REASON     mark the attempt disturbed from outside
+#
+# One disk at a time (lab_start stops the previous one).  The helper
+# stops when the test's shell dies (PR_SET_PDEATHSIG); only a test killed
+# by SIGKILL leaves its loop device (losetup -l: BACK-FILE .../mnt/disk).
 
 LAB_HELPER=$TOP/t/lab/fusedisk
 LAB_RT=${LAB_RT-1}
