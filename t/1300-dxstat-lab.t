@@ -60,7 +60,7 @@ readers() {
 	c=$(($2 < 4 ? $2 : 4))
 	x=$(awk -v c=$c 'BEGIN { print c * 100 }')
 	r=$(awk -v k="$2" 'BEGIN { print (k > 4 ? 10 * k / 4 : 10) }')
-	psi=$(awk -v t="$t" 'NR == FNR { s = $1; next } { printf "%.2f", ($1 - s) / 1e4 / t }' "$f.1.psi" "$f.2.psi")
+	psi=$(awk 'NR == FNR { s = $1; u = $3; next } { printf "%.2f", ($3 > u) ? ($1 - s) / 1e4 / ($3 - u) : 0 }' "$f.1.psi" "$f.2.psi")
 	late=$(lab_late "$f.st1" "$f.st2" 10)
 	printf '# %s: %d readers over %.3f s: r/s %s r_await %s aqu-sz %s %%util %s cgroup io some %s%%; truth %s %s %s 100; helper woke %s us late on average\n' \
 	    "$1" "$2" "$t" "$3" "$4" "$5" "$6" "$psi" "$x" "$r" "$2" "$late"
