@@ -75,7 +75,14 @@ $(SLIB): $(SLIBOBJ)
 cmd/static/%: cmd/%.c cmd/tool.h lib/diskstat.h $(SLIB) .flags
 	$(CC) $(CPPFLAGS) $(SCFLAGS) $(SLDFLAGS) -o $@ $< $(SLIB)
 
-check: all $(UNITS)
+# The lab's test helpers (t/lab/*.c, see t/lab.sh): built for check,
+# never installed.
+LABS := $(patsubst %.c,%,$(sort $(wildcard t/lab/*.c)))
+
+t/lab/%: t/lab/%.c .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
+check: all $(UNITS) $(LABS)
 	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(UNITS) t/*.t
 
 # make bench: our tools against the peers and the floor programs
@@ -159,7 +166,7 @@ uninstall:
 	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
 
 clean:
-	rm -f lib/*.o $(LIB) $(TOOLS) $(UNITS) libdiskstat.pc .flags
+	rm -f lib/*.o $(LIB) $(TOOLS) $(UNITS) $(LABS) libdiskstat.pc .flags
 	rm -rf cmd/static
 	rm -rf t/trash.*
 

@@ -1,0 +1,396 @@
+# t/lab.sh: the latency lab, a disk whose truth we know.  Source it
+# after lib.sh:   . "${0%/*}/lib.sh"; . "$T/lab.sh"
+#
+# t/lab/fusedisk (built by "make check") serves one file on a FUSE mount
+# of its own (raw /dev/fuse, its own mount namespace) and completes each
+# request on an ideal schedule of SLOTS slots in virtual time:
+#     done = max(arrival, earliest free slot) + service time
+# A loop device over that file with direct I/O on (without it loop
+# serialises: one slot whatever the helper does) is the lab disk.  So
+# with k readers of a 4-slot 10 ms disk the truth is: r/s = min(k,4)/10ms,
+# r_await = 10 ms x max(1, k/4), aqu-sz = k (Little's law).  Reads return
+# zeroes, writes are discarded, unless the disk keeps its data (then a
+# filesystem can be made on it).  Writes and flushes take the write
+# service time; discards complete at once.
+#
+# What it needs: root, /dev/fuse, /dev/loop-control, a cgroup v2 mount,
+# fio, jq, nsenter, taskset, chrt; lab_need skips the script otherwise.
+# About 0.1-0.15 ms of kernel path (loop worker, FUSE, wake-ups) is added
+# to each request; a machine whose CPUs are full adds more, so the
+# helper and the loads run SCHED_FIFO (LAB_RT=0: not) and the loads are
+# pinned to one CPU (LAB_CPU, default the last online one).
+#
+# The API (stable: dxstat, dpsi, dwho, dlat and dtriage tests use it):
+#   lab_need                 skip_all unless the lab can run here
+#   lab_start SLOTS READ_MS WRITE_MS [SIZE] [keep]
+#                            make the disk (SIZE default 1G, K/M/G/T; "keep":
+#                            keep written data in memory); sets LAB_DEV
+#                            (loopN), LAB_DIR (its scratch directory),
+#                            LAB_PID (the helper); returns 1 with LAB_ERR
+#                            set when the helper cannot run here.  Undone
+#                            at exit (at_exit), even when the test fails.
+#   lab_stop                 stop the load, restore the queue, detach the
+#                            loop device, stop the helper (also at exit)
+#   lab_queue SCHED NR       scheduler and nr_requests of LAB_DEV (NR
+#                            "-": leave it), with the driver-tag reset;
+#                            restored by lab_stop
+#   lab_load NAME FIO-OPTION...
+#                            fio in the background, pinned to LAB_CPU, in a
+#                            fresh cgroup v2 child: LAB_LOAD (fio's pid),
+#                            LAB_CG (the cgroup's path), LAB_CGNAME (its
+#                            name under the v2 mount, for dpsi -c); fio's
+#                            JSON report goes to $LAB_DIR/NAME.json
+#   lab_readers NAME N SECONDS
+#                            lab_load of N direct random 4 KiB psync
+#                            readers of LAB_DEV for SECONDS (1 s ramp)
+#   lab_wait                 wait for the load, remove its cgroup; the
+#                            load's exit status
+#   lab_pressure [CG]        "some full": io.pressure totals (us) of CG
+#                            (default LAB_CG)
+#   lab_snap FILE            dxstat -s to FILE, and the load cgroup's
+#                            io.pressure totals with the uptime ("some
+#                            full uptime") to FILE.psi, at one instant
+#   lab_iostat SECONDS NAME  iostat -x -d -p ALL -y SECONDS 1, live, whose
+#                            two readings of /proc/uptime and
+#                            /proc/diskstats are the snapshots
+#                            $LAB_DIR/NAME.1 and NAME.2 (lab_snap) taken
+#                            as it reads: dxstat -f on them covers iostat's
+#                            own interval; iostat's report in NAME.iostat
+#                            (-p ALL: only then does iostat read
+#                            /proc/diskstats, not sysfs).
+#                            NAME.1c and NAME.2c: the same with the uptime
+#                            cut to centiseconds, the only clock iostat has
+#   lab_stats                the helper's counts since it started: "reads
+#                            writes fsyncs late_ns late_max_ns" (late: how
+#                            long after their deadlines replies woke)
+#   lab_iostat_cmp NAME      iostat's LAB_DEV row of lab_iostat NAME equals
+#                            dxstat -f NAME.1c NAME.2c in every column
+#   lab_interval A B         seconds between two lab_snap files
+#   lab_try CMD...           run a measurement CMD, and once more if one of
+#                            its checks missed; its checks are then TAP
+#                            results:
+#   lab_check [-p] DESC GOT LO HI, lab_check_cmd DESC CMD...
+#                            one check; -p: of the lab's precision (see
+#                            lab_late, lab_disturbed)
+#   lab_late ST1 ST2 MS      the helper's mean lateness (us) between two
+#                            lab_stats readings; marks the attempt
+#                            disturbed when above MS x 5 us (a quarter of
+#                            the 2% the lab resolves)
+#   lab_disturbed REASON     mark the attempt disturbed from outside
+#
+# One disk at a time (lab_start stops the previous one).  The helper
+# stops when the test's shell dies (PR_SET_PDEATHSIG); only a test killed
+# by SIGKILL leaves its loop device (losetup -l: BACK-FILE .../mnt/disk).
+
+LAB_HELPER=$TOP/t/lab/fusedisk
+LAB_RT=${LAB_RT-1}
+LAB_DEV=
+LAB_DIR=
+LAB_PID=
+LAB_ERR=
+LAB_LOAD=
+LAB_CG=
+LAB_CGNAME=
+_lab_n=0
+_lab_cgn=0
+_lab_cgs=
+_lab_queue=
+
+lab_need() {
+	need_root
+	need_cmd fio jq nsenter taskset chrt losetup awk
+	[ -e /dev/loop-control ] || skip_all "no /dev/loop-control"
+	[ -c /dev/fuse ] || skip_all "no /dev/fuse"
+	[ -x "$LAB_HELPER" ] || skip_all "t/lab/fusedisk not built (make check builds it)"
+	LAB_V2=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+	    /proc/self/mountinfo | head -1)
+	[ -n "$LAB_V2" ] || skip_all "no cgroup v2 mount"
+	[ -r "$LAB_V2/io.pressure" ] || [ -r /proc/pressure/io ] || skip_all "no PSI"
+	[ -n "$LAB_CPU" ] || LAB_CPU=$(($(getconf _NPROCESSORS_ONLN) - 1))
+	export LAB_V2 LAB_CPU
+}
+
+lab_start() {
+	lab_stop	# one lab disk at a time
+	_lab_n=$((_lab_n + 1))
+	LAB_DIR=$TRASH/lab$_lab_n
+	LAB_ERR=
+	mkdir -p "$LAB_DIR/mnt" || return 1
+	set -- -n "$1" -r "$2" -w "$3" -s "${4:-1G}" ${5:+-k}
+	[ "$LAB_RT" = 1 ] && set -- -p 10 "$@"
+	"$LAB_HELPER" "$@" "$LAB_DIR/mnt" >"$LAB_DIR/out" 2>"$LAB_DIR/log" &
+	LAB_PID=$!
+	at_exit lab_stop
+	_i=0
+	while ! grep -qx ready "$LAB_DIR/out" 2>/dev/null; do
+		if ! kill -0 "$LAB_PID" 2>/dev/null || [ $_i -ge 100 ]; then
+			LAB_ERR="fusedisk: $(tr '\n' ' ' <"$LAB_DIR/log")"
+			lab_stop
+			return 1
+		fi
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	# The file is in the helper's mount namespace: losetup there.
+	_d=$(nsenter -t "$LAB_PID" -m losetup -f --show --direct-io=on "$LAB_DIR/mnt/disk" 2>"$LAB_DIR/err")
+	if [ -z "$_d" ]; then
+		LAB_ERR="losetup: $(tr '\n' ' ' <"$LAB_DIR/err")"
+		lab_stop
+		return 1
+	fi
+	LAB_DEV=${_d#/dev/}
+	if [ "$(cat "/sys/block/$LAB_DEV/loop/dio" 2>/dev/null)" != 1 ]; then
+		LAB_ERR="$LAB_DEV: direct I/O refused"
+		lab_stop
+		return 1
+	fi
+	command -v udevadm >/dev/null 2>&1 && udevadm settle 2>/dev/null
+	_q=/sys/block/$LAB_DEV/queue
+	_lab_queue="$(sed 's/.*\[\(.*\)\].*/\1/' "$_q/scheduler") $(cat "$_q/nr_requests")"
+	# A reused loop device may keep a stale driver-tag depth: reset it.
+	lab_queue $_lab_queue || { LAB_ERR="cannot set the queue of $LAB_DEV"; lab_stop; return 1; }
+	export LAB_DEV LAB_DIR LAB_PID
+}
+
+# Writing nr_requests its own value does nothing, and a loop device can
+# keep the driver-tag depth of its last user whatever sysfs says:
+# another value first, then the one wanted, resizes the tags for real.
+lab_queue() {
+	_q=/sys/block/$LAB_DEV/queue
+	echo "$1" >"$_q/scheduler" || return 1
+	[ "$2" = - ] && return 0
+	if [ "$2" -gt 1 ]; then _o=$(($2 - 1)); else _o=2; fi
+	echo "$_o" >"$_q/nr_requests" && echo "$2" >"$_q/nr_requests" || return 1
+	[ "$(cat "$_q/nr_requests")" = "$2" ] &&
+	    grep -q "\[$1\]" "$_q/scheduler"
+}
+
+lab_stop() {
+	_lab_kill_load
+	if [ -n "$LAB_DEV" ]; then
+		[ -n "$_lab_queue" ] && lab_queue $_lab_queue 2>/dev/null
+		losetup -d "/dev/$LAB_DEV" 2>/dev/null
+		LAB_DEV=
+	fi
+	if [ -n "$LAB_PID" ]; then
+		kill -TERM "$LAB_PID" 2>/dev/null
+		wait "$LAB_PID" 2>/dev/null
+		LAB_PID=
+	fi
+	_lab_queue=
+	return 0
+}
+
+_lab_kill_load() {
+	for _c in $_lab_cgs; do
+		[ -e "$_c/cgroup.kill" ] && echo 1 >"$_c/cgroup.kill" 2>/dev/null
+		for _p in $(cat "$_c/cgroup.procs" 2>/dev/null); do
+			kill -KILL "$_p" 2>/dev/null
+		done
+	done
+	[ -n "$LAB_LOAD" ] && wait "$LAB_LOAD" 2>/dev/null
+	LAB_LOAD=
+	for _c in $_lab_cgs; do
+		_j=0
+		while ! rmdir "$_c" 2>/dev/null && [ -d "$_c" ] && [ $_j -lt 50 ]; do
+			sleep 0.1
+			_j=$((_j + 1))
+		done
+	done
+	_lab_cgs=
+}
+
+lab_load() {
+	_name=$1
+	shift
+	_lab_cgn=$((_lab_cgn + 1))
+	LAB_CGNAME=diskstat-lab.$$.$_lab_cgn.$_name
+	LAB_CG=$LAB_V2/$LAB_CGNAME
+	mkdir "$LAB_CG" || return 1
+	_lab_cgs="$_lab_cgs $LAB_CG"
+	_rt=
+	[ "$LAB_RT" = 1 ] && _rt="chrt -f 5"
+	# shellcheck disable=SC2086
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' lab "$LAB_CG" \
+	    $_rt taskset -c "$LAB_CPU" fio --name="$_name" --output-format=json \
+	    --output="$LAB_DIR/$_name.json" "$@" >"$LAB_DIR/$_name.out" 2>&1 &
+	LAB_LOAD=$!
+	export LAB_CG LAB_CGNAME LAB_LOAD
+}
+
+lab_readers() {
+	lab_load "$1" --filename="/dev/$LAB_DEV" --direct=1 --rw=randread --bs=4k \
+	    --ioengine=psync --numjobs="$2" --group_reporting --norandommap \
+	    --randrepeat=0 --time_based --ramp_time=1 --runtime="$3"
+}
+
+lab_wait() {
+	wait "$LAB_LOAD"
+	_st=$?
+	LAB_LOAD=
+	_lab_kill_load
+	return $_st
+}
+
+lab_pressure() {
+	awk '$1 == "some" || $1 == "full" { sub("total=", "", $5); t[$1] = $5 }
+	    END { print t["some"], t["full"] }' "${1:-$LAB_CG}/io.pressure"
+}
+
+lab_snap() {
+	"$TOP/cmd/dxstat" -s >"$1" || return 1
+	[ -z "$LAB_CG" ] || _lab_psi_up "$LAB_CG" >"$1.psi"
+}
+
+# "some full uptime": the cgroup's io.pressure totals (us) and the
+# uptime read by one process, one straight after the other, so a share
+# is taken over its own interval, not one a slow start moved.
+_lab_psi_up() {
+	awk '$1 == "some" || $1 == "full" { sub("total=", "", $5); t[$1] = $5 }
+	    END { getline u <"/proc/uptime"; split(u, a, " "); print t["some"], t["full"], a[1] }' \
+	    "$1/io.pressure"
+}
+
+lab_interval() {
+	awk '$1 == "uptime" { u[++n] = $2 } END { printf "%.9f\n", u[2] - u[1] }' "$1" "$2"
+}
+
+lab_stats() {
+	_n=$(grep -c . "$LAB_DIR/log")
+	kill -USR2 "$LAB_PID" || return 1
+	_i=0
+	while [ "$(grep -c . "$LAB_DIR/log")" -le "$_n" ] && [ $_i -lt 100 ]; do
+		sleep 0.02
+		_i=$((_i + 1))
+	done
+	awk '$2 == "stats:" { l = $4 " " $6 " " $8 " " $10 " " $12 } END { print l }' "$LAB_DIR/log"
+}
+
+# iostat in a mount namespace of its own where /proc/uptime and
+# /proc/diskstats are FIFOs: each reading it makes, when it makes it,
+# gets a snapshot taken that instant (dxstat -s: its diskstats lines,
+# its uptime cut to centiseconds as /proc/uptime prints it).  The FIFOs
+# are opened under timeout, so an iostat that died cannot hang the test.
+lab_iostat() {
+	_f=$LAB_DIR/$2
+	rm -f "$_f.fup" "$_f.fds"
+	mkfifo "$_f.fup" "$_f.fds" || return 1
+	LC_ALL=C S_COLORS=never timeout 60 unshare -m sh -c '
+		mount --bind "$1" /proc/uptime && mount --bind "$2" /proc/diskstats &&
+		exec iostat -x -d -p ALL -y "$3" 1' lab "$_f.fup" "$_f.fds" "$1" \
+	    >"$_f.iostat" 2>"$_f.iostat.err" &
+	_io=$!
+	for _k in 1 2; do
+		if ! timeout 30 sh -c '
+			exec 7>"$1" || exit 1	# open returns when iostat opens it
+			"$2" -s >"$3" || exit 1
+			[ -z "$4" ] || awk "\$1 == \"some\" || \$1 == \"full\" { sub(\"total=\", \"\", \$5); t[\$1] = \$5 }
+			    END { getline u <\"/proc/uptime\"; split(u, a, \" \"); print t[\"some\"], t[\"full\"], a[1] }" "$4/io.pressure" >"$3.psi"
+			awk "\$1 == \"uptime\" { split(\$2, a, \".\"); printf \"%s.%s 0.00\\n\", a[1], substr(a[2] \"00\", 1, 2) }" "$3" >&7
+		    ' lab "$_f.fup" "$TOP/cmd/dxstat" "$_f.$_k" "$LAB_CG" ||
+		    ! awk '$1 != "uptime" && $1 != "time"' "$_f.$_k" >"$_f.$_k.ds" ||
+		    ! timeout 30 sh -c 'cat "$1" >"$2"' lab "$_f.$_k.ds" "$_f.fds"; then
+			kill "$_io" 2>/dev/null
+			wait "$_io"
+			return 1
+		fi
+		awk '$1 == "uptime" { split($2, a, "."); $2 = a[1] "." substr(a[2] "00", 1, 2) } { print }' \
+		    "$_f.$_k" >"$_f.${_k}c"
+	done
+	wait "$_io"
+}
+
+# lab_iostat_cmp NAME: iostat's LAB_DEV row of lab_iostat NAME against
+# dxstat -f on the same samples, every column to the printed precision
+# (t/fixtures/dxstat/compare.awk); its verdict line on stdout.
+lab_iostat_cmp() {
+	_f=$LAB_DIR/$1
+	awk -v d="$LAB_DEV" '/^Device/ || $1 == d' "$_f.iostat" >"$_f.iostat.dev"
+	"$TOP/cmd/dxstat" -o tsv -H -f "$_f.1c" -f "$_f.2c" "$LAB_DEV" | cut -f2- |
+	    sed 's/^/1	/' >"$_f.dxc"
+	awk -f "$FIX/dxstat/compare.awk" "$_f.iostat.dev" "$_f.dxc" >"$_f.cmp"
+	_c=$?
+	sed -n '$p' "$_f.cmp"
+	[ $_c -eq 0 ] || sed 's/^/# /' "$_f.cmp" "$_f.iostat.dev" "$_f.dxc"
+	return $_c
+}
+
+# lab_check [-p] DESCRIPTION GOT LO HI: one check of a lab_try attempt,
+# LO <= GOT <= HI.  -p: a check of the lab's precision (a figure within
+# 2% of the truth while the kernel path is part of it, or a count that
+# others' work can add to): skipped, not failed, when the attempt was
+# found disturbed (lab_late found the machine too busy to keep time, or
+# the test called lab_disturbed).
+lab_check() {
+	_p=-
+	[ "$1" = -p ] && { _p=p; shift; }
+	if awk -v g="$2" -v l="$3" -v h="$4" 'BEGIN { exit !(g != "" && g != "-" && g + 0 >= l + 0 && g + 0 <= h + 0) }'; then
+		printf '0\t%s\t%s (%s in %s..%s)\n' $_p "$1" "$2" "$3" "$4" >>"$_lab_checks"
+	else
+		printf '1\t%s\t%s (%s, want %s..%s)\n' $_p "$1" "$2" "$3" "$4" >>"$_lab_checks"
+	fi
+}
+
+# lab_check_cmd DESCRIPTION CMD...: a check that CMD exits 0.
+lab_check_cmd() {
+	_d=$1
+	shift
+	if "$@"; then _s=0; else _s=1; fi
+	printf '%s\t-\t%s\n' "$_s" "$_d" >>"$_lab_checks"
+}
+
+# lab_late ST1 ST2 SERVICE_MS: how late (us, on average) the helper woke
+# for its deadlines between two lab_stats readings, on stdout.  The lab
+# resolves 2% of the service time for the whole kernel path of a request
+# (loop worker, FUSE, the helper's and the reader's wake-ups); when the
+# helper's own wake-ups alone take more than a quarter of that, the CPUs
+# are too busy for the lab's precision (a kernel without preemption lets
+# a busy neighbour's system call delay even a real-time wake-up) and this
+# attempt's -p checks are marked busy.
+lab_late() {
+	_l=$(awk 'NR == FNR { n = $1 + $2 + $3; l = $4; next }
+	    { printf "%.0f", ($1 + $2 + $3 > n) ? ($4 - l) / ($1 + $2 + $3 - n) / 1e3 : 0 }' "$1" "$2")
+	echo "$_l"
+	if awk -v l="$_l" -v s="$3" 'BEGIN { exit !(l > s * 1000 * 0.02 / 4) }'; then
+		lab_disturbed "machine too busy: the helper woke $_l us late on average (the lab allows $(awk -v s="$3" 'BEGIN { print s * 5 }') us)"
+	fi
+}
+
+# lab_disturbed REASON: this attempt was disturbed from outside (a busy
+# machine, another test's sync writing our filesystem's journal): its
+# -p checks that miss are skipped with REASON, not failed.
+lab_disturbed() {
+	echo "$*" >>"$_lab_checks.busy"
+}
+
+# lab_try CMD...: run CMD (a measurement making lab_check calls) and,
+# when a check missed, once more: a loaded neighbour can delay a
+# wake-up now and then, and a figure against the truth is worth a
+# second look before it is called wrong.  The checks of the last
+# attempt are the test's results (a -p check that missed while the
+# machine was too busy is a skip, with the reason); the first attempt's
+# misses are shown.  An attempt found disturbed whose misses are all -p
+# is not repeated.
+lab_try() {
+	for _a in 1 2; do
+		_lab_checks=$LAB_DIR/checks.$$.$_a
+		: >"$_lab_checks"
+		rm -f "$_lab_checks.busy"
+		"$@"
+		grep -q '^1' "$_lab_checks" || break
+		# Only precision missed, on a machine found too busy for it:
+		# the skips stand, another attempt would cost time for nothing.
+		[ -s "$_lab_checks.busy" ] && ! grep -q '^1	-' "$_lab_checks" && break
+		[ $_a = 2 ] || sed -n 's/^1	.	/# attempt 1 missed, trying again: /p' "$_lab_checks"
+	done
+	_busy=$(paste -sd';' "$_lab_checks.busy" 2>/dev/null)
+	while IFS='	' read -r _s _p _d; do
+		if [ "$_s" = 0 ]; then
+			pass "$_d"
+		elif [ "$_p" = p ] && [ -n "$_busy" ]; then
+			skip "$_d" "$_busy"
+		else
+			fail "$_d"
+		fi
+	done <"$_lab_checks"
+}
