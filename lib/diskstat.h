@@ -1221,4 +1221,92 @@ int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 int ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
     const struct ds_delprobe *p, uint64_t *freed);
 
+/* ---- Pairing two diskstats samples (lib/snapdiff.c) ------------------- */
+
+/*
+ * Each device of a later sample with its line in an earlier one.
+ * Devices keep their order between samples, so the search starts where
+ * the last match points (shift: its index minus the row's), then just
+ * before it (an order turned round): one device removed, added or the
+ * whole list reversed costs no scan per row.  compares counts the name
+ * comparisons made, so that a test can tell linear from quadratic.
+ * Zero it (or its shift) at the start of each report.
+ */
+struct ds_pair {
+	ptrdiff_t shift;
+	uint64_t compares;
+};
+/* c's line in prev (c is row i of its own sample); NULL if none. */
+const struct ds_disk *ds_pair_find(struct ds_pair *pr,
+    const struct ds_diskstats *prev, const struct ds_disk *c, size_t i);
+
+/*
+ * A set of names, exact, in one pool with an open-addressing table of
+ * offsets: about 20 bytes a name.  Zeroed is empty.
+ */
+struct ds_names {
+	char *pool;
+	size_t len, cap;
+	uint32_t *slot;		/* offset + 1; 0 empty */
+	size_t nslot, n;
+};
+/* 1 if name is in the set, else 0 (with add, put there); -ENOMEM. */
+int ds_names_has(struct ds_names *ns, const char *name, int add);
+void ds_names_free(struct ds_names *ns);
+
+/*
+ * The earlier of two snapshot files, read along with the later one.
+ * Each device of the later file is most often the next one of the
+ * earlier: it is then never stored.  Devices read past on the way
+ * (removed since) are kept in pend, where a device that moved back is
+ * still found; a device new in the later file reads the earlier to its
+ * end, into pend.
+ *
+ * A device of the later file found in neither is new, or listed twice
+ * in the later file: its earlier line was used up by the first, and
+ * counting it from zero would be a wrong row.  To tell them apart, the
+ * names of the whole earlier file are gathered, only then (read again
+ * from start), or as it is read when it cannot be read again (a pipe).
+ *
+ * Zero it, set up l at the file's diskstats text (past its header,
+ * ds_snap_head), then ds_older_init.
+ */
+struct ds_older {
+	struct ds_lines l;
+	int fd;
+	const char *what;		/* the caller's: the file's name */
+	struct ds_diskstats pend;	/* read, not yet matched; its bad and
+					   first_bad count damaged lines */
+	struct ds_disk next;		/* the last one found */
+	struct ds_names all;		/* every name of the earlier file */
+	struct ds_names fresh;		/* later devices not in the earlier */
+	int64_t start;			/* where the file began (fd's offset);
+					   -1: unknown, not read again */
+	int have_all;			/* all is complete */
+	int seekable;
+	size_t twice;			/* the caller's: later lines listed
+					   again, and the first one's line */
+	size_t first_twice;
+	int eof;
+};
+/* fd is the file l reads, start its offset where the file began. */
+void ds_older_init(struct ds_older *o, int fd, int64_t start);
+/*
+ * Read on to the device called name, returned in *found (valid until
+ * the next call), keeping the devices read past in pend; with name
+ * NULL, to the end.  0 or -errno.
+ */
+int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
+    const struct ds_disk **found);
+/*
+ * c's line in the earlier file into *found (valid until the next call),
+ * NULL for a device new since, or with *twice set for a device listed
+ * again in the later file (not to be reported).  c is row i of the
+ * later file, counting rows not skipped.  0 or -errno.
+ */
+int ds_older_find(struct ds_older *o, struct ds_pair *pr,
+    const struct ds_disk *c, size_t i, const struct ds_disk **found,
+    int *twice);
+void ds_older_free(struct ds_older *o);
+
 #endif
