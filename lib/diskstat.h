@@ -1309,4 +1309,134 @@ int ds_older_find(struct ds_older *o, struct ds_pair *pr,
     int *twice);
 void ds_older_free(struct ds_older *o);
 
+/* ---- Process samples kept between scans (lib/whobase.c) --------------- */
+
+/*
+ * Of a scan, what a rate needs: per entry its process and thread ids,
+ * start time, the io counters present, io_err and field 42, as varints
+ * in the order added (process ascending, a process's threads
+ * ascending).  About 20 bytes an idle process, where a struct ds_proc
+ * takes 208.  Zeroed is empty; ds_whobase_reset before each scan.
+ */
+struct ds_whobase {
+	unsigned char *d;
+	size_t len, cap;
+	uint64_t uptime_ns;	/* the caller's: when the scan was read */
+	int sorted;		/* (tgid, pid) ascending: a cursor finds them */
+	int lt, lp;		/* the last (tgid, pid) added */
+	size_t off;		/* cursor: the next entry to decode */
+	int have_at, qt, qp;	/* qt, qp: the last (tgid, pid) looked up */
+	struct ds_proc at;	/* the entry decoded before off */
+};
+void ds_whobase_reset(struct ds_whobase *b);
+/* The lookup cursor back to the start (before a scan's lookups). */
+void ds_whobase_rewind(struct ds_whobase *b);
+void ds_whobase_free(struct ds_whobase *b);
+/* Append p's counters; 0 or -ENOMEM. */
+int ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p);
+/*
+ * The entry at *off into p (ids, starttime, io, io_err, have_blkio and
+ * blkio_ticks; the rest zeroed); *off moves to the next.  Entries are
+ * read from offset 0 while *off < b->len.
+ */
+void ds_whobase_get(const struct ds_whobase *b, size_t *off,
+    struct ds_proc *p);
+/*
+ * The entry of (tgid, pid), or NULL; valid until the next call.  Made
+ * for lookups in the order entries were added: then one walk of the base
+ * serves a whole scan (a lookup out of order starts again from the top,
+ * and a base added out of order is searched whole).
+ */
+const struct ds_proc *ds_whobase_find(struct ds_whobase *b, int tgid,
+    int pid);
+
+/*
+ * What a row shows of an entry besides its counters (owner, name, with
+ * cmdline the command line), kept beside a base in the same order.  Per
+ * entry: uid; comm_len << 2 | same; the name unless same & 1; with
+ * cmdline, unless same & 2, the command line's length with its NUL (0:
+ * none) and its bytes.  A name or command line equal to the entry's
+ * before is not stored again: the threads of a process, the workers of
+ * a server.  Zeroed is empty.
+ */
+struct ds_whonames {
+	struct ds_whobase b;	/* its d, len and cap */
+	size_t off;		/* reading: the next entry */
+	int any;		/* an entry stored (read) yet */
+	size_t comm, comm_len;	/* the last entry's, as offset and length */
+	size_t cmd, cmd_len;	/* the same, with the NUL; cmd_len 0: none */
+};
+void ds_whonames_reset(struct ds_whonames *n);
+void ds_whonames_free(struct ds_whonames *n);
+/* 0 or -ENOMEM. */
+int ds_whonames_add(struct ds_whonames *n, const struct ds_proc *p,
+    int cmdline);
+/*
+ * The next entry's uid, comm and (with cmdline) command line into p,
+ * which ds_whobase_get filled; p->cmdline points into n.
+ */
+void ds_whonames_get(struct ds_whonames *n, struct ds_proc *p, int cmdline);
+
+/*
+ * The first top elements in cmp's order (all with top 0) of those
+ * offered, elements of size bytes.  With top set they are kept in a
+ * heap whose root is the worst of them, so memory follows top, not the
+ * number offered.  Elements are copied (moved with memcpy): an element
+ * must not point into itself, and cmp sees elements only.
+ */
+struct ds_topn {
+	void *v;		/* n elements; in order after ds_topn_sort */
+	size_t size, n, cap;
+	uint64_t top;
+	int (*cmp)(const void *, const void *);
+	void *tmp;
+};
+void ds_topn_init(struct ds_topn *t, size_t size, uint64_t top,
+    int (*cmp)(const void *, const void *));
+void ds_topn_free(struct ds_topn *t);
+/* 1 if ds_topn_offer would keep elem (room, or better than the worst). */
+int ds_topn_wants(const struct ds_topn *t, const void *elem);
+/*
+ * Keep a copy of elem if wanted: 0 not kept; 1 kept; 2 kept in place of
+ * the worst, copied to *evicted (for the caller to release what it
+ * holds); -ENOMEM.
+ */
+int ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted);
+/*
+ * The kept elements in cmp's order, by a stable sort of its own (not
+ * qsort): equal elements keep the order they had.  0 or -ENOMEM.  Set
+ * n to 0 to start again.
+ */
+int ds_topn_sort(struct ds_topn *t);
+
+/* ---- Per-cgroup I/O over an interval (lib/cgio.c) -------------------- */
+
+/* One row: a cgroup on one device, or its whole-disk sum ("all"). */
+struct ds_cgrow {
+	const char *cgroup;	/* points into the ds_cgios sample */
+	char device[64];	/* sysfs name, "MAJ:MIN" without one, "all" */
+	int all;		/* the cgroup's whole-disk sum */
+	unsigned int major, minor;
+	double v[DS_IOS_N];	/* per second (bytes as kB), or the total */
+	uint64_t u[DS_IOS_N];	/* total since the cgroup's creation */
+	uint32_t have;		/* bit per key known */
+	int active;		/* a counter moved (since creation: nonzero) */
+};
+/*
+ * The rows of cur against prev over the interval of their uptimes (prev
+ * NULL: v holds the totals) into *rows (an array of *cap, reused between
+ * calls; free it), *n of them: per cgroup with io.stat, in cur's order,
+ * its all row then a row per io.stat line.  A device absent before
+ * counts from zero, as does a counter that went backwards (the device
+ * removed and added again) and a cgroup recreated under the same path
+ * (another inode).  A line without keys has a row with nothing known.
+ * The all row sums the devices at the top of their stacks (not
+ * partitions, nor a disk a listed dm or md device sits on, nor a device
+ * sys/dev/block does not know); a cgroup without I/O yet has an all row
+ * of zeros.  0 or -ENOMEM.
+ */
+int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
+    const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
+    size_t *cap);
+
 #endif
