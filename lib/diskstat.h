@@ -1439,4 +1439,51 @@ int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
     const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
     size_t *cap);
 
+/* ---- Waiting for pressure (lib/psiwatch.c) ---------------------------- */
+
+/*
+ * The pressure file of res opened read-write for a trigger
+ * (ds_psi_trigger_arm): dirfd's res.pressure when dirfd >= 0 (a
+ * cgroup), else proc/pressure/res under the root.  fd or -errno:
+ * -EACCES, -EPERM, -EROFS without write access (sample instead),
+ * -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
+ */
+int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
+    enum ds_psi_res res);
+
+/*
+ * A trigger's test made from samples of the total, where the kernel has
+ * no trigger: a ring of (time, total), sampled every tenth of the
+ * window (50 ms at least); a sample crosses the threshold when the
+ * total grew by stall_us since the oldest sample within the window
+ * (half a period of slack), a total below it counting from zero (a
+ * reset).  After a crossing the window starts again at that sample: one
+ * event per window, as the kernel's.  Times are CLOCK_BOOTTIME ns.
+ */
+#define DS_PSI_RING 12
+struct ds_psi_window {
+	uint64_t total[DS_PSI_RING];	/* oldest first */
+	uint64_t t_ns[DS_PSI_RING];
+	size_t n;
+	uint64_t period_ns, window_ns, stall_us;
+};
+/* The ring holding total, read at now_ns (the baseline). */
+void ds_psi_window_init(struct ds_psi_window *w,
+    const struct ds_psi_trigger *tr, uint64_t total, uint64_t now_ns);
+/* When the next sample is due: a period after the last. */
+uint64_t ds_psi_window_next(const struct ds_psi_window *w);
+/* Add a sample; 1 when it crosses the threshold, else 0. */
+int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
+    uint64_t now_ns);
+
+/*
+ * Pair the elements of two samples by path, each of size bytes with a
+ * char * path at path_off (NULL, the system, pairs with NULL): for each
+ * of cur's ncur elements, a pointer to prev's element of the same path
+ * (or NULL) is stored at link_off.  With no prev element nothing is
+ * stored.  In n log n.  0 or -ENOMEM.
+ */
+int ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
+    size_t size, size_t path_off, size_t link_off);
+
 #endif
