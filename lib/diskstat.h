@@ -1486,4 +1486,16 @@ int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
 int ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
     size_t size, size_t path_off, size_t link_off);
 
+/* ---- Mounts by device (lib/mount.c) ----------------------------------- */
+
+/* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
+int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
+/*
+ * The mount of the filesystem on device major:minor: the last of its
+ * mounts whose root is the filesystem's "/", else its first; NULL when
+ * none.
+ */
+const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
+    unsigned int major, unsigned int minor);
+
 #endif
