@@ -353,19 +353,29 @@ ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted)
 /*
  * A stable merge sort, so that the order of what is kept depends on cmp
  * alone, never on the C library's qsort (which need not be stable, and
- * may compare an element with a copy of another).  Bottom up, through
- * one buffer of n elements.
+ * may compare an element with a copy of another).  Bottom up, on
+ * pointers to the elements (rows are hundreds of bytes), which are then
+ * copied into their places through one buffer: v does not move.
  */
 int
 ds_topn_sort(struct ds_topn *t)
 {
-	unsigned char *a = t->v, *b, *src, *dst, *sw, *from;
+	const unsigned char **a, **b, **src, **dst, **sw;
+	unsigned char *sorted;
 	size_t w, lo, mid, hi, i, j, k, sz = t->size, n = t->n;
 
 	if (n < 2)
 		return 0;
-	if ((b = malloc(n * sz)) == NULL)
+	a = malloc(2 * n * sizeof(*a));
+	sorted = malloc(n * sz);
+	if (a == NULL || sorted == NULL) {
+		free(a);
+		free(sorted);
 		return -ENOMEM;
+	}
+	b = a + n;
+	for (i = 0; i < n; i++)
+		a[i] = AT(t, i);
 	src = a;
 	dst = b;
 	for (w = 1; w < n; w *= 2) {
@@ -374,22 +384,20 @@ ds_topn_sort(struct ds_topn *t)
 			hi = lo + 2 * w < n ? lo + 2 * w : n;
 			i = lo;
 			j = mid;
-			for (k = lo; k < hi; k++) {
-				/* Ties from the left run: stable. */
-				if (i < mid && (j >= hi ||
-				    t->cmp(src + i * sz, src + j * sz) <= 0))
-					from = src + i++ * sz;
-				else
-					from = src + j++ * sz;
-				memcpy(dst + k * sz, from, sz);
-			}
+			/* Ties from the left run: stable. */
+			for (k = lo; k < hi; k++)
+				dst[k] = i < mid && (j >= hi ||
+				    t->cmp(src[i], src[j]) <= 0) ?
+				    src[i++] : src[j++];
 		}
 		sw = src;
 		src = dst;
 		dst = sw;
 	}
-	if (src != a)
-		memcpy(a, src, n * sz);
-	free(b);
+	for (i = 0; i < n; i++)
+		memcpy(sorted + i * sz, src[i], sz);
+	memcpy(t->v, sorted, n * sz);
+	free(sorted);
+	free(a);
 	return 0;
 }
