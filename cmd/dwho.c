@@ -645,12 +645,13 @@ heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 static void
 heap_write(struct state *s)
 {
-	struct hrow *h = s->heap.v;
+	struct hrow *h;
 	size_t i;
 	int e;
 
 	if ((e = ds_topn_sort(&s->heap)) < 0)
 		tool_errc(1, e, NULL);
+	h = s->heap.v;
 	for (i = 0; i < s->heap.n; i++) {
 		/* Each row's entry is the one beside it, wherever it lies. */
 		h[i].rw.p = &h[i].p;

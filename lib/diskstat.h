@@ -1404,8 +1404,8 @@ int ds_topn_wants(const struct ds_topn *t, const void *elem);
 int ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted);
 /*
  * The kept elements in cmp's order, by a stable sort of its own (not
- * qsort): equal elements keep the order they had.  0 or -ENOMEM.  Set
- * n to 0 to start again.
+ * qsort): equal elements keep the order they had.  v moves (read it
+ * after the call).  0 or -ENOMEM.  Set n to 0 to start again.
  */
 int ds_topn_sort(struct ds_topn *t);
 

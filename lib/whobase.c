@@ -354,8 +354,8 @@ ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted)
  * A stable merge sort, so that the order of what is kept depends on cmp
  * alone, never on the C library's qsort (which need not be stable, and
  * may compare an element with a copy of another).  Bottom up, on
- * pointers to the elements (rows are hundreds of bytes), which are then
- * copied into their places through one buffer: v does not move.
+ * pointers to the elements (rows are hundreds of bytes), each then copied
+ * once into its place in a new array: v moves.
  */
 int
 ds_topn_sort(struct ds_topn *t)
@@ -367,7 +367,7 @@ ds_topn_sort(struct ds_topn *t)
 	if (n < 2)
 		return 0;
 	a = malloc(2 * n * sizeof(*a));
-	sorted = malloc(n * sz);
+	sorted = malloc(t->cap * sz);
 	if (a == NULL || sorted == NULL) {
 		free(a);
 		free(sorted);
@@ -396,8 +396,8 @@ ds_topn_sort(struct ds_topn *t)
 	}
 	for (i = 0; i < n; i++)
 		memcpy(sorted + i * sz, src[i], sz);
-	memcpy(t->v, sorted, n * sz);
-	free(sorted);
+	free(t->v);
+	t->v = sorted;
 	free(a);
 	return 0;
 }
