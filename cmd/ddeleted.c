@@ -246,7 +246,7 @@ summary(struct tool *t, struct ds_writer *w, const struct ds_deleted *d,
 
 	if ((e = ds_deleted_summary(d, &sum, &n)) < 0)
 		tool_errc(1, e, "summary");
-	have_ms = ds_mountinfo_read(&t->r, "proc/self/mountinfo", &ms) == 0;
+	have_ms = ds_mounts_self(&t->r, &ms) == 0;
 	for (i = 0; i < n; i++) {
 		const struct ds_delfs *fs = &d->fs[sum[i].fs];
 
@@ -273,11 +273,9 @@ summary(struct tool *t, struct ds_writer *w, const struct ds_deleted *d,
 				break;
 		if (i < n || j < (size_t)k)
 			continue;
-		for (j = 0; have_ms && j < ms.n; j++)
-			if (makedev(ms.m[j].major, ms.m[j].minor) ==
-			    wt[k].dev && (m == NULL ||
-			    strcmp(ms.m[j].root, "/") == 0))
-				m = &ms.m[j];
+		if (have_ms)
+			m = ds_mount_by_dev(&ms, major(wt[k].dev),
+			    minor(wt[k].dev));
 		if (m != NULL) {
 			mnt = m->mnt;
 			fst = m->fstype;

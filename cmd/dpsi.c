@@ -379,39 +379,6 @@ read_sample(struct dpsi *d, struct sample *s)
 	/* No cgroup below the top is an empty report, not an error. */
 }
 
-static int
-path_cmp(const void *a, const void *b)
-{
-	const struct cg *x = *(const struct cg *const *)a;
-	const struct cg *y = *(const struct cg *const *)b;
-
-	if (x->path == NULL || y->path == NULL)
-		return (x->path != NULL) - (y->path != NULL);
-	return strcmp(x->path, y->path);
-}
-
-/* Match each cgroup of cur with its previous sample by path. */
-static void
-match(struct sample *prev, struct sample *cur)
-{
-	struct cg **idx, key, *kp, **hit;
-	size_t i;
-
-	if (prev == NULL || prev->n == 0)
-		return;
-	idx = xcalloc(prev->n, sizeof(*idx));
-	for (i = 0; i < prev->n; i++)
-		idx[i] = &prev->cg[i];
-	qsort(idx, prev->n, sizeof(*idx), path_cmp);
-	for (i = 0; i < cur->n; i++) {
-		key.path = cur->cg[i].path;
-		kp = &key;
-		hit = bsearch(&kp, idx, prev->n, sizeof(*idx), path_cmp);
-		cur->cg[i].prev = hit != NULL ? *hit : NULL;
-	}
-	free(idx);
-}
-
 /* The stall share of one line over the interval; -1 when none. */
 static double
 share(const struct sample *prev,
@@ -596,9 +563,13 @@ report(struct dpsi *d, struct ds_writer *w, struct sample *prev,
 {
 	uint64_t now = ds_realtime_ns();
 	size_t i, n = cur->n;
-	int k;
+	int k, e;
 
-	match(prev, cur);
+	/* Each cgroup of cur with its previous sample, by path. */
+	if (prev != NULL && (e = ds_psi_pair(prev->cg, prev->n, cur->cg,
+	    cur->n, sizeof(*cur->cg), offsetof(struct cg, path),
+	    offsetof(struct cg, prev))) < 0)
+		tool_errc(1, e, NULL);
 	/*
 	 * -C: the most stalled first, by the interval's share (or avg10)
 	 * of the first resource of -r, kind "some" ("full" where there is
@@ -659,16 +630,118 @@ wait_total(struct dpsi *d, struct sample *s, const struct ds_psi_trigger *tr)
 	return c->p[tr->res].line[tr->kind].total;
 }
 
+/* An event: its report; 1 once the events asked for are reported. */
+static int
+wait_event(struct dpsi *d, struct ds_writer *w, struct sample **prev,
+    struct sample **cur, const struct ds_psi_trigger *tr, uint64_t *events)
+{
+	struct sample *tmp;
+
+	report(d, w, *prev, *cur, 1u << tr->res);
+	(*events)++;
+	tmp = *prev;
+	*prev = *cur;
+	*cur = tmp;
+	return *events >= (d->t.count ? d->t.count : 1);
+}
+
+/* Waiting on the kernel's trigger armed on fd; the events reported. */
+static uint64_t
+wait_trigger(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
+    uint64_t base, struct sample **prev, struct sample **cur)
+{
+	const struct ds_psi_trigger *tr = &wt->trig;
+	uint64_t now, now_total, deadline = 0, events = 0;
+	int e, timeout_ms, first = 1;
+
+	if (wt->has_timeout)
+		deadline = ds_boottime_ns() + wt->timeout_ns;
+	while (!tool_stop) {
+		struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+
+		now = ds_boottime_ns();
+		timeout_ms = -1;
+		if (wt->has_timeout) {
+			if (now >= deadline)
+				break;
+			/* poll() takes int ms: wait at most an hour at a time. */
+			timeout_ms = (deadline - now) / 1000000 >= 3600000 ?
+			    3600000 : (int)((deadline - now + 999999) / 1000000);
+		}
+		e = poll(&pfd, 1, timeout_ms);
+		if (e < 0) {
+			if (errno == EINTR)
+				continue;
+			err(1, "poll");
+		}
+		if (e == 0)
+			continue;
+		if (pfd.revents & (POLLERR | POLLNVAL)) {
+			/* The cgroup was removed under us. */
+			errx(1, "%s: the pressure file went away%s",
+			    wt->spec, d->cgroup_mode ?
+			    " (cgroup removed?)" : "");
+		}
+		if (!(pfd.revents & POLLPRI))
+			continue;
+		now_total = wait_total(d, *cur, tr);
+		/*
+		 * A new trigger may fire at once; later events are
+		 * rate-limited to one per window by the kernel, and
+		 * need only show some stall since the last one.
+		 */
+		if (!ds_psi_confirm(base, now_total, first ? tr->stall_us : 1))
+			continue;
+		first = 0;
+		base = now_total;
+		if (wait_event(d, w, prev, cur, tr, &events))
+			break;
+	}
+	return events;
+}
+
+/* Without a trigger: the total sampled (ds_psi_window); the events. */
+static uint64_t
+wait_sampling(struct dpsi *d, struct waiter *wt, struct ds_writer *w,
+    uint64_t base, const char *why, struct sample **prev,
+    struct sample **cur)
+{
+	const struct ds_psi_trigger *tr = &wt->trig;
+	struct ds_psi_window win;
+	uint64_t next, now_total, deadline = 0, events = 0;
+
+	ds_psi_window_init(&win, tr, base, ds_boottime_ns());
+	warnx("%s: %s: sampling total every %llu ms instead",
+	    wt->spec, why, (unsigned long long)(win.period_ns / 1000000));
+	if (wt->has_timeout)
+		deadline = ds_boottime_ns() + wt->timeout_ns;
+	while (!tool_stop) {
+		if (wt->has_timeout && ds_boottime_ns() >= deadline)
+			break;
+		next = ds_psi_window_next(&win);
+		if (wt->has_timeout && next > deadline)
+			next = deadline;
+		if (ds_sleep_until(next) == -EINTR)
+			continue;
+		if (wt->has_timeout && ds_boottime_ns() >= deadline)
+			break;
+		now_total = wait_total(d, *cur, tr);
+		if (!ds_psi_window_add(&win, now_total, ds_boottime_ns()))
+			continue;
+		if (wait_event(d, w, prev, cur, tr, &events))
+			break;
+	}
+	return events;
+}
+
 static int
 run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 {
-	struct sample a = { 0 }, b = { 0 }, *prev = &a, *cur = &b, *tmp;
+	struct sample a = { 0 }, b = { 0 }, *prev = &a, *cur = &b;
 	const struct ds_psi_trigger *tr = &wt->trig;
 	char rel[64], name[32];
-	uint64_t base, now_total, start, deadline = 0, events = 0;
-	uint64_t period = 0, ring[12], ringt[12];
-	size_t nring = 0;
-	int fd = -1, e, sampling = 0, first = 1;
+	uint64_t base, events;
+	int fd, e, sampling = 0;
 	const char *why = NULL;
 
 	/* Only the trigger's resource is read and reported. */
@@ -679,16 +752,12 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	d->t.has_interval = 1;
 	d->waiting = 1;
 
-	if (d->cgroup_mode) {
-		snprintf(name, sizeof(name), "%s.pressure",
-		    ds_psi_res_name(tr->res));
-		fd = openat(d->topfd, name, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	} else {
-		snprintf(rel, sizeof(rel), "proc/pressure/%s",
-		    ds_psi_res_name(tr->res));
-		fd = ds_openat(&d->t.r, rel, O_RDWR | O_NONBLOCK);
-	}
-	e = fd < 0 ? (d->cgroup_mode ? -errno : fd) : 0;
+	snprintf(name, sizeof(name), "%s.pressure", ds_psi_res_name(tr->res));
+	snprintf(rel, sizeof(rel), "proc/pressure/%s",
+	    ds_psi_res_name(tr->res));
+	fd = ds_psi_trigger_open(&d->t.r, d->cgroup_mode ? d->topfd : -1,
+	    tr->res);
+	e = fd < 0 ? fd : 0;
 	if (e == -ENOENT || e == -ENODEV || e == -EOPNOTSUPP) {
 		if (d->cgroup_mode && e == -ENOENT)
 			fatal_nofiles(d);
@@ -725,109 +794,14 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 			tool_errc(1, e, "%s: arming the trigger", wt->spec);
 		}
 	}
-	if (sampling) {
-		if (fd >= 0)
-			close(fd);
+	if (sampling && fd >= 0) {
+		close(fd);
 		fd = -1;
-		/* Ten samples per window, as the kernel's own polling does. */
-		period = tr->window_us * 1000 / 10;
-		if (period < 50000000)
-			period = 50000000;
-		warnx("%s: %s: sampling total every %llu ms instead",
-		    wt->spec, why, (unsigned long long)(period / 1000000));
-		ring[0] = base;
-		ringt[0] = ds_boottime_ns();
-		nring = 1;
 	}
-	start = ds_boottime_ns();
-	if (wt->has_timeout)
-		deadline = start + wt->timeout_ns;
-
-	while (!tool_stop) {
-		uint64_t now = ds_boottime_ns();
-		int timeout_ms = -1, fired = 0;
-
-		if (wt->has_timeout) {
-			if (now >= deadline)
-				break;
-			/* poll() takes int ms: wait at most an hour at a time. */
-			timeout_ms = (deadline - now) / 1000000 >= 3600000 ?
-			    3600000 : (int)((deadline - now + 999999) / 1000000);
-		}
-		if (!sampling) {
-			struct pollfd pfd = { .fd = fd, .events = POLLPRI };
-
-			e = poll(&pfd, 1, timeout_ms);
-			if (e < 0) {
-				if (errno == EINTR)
-					continue;
-				err(1, "poll");
-			}
-			if (e == 0)
-				continue;
-			if (pfd.revents & (POLLERR | POLLNVAL)) {
-				/* The cgroup was removed under us. */
-				errx(1, "%s: the pressure file went away%s",
-				    wt->spec, d->cgroup_mode ?
-				    " (cgroup removed?)" : "");
-			}
-			if (!(pfd.revents & POLLPRI))
-				continue;
-			now_total = wait_total(d, cur, tr);
-			/*
-			 * A new trigger may fire at once; later events are
-			 * rate-limited to one per window by the kernel, and
-			 * need only show some stall since the last one.
-			 */
-			fired = ds_psi_confirm(base, now_total,
-			    first ? tr->stall_us : 1);
-		} else {
-			uint64_t next = ringt[nring - 1] + period;
-			size_t i;
-
-			if (wt->has_timeout && next > deadline)
-				next = deadline;
-			if (ds_sleep_until(next) == -EINTR)
-				continue;
-			if (wt->has_timeout && ds_boottime_ns() >= deadline)
-				break;
-			now_total = wait_total(d, cur, tr);
-			now = ds_boottime_ns();
-			if (nring == sizeof(ring) / sizeof(ring[0])) {
-				memmove(ring, ring + 1, (nring - 1) *
-				    sizeof(ring[0]));
-				memmove(ringt, ringt + 1, (nring - 1) *
-				    sizeof(ringt[0]));
-				nring--;
-			}
-			ring[nring] = now_total;
-			ringt[nring++] = now;
-			/* Stall within the last window, as the kernel counts. */
-			for (i = 0; i < nring; i++)
-				if (now - ringt[i] <= tr->window_us * 1000 +
-				    period / 2)
-					break;
-			fired = ds_psi_confirm(ring[i], now_total,
-			    tr->stall_us);
-			if (fired) {
-				/* One event per window, like the kernel. */
-				ring[0] = now_total;
-				ringt[0] = now;
-				nring = 1;
-			}
-		}
-		if (!fired)
-			continue;
-		report(d, w, prev, cur, 1u << tr->res);
-		events++;
-		first = 0;
-		base = now_total;
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-		if (events >= (d->t.count ? d->t.count : 1))
-			break;
-	}
+	if (sampling)
+		events = wait_sampling(d, wt, w, base, why, &prev, &cur);
+	else
+		events = wait_trigger(d, wt, w, fd, base, &prev, &cur);
 	if (fd >= 0)
 		close(fd);
 	sample_clear(&a);

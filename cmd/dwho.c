@@ -291,269 +291,6 @@ fill_values(struct row *rw)
 	}
 }
 
-/*
- * Of a scan, the streamed path keeps only what a rate needs: per entry
- * its process and thread ids, start time, the io counters present,
- * io_err and field 42, as varints in the order read (process ascending,
- * a process's threads ascending).  About 20 bytes an idle process, where
- * a struct ds_proc takes 208.  An interval's report makes its rows from
- * this scan's base and the one before, after the scan (late_rows).
- */
-struct base {
-	unsigned char *d;
-	size_t len, cap;
-	uint64_t uptime_ns;
-	int sorted;		/* (tgid, pid) ascending: a cursor finds them */
-	int lt, lp;		/* the last (tgid, pid) added */
-	size_t off;		/* cursor: the next entry to decode */
-	int have_at, qt, qp;	/* qt, qp: the last (tgid, pid) looked up */
-	struct ds_proc at;	/* the entry decoded before off */
-};
-
-/* Room for n more bytes. */
-static void
-reserve(struct base *b, size_t n)
-{
-	unsigned char *d;
-	size_t cap;
-
-	if (b->cap - b->len >= n)
-		return;
-	for (cap = b->cap ? b->cap : 4096; cap - b->len < n; cap *= 2)
-		if (cap > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			err(1, NULL);
-		}
-	if ((d = realloc(b->d, cap)) == NULL)
-		err(1, NULL);
-	b->d = d;
-	b->cap = cap;
-}
-
-static void
-put_v(struct base *b, uint64_t v)
-{
-	reserve(b, 10);
-	for (; v >= 0x80; v >>= 7)
-		b->d[b->len++] = (unsigned char)(v | 0x80);
-	b->d[b->len++] = (unsigned char)v;
-}
-
-static uint64_t
-get_v(const struct base *b, size_t *off)
-{
-	uint64_t v = 0;
-	unsigned int sh = 0;
-	unsigned char c;
-
-	do {
-		c = b->d[(*off)++];
-		v |= (uint64_t)(c & 0x7f) << sh;
-		sh += 7;
-	} while (c & 0x80);
-	return v;
-}
-
-static void
-base_reset(struct base *b)
-{
-	b->len = 0;
-	b->uptime_ns = 0;
-	b->sorted = 1;
-	b->lt = b->lp = 0;
-	b->off = 0;
-	b->have_at = 0;
-	b->qt = b->qp = 0;
-}
-
-/* (t1, p1) before (t2, p2): -1, 0, 1. */
-static int
-order(int t1, int p1, int t2, int p2)
-{
-	if (t1 != t2)
-		return t1 < t2 ? -1 : 1;
-	return (p1 > p2) - (p1 < p2);
-}
-
-static void
-base_add(struct base *b, const struct ds_proc *p)
-{
-	int i;
-
-	if (b->len > 0 && order(p->tgid, p->pid, b->lt, b->lp) <= 0)
-		b->sorted = 0;
-	b->lt = p->tgid;
-	b->lp = p->pid;
-	put_v(b, (uint64_t)(uint32_t)p->tgid);
-	put_v(b, (uint64_t)(uint32_t)p->pid);
-	put_v(b, p->starttime);
-	put_v(b, (uint64_t)p->io.have << 1 | (p->have_blkio != 0));
-	put_v(b, (uint64_t)(uint32_t)-p->io_err);
-	/* ds_io_parse leaves the fields it did not find 0. */
-	for (i = 0; i < DS_IO_NFIELDS; i++)
-		if (p->io.have & (1u << i))
-			put_v(b, p->io.v[i]);
-	if (p->have_blkio)
-		put_v(b, p->blkio_ticks);
-}
-
-static void
-base_get(const struct base *b, size_t *off, struct ds_proc *p)
-{
-	uint64_t f;
-	int i;
-
-	memset(p, 0, sizeof(*p));
-	p->tgid = (int)get_v(b, off);
-	p->pid = (int)get_v(b, off);
-	p->starttime = get_v(b, off);
-	f = get_v(b, off);
-	p->have_blkio = (int)(f & 1);
-	p->io.have = (uint32_t)(f >> 1);
-	p->io_err = -(int)get_v(b, off);
-	for (i = 0; i < DS_IO_NFIELDS; i++)
-		if (p->io.have & (1u << i))
-			p->io.v[i] = get_v(b, off);
-	if (p->have_blkio)
-		p->blkio_ticks = get_v(b, off);
-}
-
-/*
- * What a row shows of an entry besides its counters (owner, name, with
- * -l the command line and its NUL), kept beside the base of a scan whose
- * rows are written after it, in the same order; the next scan reuses it.
- * Per entry: uid; comm_len << 2 | same; the name unless same & 1; with
- * -l, unless same & 2, the command line's length with its NUL (0: none)
- * and its bytes.  A name or command line equal to the entry's before is
- * not stored again: the threads of a process, the workers of a server.
- */
-struct names {
-	struct base b;
-	size_t off;		/* reading: the next entry */
-	int any;		/* an entry stored (read) yet */
-	size_t comm, comm_len;	/* the last entry's, as offset and length */
-	size_t cmd, cmd_len;	/* the same, with the NUL; cmd_len 0: none */
-};
-
-static void
-names_reset(struct names *n)
-{
-	n->b.len = 0;
-	n->off = 0;
-	n->any = 0;
-}
-
-static int
-names_same(const struct names *n, size_t off, size_t len, const char *s,
-    size_t slen)
-{
-	return n->any && len == slen &&
-	    (len == 0 || memcmp(n->b.d + off, s, len) == 0);
-}
-
-/* Store len bytes of s; their offset. */
-static size_t
-put_bytes(struct base *b, const char *s, size_t len)
-{
-	size_t off;
-
-	reserve(b, len);
-	off = b->len;
-	if (len > 0)		/* s may be NULL: no command line */
-		memcpy(b->d + off, s, len);
-	b->len += len;
-	return off;
-}
-
-static void
-names_add(struct names *n, const struct ds_proc *p, int cmdline)
-{
-	size_t clen = p->cmdline != NULL ? p->cmdline_len + 1 : 0;
-	unsigned int same = 0;
-
-	if (names_same(n, n->comm, n->comm_len, p->comm, p->comm_len))
-		same |= 1;
-	if (cmdline && names_same(n, n->cmd, n->cmd_len, p->cmdline, clen))
-		same |= 2;
-	n->any = 1;
-	put_v(&n->b, p->uid);
-	put_v(&n->b, (uint64_t)p->comm_len << 2 | same);
-	if (!(same & 1)) {
-		n->comm = put_bytes(&n->b, p->comm, p->comm_len);
-		n->comm_len = p->comm_len;
-	}
-	if (cmdline && !(same & 2)) {
-		put_v(&n->b, clen);
-		n->cmd = put_bytes(&n->b, p->cmdline, clen);
-		n->cmd_len = clen;
-	}
-}
-
-/* The next entry's names into p (decoded by base_get); cmdline into n. */
-static void
-names_get(struct names *n, struct ds_proc *p, int cmdline)
-{
-	const struct base *b = &n->b;
-	uint64_t f;
-
-	p->uid = (uint32_t)get_v(b, &n->off);
-	f = get_v(b, &n->off);
-	if (!(f & 1)) {
-		n->comm = n->off;
-		n->comm_len = (size_t)(f >> 2);
-		n->off += n->comm_len;
-	}
-	if (cmdline && !(f & 2)) {
-		n->cmd_len = (size_t)get_v(b, &n->off);
-		n->cmd = n->off;
-		n->off += n->cmd_len;
-	}
-	memcpy(p->comm, b->d + n->comm, n->comm_len);
-	p->comm[n->comm_len] = '\0';
-	p->comm_len = n->comm_len;
-	if (cmdline && n->cmd_len > 0) {
-		p->cmdline = (char *)(b->d + n->cmd);
-		p->cmdline_len = n->cmd_len - 1;
-	}
-}
-
-/*
- * The entry of (tgid, pid), or NULL.  Lookups come in the order entries
- * were added, so a cursor walks the base once per scan.
- */
-static const struct ds_proc *
-base_find(struct base *b, int tgid, int pid)
-{
-	size_t off;
-	int c;
-
-	if (!b->sorted) {
-		/* A captured tree whose stat files name pids out of order. */
-		for (off = 0; off < b->len;) {
-			base_get(b, &off, &b->at);
-			if (b->at.tgid == tgid && b->at.pid == pid)
-				return &b->at;
-		}
-		b->have_at = 0;
-		return NULL;
-	}
-	if (order(tgid, pid, b->qt, b->qp) <= 0) {
-		b->off = 0;
-		b->have_at = 0;
-	}
-	b->qt = tgid;
-	b->qp = pid;
-	for (;;) {
-		if (b->have_at &&
-		    (c = order(b->at.tgid, b->at.pid, tgid, pid)) >= 0)
-			return c == 0 ? &b->at : NULL;
-		if (b->off >= b->len)
-			return NULL;
-		base_get(b, &b->off, &b->at);
-		b->have_at = 1;
-	}
-}
-
 /* A row kept to be sorted (-s, -t, -n), with a copy of its entry. */
 struct hrow {
 	struct row rw;		/* rw.p points at p below */
@@ -580,15 +317,14 @@ struct state {
 	char source_buf[4200];
 	int noted_source;
 	/* Rows made as entries are read (all but -g). */
-	struct base bases[2];
-	struct base *prev;	/* the scan before, NULL in one report */
-	struct base *next;	/* this scan's, NULL when none follows */
-	struct names names;	/* this scan's, when late */
+	struct ds_whobase bases[2];
+	struct ds_whobase *prev; /* the scan before, NULL in one report */
+	struct ds_whobase *next; /* this scan's, NULL when none follows */
+	struct ds_whonames names;	/* this scan's, when late */
 	int reporting, begun, delay;
 	int late;		/* rows made from the bases after the scan */
 	uint64_t now;
-	struct hrow *heap;	/* rows to sort; with -n a heap, worst on top */
-	size_t nheap, capheap;
+	struct ds_topn heap;	/* rows to sort; with -n a heap, worst on top */
 };
 
 /* Filter after stat (and cmdline), before the rest is read. */
@@ -943,18 +679,6 @@ sample(struct state *s, unsigned int flags, struct ds_procs *ps)
 	sampled(s, e, ps);
 }
 
-/* Exchange two heap rows; each keeps pointing at its own entry. */
-static void
-hswap(struct hrow *x, struct hrow *y)
-{
-	struct hrow t = *x;
-
-	*x = *y;
-	*y = t;
-	x->rw.p = &x->p;
-	y->rw.p = &y->p;
-}
-
 /* Heap rows: each compared through its own entry, wherever it lies. */
 static int
 cmp_hrow(const void *a, const void *b)
@@ -962,13 +686,6 @@ cmp_hrow(const void *a, const void *b)
 	const struct hrow *x = a, *y = b;
 
 	return cmp_rows(&x->rw, &x->p, &y->rw, &y->p);
-}
-
-/* Does heap row i sort after j (is it the worse)? */
-static int
-hworse(const struct state *s, size_t i, size_t j)
-{
-	return cmp_hrow(&s->heap[i], &s->heap[j]) > 0;
 }
 
 /*
@@ -980,75 +697,47 @@ hworse(const struct state *s, size_t i, size_t j)
 static void
 heap_offer(struct state *s, const struct row *rw, const struct ds_proc *p)
 {
-	struct hrow *h;
-	size_t i, c, cap;
+	struct hrow h, out;
+	int e;
 
-	if (s->o->top > 0 && s->nheap == s->o->top) {
-		/* Full: only a row sorting before the worst gets in. */
-		h = &s->heap[0];
-		if (cmp_rows(rw, p, &h->rw, &h->p) >= 0)
-			return;
-		free(h->p.cmdline);
-	} else {
-		if (s->nheap == s->capheap) {
-			cap = s->capheap ? s->capheap * 2 : 16;
-			if (s->o->top > 0 && cap > s->o->top)
-				cap = (size_t)s->o->top;
-			if ((h = reallocarray(s->heap, cap, sizeof(*h))) == NULL)
-				err(1, NULL);
-			s->heap = h;
-			s->capheap = cap;
-			for (i = 0; i < s->nheap; i++)
-				s->heap[i].rw.p = &s->heap[i].p;
-		}
-		h = &s->heap[s->nheap++];
-	}
-	h->rw = *rw;
-	h->p = *p;
-	h->rw.p = &h->p;
-	h->p.cgroup = NULL;
+	if (s->heap.size == 0)
+		ds_topn_init(&s->heap, sizeof(h), s->o->top, cmp_hrow);
+	h.rw = *rw;
+	h.p = *p;
+	h.p.cgroup = NULL;
+	if (!ds_topn_wants(&s->heap, &h))
+		return;
 	/* The scan frees its entry's command line after the call. */
-	if (p->cmdline != NULL && (h->p.cmdline = strdup(p->cmdline)) == NULL)
+	if (p->cmdline != NULL && (h.p.cmdline = strdup(p->cmdline)) == NULL)
 		err(1, NULL);
-	if (s->o->top == 0)
-		return;
-	i = (size_t)(h - s->heap);
-	if (i > 0 && i == s->nheap - 1) {
-		/* Added: up while it is worse than its parent. */
-		for (; i > 0 && hworse(s, i, (i - 1) / 2); i = (i - 1) / 2)
-			hswap(&s->heap[i], &s->heap[(i - 1) / 2]);
-		return;
-	}
-	/* Replaced the root: down while a child is worse. */
-	for (i = 0; (c = 2 * i + 1) < s->nheap; i = c) {
-		if (c + 1 < s->nheap && hworse(s, c + 1, c))
-			c++;
-		if (!hworse(s, c, i))
-			break;
-		hswap(&s->heap[i], &s->heap[c]);
-	}
+	if ((e = ds_topn_offer(&s->heap, &h, &out)) < 0)
+		tool_errc(1, e, NULL);
+	if (e == 2)
+		free(out.p.cmdline);
 }
 
 /* The kept rows of the streamed path, sorted, then forgotten. */
 static void
 heap_write(struct state *s)
 {
+	struct hrow *h;
 	size_t i;
+	int e;
 
-	if (s->nheap > 1) {
-		qsort(s->heap, s->nheap, sizeof(*s->heap), cmp_hrow);
-		for (i = 0; i < s->nheap; i++)
-			s->heap[i].rw.p = &s->heap[i].p;
-	}
-	for (i = 0; i < s->nheap; i++) {
+	if ((e = ds_topn_sort(&s->heap)) < 0)
+		tool_errc(1, e, NULL);
+	h = s->heap.v;
+	for (i = 0; i < s->heap.n; i++) {
+		/* Each row's entry is the one beside it, wherever it lies. */
+		h[i].rw.p = &h[i].p;
 		if (!s->begun) {
 			s->begun = 1;
 			tool_report_begin(s->t, &s->w);
 		}
-		write_row(s, &s->heap[i].rw, s->now, s->delay);
-		free(s->heap[i].p.cmdline);
+		write_row(s, &h[i].rw, s->now, s->delay);
+		free(h[i].p.cmdline);
 	}
-	s->nheap = 0;
+	s->heap.n = 0;
 }
 
 /*
@@ -1083,15 +772,16 @@ each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
 {
 	struct state *s = arg;
 	const struct ds_proc *q = NULL;
+	int e;
 
-	if (s->next != NULL)
-		base_add(s->next, p);
-	if (s->late)
-		names_add(&s->names, p, s->o->cmdline);
+	if (s->next != NULL && (e = ds_whobase_add(s->next, p)) < 0)
+		tool_errc(1, e, NULL);
+	if (s->late && (e = ds_whonames_add(&s->names, p, s->o->cmdline)) < 0)
+		tool_errc(1, e, NULL);
 	if (!s->reporting || s->late)
 		return 0;
 	if (s->prev != NULL)
-		q = base_find(s->prev, p->tgid, p->pid);
+		q = ds_whobase_find(s->prev, p->tgid, p->pid);
 	return entry_out(s, q, p, scan->uptime_ns);
 }
 
@@ -1105,16 +795,16 @@ each_entry(const struct ds_procs *scan, const struct ds_proc *p, void *arg)
 static void
 late_rows(struct state *s, uint64_t up)
 {
-	const struct base *b = s->next;
+	const struct ds_whobase *b = s->next;
 	const struct ds_proc *q = NULL;
 	struct ds_proc p;
 	size_t off = 0;
 
 	while (off < b->len) {
-		base_get(b, &off, &p);
-		names_get(&s->names, &p, s->o->cmdline);
+		ds_whobase_get(b, &off, &p);
+		ds_whonames_get(&s->names, &p, s->o->cmdline);
 		if (s->prev != NULL)
-			q = base_find(s->prev, p.tgid, p.pid);
+			q = ds_whobase_find(s->prev, p.tgid, p.pid);
 		if (entry_out(s, q, &p, up))
 			break;
 	}
@@ -1141,16 +831,13 @@ stream_scan(struct state *s, unsigned int flags, int report, int delay,
 	if (more) {
 		s->next = s->prev == &s->bases[0] ? &s->bases[1] :
 		    &s->bases[0];
-		base_reset(s->next);
+		ds_whobase_reset(s->next);
 	}
-	if (s->prev != NULL) {
-		s->prev->off = 0;
-		s->prev->have_at = 0;
-		s->prev->qt = s->prev->qp = 0;
-	}
+	if (s->prev != NULL)
+		ds_whobase_rewind(s->prev);
 	s->reporting = report;
 	s->late = report && more;
-	names_reset(&s->names);
+	ds_whonames_reset(&s->names);
 	s->delay = delay;
 	s->begun = 0;
 	if (report) {
@@ -1202,20 +889,9 @@ static const struct ds_col cg_ctr_col[DS_IOS_N] = {
 static const struct ds_col c_device =
 	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 };
 
-struct cgrow {
-	const char *cgroup;
-	char device[64];
-	int all;		/* the cgroup's whole-disk sum */
-	unsigned int major, minor;
-	double v[DS_IOS_N];	/* rate, or total */
-	uint64_t u[DS_IOS_N];	/* total */
-	uint32_t have;
-	int active;
-};
-
 struct cgstate {
 	char mnt[4096];
-	struct cgrow *rows;
+	struct ds_cgrow *rows;
 	size_t n, cap;
 	int sort;		/* index, or -1 */
 	int rates;		/* interval given */
@@ -1283,25 +959,10 @@ use_iostat(struct state *s, struct opts *o, struct tool *t)
 	return 0;
 }
 
-static struct cgrow *
-cg_add(void)
-{
-	if (cgs.n == cgs.cap) {
-		size_t cap = cgs.cap ? cgs.cap * 2 : 64;
-		struct cgrow *p = reallocarray(cgs.rows, cap, sizeof(*p));
-		if (p == NULL)
-			err(1, NULL);
-		cgs.rows = p;
-		cgs.cap = cap;
-	}
-	memset(&cgs.rows[cgs.n], 0, sizeof(cgs.rows[0]));
-	return &cgs.rows[cgs.n++];
-}
-
 static int
 cmp_cgrow(const void *a, const void *b)
 {
-	const struct cgrow *x = a, *y = b;
+	const struct ds_cgrow *x = a, *y = b;
 	int k = cgs.sort, c, hx, hy;
 
 	if (k >= 0) {
@@ -1321,169 +982,17 @@ cmp_cgrow(const void *a, const void *b)
 	return (x->minor > y->minor) - (x->minor < y->minor);
 }
 
-/* Known devices of this report, looked up once each. */
-struct devinfo {
-	struct ds_devinfo i;
-	int ok;			/* sys/dev/block entry found */
-};
-
-static const struct devinfo *
-dev_info(struct tool *t, struct devinfo **tab, size_t *n, unsigned int maj,
-    unsigned int min)
-{
-	struct devinfo *d;
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if ((*tab)[i].i.major == maj && (*tab)[i].i.minor == min)
-			return &(*tab)[i];
-	if ((d = reallocarray(*tab, *n + 1, sizeof(*d))) == NULL)
-		err(1, NULL);
-	*tab = d;
-	d = &d[(*n)++];
-	d->ok = ds_blockdev_info(&t->r, maj, min, &d->i) == 0;
-	d->i.major = maj;
-	d->i.minor = min;
-	return d;
-}
-
-/*
- * Is row k of a cgroup's rows [first, end) part of its whole-disk sum?
- * Each byte counts once, at the top of its stack: partitions are left
- * out, and so is a disk that another listed device (dm, md) sits on,
- * since I/O through dm-crypt and the like may reach the disk in a
- * worker's cgroup, not this one.  A device whose sysfs entry is gone
- * cannot be placed and is left out.
- */
-static int
-in_all(const struct devinfo *tab, size_t ntab, size_t first, size_t end,
-    size_t k)
-{
-	const struct devinfo *d = NULL, *e;
-	size_t i, j, b;
-
-	for (i = 0; i < ntab; i++)
-		if (tab[i].i.major == cgs.rows[k].major &&
-		    tab[i].i.minor == cgs.rows[k].minor)
-			d = &tab[i];
-	if (d == NULL || !d->ok || d->i.partition)
-		return 0;
-	for (j = first; j < end; j++) {
-		if (j == k)
-			continue;
-		for (e = NULL, i = 0; i < ntab; i++)
-			if (tab[i].i.major == cgs.rows[j].major &&
-			    tab[i].i.minor == cgs.rows[j].minor)
-				e = &tab[i];
-		if (e == NULL || !e->ok)
-			continue;
-		for (b = 0; b < e->i.nbelow; b++)
-			if (strcmp(e->i.below[b], d->i.name) == 0)
-				return 0;
-	}
-	return 1;
-}
-
 static void
 cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
     const struct ds_cgios *cur)
 {
-	struct devinfo *tab = NULL;
-	size_t ntab = 0, i, j, k, shown;
+	size_t i, j, shown;
 	uint64_t now = ds_realtime_ns();
-	double secs = 0;
-	int x;
+	int x, e;
 
-	if (prev != NULL)
-		secs = (double)(cur->uptime_ns - prev->uptime_ns) / 1e9;
-	cgs.n = 0;
-	for (i = 0; i < cur->n; i++) {
-		const struct ds_cgio *c = &cur->c[i], *p = NULL;
-		struct cgrow *all;
-		size_t first;
-
-		if (!c->have)
-			continue;
-		if (prev != NULL) {
-			p = ds_cgios_find(prev, c->path);
-			/* Recreated under the same name: it starts over. */
-			if (p != NULL && (p->ino != c->ino || !p->have))
-				p = NULL;
-		}
-		first = cgs.n;
-		all = cg_add();
-		all->cgroup = c->path;
-		all->all = 1;
-		strcpy(all->device, "all");
-		for (j = 0; j < c->st.n; j++) {
-			const struct ds_iostat_dev *d = &c->st.d[j], *pd = NULL;
-			const struct devinfo *di;
-			struct cgrow *rw;
-
-			for (k = 0; p != NULL && k < p->st.n; k++)
-				if (p->st.d[k].major == d->major &&
-				    p->st.d[k].minor == d->minor) {
-					pd = &p->st.d[k];
-					break;
-				}
-			di = dev_info(t, &tab, &ntab, d->major, d->minor);
-			rw = cg_add();
-			all = &cgs.rows[first];	/* cg_add may move it */
-			rw->cgroup = c->path;
-			rw->major = d->major;
-			rw->minor = d->minor;
-			if (di->ok)
-				snprintf(rw->device, sizeof(rw->device), "%s",
-				    di->i.name);
-			else
-				/*
-				 * Not in sysfs (vanished, or a tree without
-				 * it): MAJ:MIN still tells devices apart.
-				 */
-				snprintf(rw->device, sizeof(rw->device),
-				    "%u:%u", d->major, d->minor);
-			for (x = 0; x < DS_IOS_N; x++) {
-				uint64_t v, pv;
-
-				if (!(d->have & (1u << x)))
-					continue;
-				pv = pd != NULL && (pd->have & (1u << x)) ?
-				    pd->v[x] : 0;
-				/*
-				 * Backwards: a reset (the device removed and
-				 * added again), counted from zero.
-				 */
-				v = prev == NULL ? d->v[x] :
-				    d->v[x] >= pv ? d->v[x] - pv : d->v[x];
-				rw->u[x] = d->v[x];
-				rw->v[x] = prev == NULL ? (double)v :
-				    secs > 0 ? (double)v / secs /
-				    (x == DS_IOS_RBYTES || x == DS_IOS_WBYTES ||
-				    x == DS_IOS_DBYTES ? 1024.0 : 1.0) : 0;
-				rw->have |= 1u << x;
-				if (v > 0)
-					rw->active = 1;
-			}
-		}
-		all = &cgs.rows[first];
-		for (k = first + 1; k < cgs.n; k++) {
-			const struct cgrow *rw = &cgs.rows[k];
-
-			if (!in_all(tab, ntab, first + 1, cgs.n, k))
-				continue;
-			for (x = 0; x < DS_IOS_N; x++)
-				if (rw->have & (1u << x)) {
-					all->u[x] += rw->u[x];
-					all->v[x] += rw->v[x];
-					all->have |= 1u << x;
-				}
-			all->active |= rw->active;
-		}
-		/* Cgroups with no I/O yet: the all row of zeros under -a. */
-		if (c->st.n == 0)
-			all->have = (1u << DS_IOS_N) - 1;
-	}
-	free(tab);
+	if ((e = ds_cgio_rows(&t->r, prev, cur, &cgs.rows, &cgs.n,
+	    &cgs.cap)) < 0)
+		tool_errc(1, e, NULL);
 	for (i = j = 0; i < cgs.n; i++)
 		if (s->o->all || cgs.rows[i].active)
 			cgs.rows[j++] = cgs.rows[i];
@@ -1495,7 +1004,7 @@ cg_report(struct state *s, struct tool *t, const struct ds_cgios *prev,
 		notes(s);
 	tool_report_begin(t, &s->w);
 	for (i = 0; i < shown; i++) {
-		const struct cgrow *rw = &cgs.rows[i];
+		const struct ds_cgrow *rw = &cgs.rows[i];
 
 		ds_w_time(&s->w, now);
 		ds_w_str(&s->w, rw->cgroup);
@@ -1775,7 +1284,7 @@ main(int argc, char **argv)
 	free(s.bases[0].d);
 	free(s.bases[1].d);
 	free(s.names.b.d);
-	free(s.heap);
+	ds_topn_free(&s.heap);
 	free(o.pids);
 	if (o.have_re)
 		regfree(&o.re);

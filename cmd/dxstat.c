@@ -87,7 +87,7 @@ struct dx {
 	int bd_state;		/* sys/block: 0 not read yet, 1 read, -1 none:
 				   whole disks are told by their names */
 	int bd_rescanned;	/* sys/block read during this report */
-	ptrdiff_t shift;	/* prev index minus the row's, last match */
+	struct ds_pair pair;	/* prev index minus the row's, last match */
 	struct dmname *dmn;
 	size_t ndmn, capdmn;
 	struct ds_writer w;
@@ -247,50 +247,11 @@ say_unmatched(struct dx *x)
 		    x->t.r.path);
 }
 
-static const struct ds_disk *
-find(const struct ds_diskstats *s, size_t hint, const char *name)
-{
-	size_t i;
-
-	/*
-	 * Devices keep their order between samples: try the same place,
-	 * then the one before the last match (an order turned round; for
-	 * hint < 2, hint - 2 wraps past any n).
-	 */
-	if (hint < s->n && strcmp(s->disk[hint].name, name) == 0)
-		return &s->disk[hint];
-	if (hint - 2 < s->n && strcmp(s->disk[hint - 2].name, name) == 0)
-		return &s->disk[hint - 2];
-	for (i = 0; i < s->n; i++)
-		if (strcmp(s->disk[i].name, name) == 0)
-			return &s->disk[i];
-	return NULL;
-}
-
 static int
 never_did_io(const struct ds_disk *d)
 {
 	return d->v[DS_RD_IOS] == 0 && d->v[DS_WR_IOS] == 0 &&
 	    d->v[DS_DC_IOS] == 0 && d->v[DS_FL_IOS] == 0;
-}
-
-/*
- * c's previous sample in prev.  The hint follows the last match, so
- * that one device removed or added does not make every later row a
- * scan.  i is c's place in its own sample.
- */
-static const struct ds_disk *
-prev_of(struct dx *x, const struct ds_diskstats *prev, const struct ds_disk *c,
-    size_t i)
-{
-	const struct ds_disk *p;
-
-	if (prev == NULL)
-		return NULL;
-	p = find(prev, i + (size_t)x->shift, c->name);
-	if (p != NULL)
-		x->shift = (p - prev->disk) - (ptrdiff_t)i;
-	return p;
 }
 
 /*
@@ -344,7 +305,7 @@ static void
 report_begin(struct dx *x)
 {
 	x->bd_rescanned = 0;
-	x->shift = 0;
+	x->pair.shift = 0;
 	tool_report_begin(&x->t, &x->w);
 }
 
@@ -364,228 +325,12 @@ report(struct dx *x, const struct ds_diskstats *prev,
 
 	report_begin(x);
 	for (i = 0; i < cur->n; i++)
-		row(x, prev_of(x, prev, &cur->disk[i], i), &cur->disk[i],
-		    interval_ns, time_ns);
+		row(x, ds_pair_find(&x->pair, prev, &cur->disk[i], i),
+		    &cur->disk[i], interval_ns, time_ns);
 	report_end(x);
 }
 
 static void warn_bad(struct dx *, const char *, const struct ds_diskstats *);
-
-/*
- * A set of device names, exact, in one pool with an open-addressing
- * table of offsets: about 20 bytes a device.
- */
-struct names {
-	char *pool;
-	size_t len, cap;
-	uint32_t *slot;		/* offset + 1; 0 empty */
-	size_t nslot, n;
-};
-
-static uint32_t
-name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-/* 1 if name is in the set; with add, it is put there if not. */
-static int
-names_has(struct names *ns, const char *name, int add)
-{
-	size_t i, k, len = strlen(name) + 1;
-	uint32_t *slot;
-
-	if (2 * (ns->n + 1) > ns->nslot) {
-		size_t n = ns->nslot ? ns->nslot * 2 : 256;
-
-		if ((slot = calloc(n, sizeof(*slot))) == NULL)
-			err(1, NULL);
-		for (i = 0; i < ns->nslot; i++) {
-			if (ns->slot[i] == 0)
-				continue;
-			k = name_hash(ns->pool + ns->slot[i] - 1) & (n - 1);
-			while (slot[k] != 0)
-				k = (k + 1) & (n - 1);
-			slot[k] = ns->slot[i];
-		}
-		free(ns->slot);
-		ns->slot = slot;
-		ns->nslot = n;
-	}
-	for (k = name_hash(name) & (ns->nslot - 1); ns->slot[k] != 0;
-	    k = (k + 1) & (ns->nslot - 1))
-		if (strcmp(ns->pool + ns->slot[k] - 1, name) == 0)
-			return 1;
-	if (!add)
-		return 0;
-	if (ns->cap - ns->len < len) {
-		size_t cap = ns->cap ? ns->cap * 2 : 4096;
-		char *p;
-
-		while (cap - ns->len < len)
-			cap *= 2;
-		if (cap > UINT32_MAX || (p = realloc(ns->pool, cap)) == NULL)
-			err(1, NULL);
-		ns->pool = p;
-		ns->cap = cap;
-	}
-	memcpy(ns->pool + ns->len, name, len);
-	ns->slot[k] = (uint32_t)ns->len + 1;
-	ns->len += len;
-	ns->n++;
-	return 0;
-}
-
-static void
-names_free(struct names *ns)
-{
-	free(ns->pool);
-	free(ns->slot);
-	memset(ns, 0, sizeof(*ns));
-}
-
-/*
- * The earlier of two snapshot files, read along with the later one.
- * Devices keep their order between samples, so each device of the later
- * file is most often the next one of the earlier: it is then never
- * stored.  Devices read past on the way (removed since) are kept in
- * pend, where a device that moved back is still found; a device new in
- * the later file reads the earlier to its end, into pend.
- *
- * A device of the later file found in neither is new, or listed twice
- * in the later file: its earlier line was used up by the first, and
- * counting it from zero would be a wrong row.  To tell them apart, the
- * names of the whole earlier file are gathered, only then (read again
- * from its start), or as it is read when it cannot be read again (a
- * pipe).
- */
-struct older {
-	struct ds_lines l;
-	int fd;
-	const char *what;
-	struct ds_diskstats pend;	/* read, not yet matched */
-	struct ds_disk next;		/* the last one read, if matched */
-	struct names all;		/* every name of the earlier file */
-	struct names fresh;		/* later devices not in the earlier */
-	off_t start;			/* where the earlier file began */
-	int have_all;			/* all is complete */
-	int seekable;
-	size_t twice;			/* later lines listed again */
-	size_t first_twice;		/* the first of them, its line */
-	int eof;
-};
-
-/* Read the earlier file to its end, keeping what is not matched yet. */
-static const struct ds_disk *
-older_read(struct dx *x, struct older *o, const char *name)
-{
-	struct ds_disk *d;
-	int e;
-
-	while (!o->eof) {
-		if (o->pend.n == o->pend.cap) {
-			size_t cap = o->pend.cap ? o->pend.cap * 2 : 16;
-
-			d = realloc(o->pend.disk, cap * sizeof(*d));
-			if (d == NULL)
-				err(1, NULL);
-			o->pend.disk = d;
-			o->pend.cap = cap;
-		}
-		/* Read into the free slot: kept only if it is not c. */
-		d = &o->pend.disk[o->pend.n];
-		if ((e = ds_diskstats_next(&o->l, d, &o->pend)) < 0)
-			tool_report_fail(&x->t, e, "%s", o->what);
-		if (e == 0) {
-			o->eof = 1;
-			o->have_all = !o->seekable;
-			break;
-		}
-		if (!o->seekable)
-			(void)names_has(&o->all, d->name, 1);
-		if (name != NULL && strcmp(d->name, name) == 0) {
-			o->next = *d;
-			return &o->next;
-		}
-		o->pend.n++;
-	}
-	return NULL;
-}
-
-/* Every name of the earlier file, read again from its start. */
-static void
-older_names(struct dx *x, struct older *o)
-{
-	struct ds_diskstats bad = { 0 };
-	struct ds_buf w = { 0 };
-	struct ds_lines l;
-	struct ds_disk d;
-	int e;
-
-	if (lseek(o->fd, o->start, SEEK_SET) != o->start)
-		tool_report_fail(&x->t, -errno, "%s", o->what);
-	ds_lines_fd(&l, o->fd, &w);
-	/* The header lines are no devices: skipped with the damage. */
-	while ((e = ds_diskstats_next(&l, &d, &bad)) > 0)
-		(void)names_has(&o->all, d.name, 1);
-	if (e < 0)
-		tool_report_fail(&x->t, e, "%s", o->what);
-	ds_buf_free(&w);
-	o->have_all = 1;
-}
-
-/*
- * c's line in the earlier file, NULL for a device new since; *twice set
- * when c is listed again in the later file.
- */
-static const struct ds_disk *
-older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i,
-    int *twice)
-{
-	const struct ds_disk *p = NULL;
-	int searched = 0;
-	size_t k;
-
-	*twice = 0;
-	/*
-	 * In pend: where the last match there points, or anywhere while
-	 * pend is short.  A long pend (many devices removed) is searched
-	 * whole only once the earlier file is read to its end, or every
-	 * device after them would cost a scan.
-	 */
-	if (o->pend.n > 0) {
-		k = i + (size_t)x->shift;
-		if (k < o->pend.n && strcmp(o->pend.disk[k].name, c->name) == 0)
-			p = &o->pend.disk[k];
-		else if (o->pend.n <= 64 || o->eof) {
-			p = prev_of(x, &o->pend, c, i);
-			searched = 1;
-		}
-	}
-	if (p == NULL && (p = older_read(x, o, c->name)) != NULL)
-		return p;
-	if (p == NULL && !searched && o->pend.n > 64)
-		p = prev_of(x, &o->pend, c, i);
-	if (p != NULL) {
-		/* Used: an empty name matches no later line again. */
-		o->next = *p;
-		o->pend.disk[p - o->pend.disk].name[0] = '\0';
-		return &o->next;
-	}
-	/*
-	 * In neither: new since, or listed again in the later file (its
-	 * earlier line used up, or new and already counted from zero).
-	 */
-	if (!o->have_all)
-		older_names(x, o);
-	*twice = names_has(&o->all, c->name, 0) ||
-	    names_has(&o->fresh, c->name, 1);
-	return NULL;
-}
 
 /*
  * A report with the current sample read as it is reported, line by
@@ -597,9 +342,9 @@ older_find(struct dx *x, struct older *o, const struct ds_disk *c, size_t i,
  * read along (o), or neither (since boot).
  */
 static void
-report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
-    struct ds_lines *l, const char *what, uint64_t interval_ns,
-    uint64_t time_ns)
+report_lines(struct dx *x, const struct ds_diskstats *prev,
+    struct ds_older *o, struct ds_lines *l, const char *what,
+    uint64_t interval_ns, uint64_t time_ns)
 {
 	struct ds_diskstats bad = { 0 };
 	const struct ds_disk *p;
@@ -611,14 +356,16 @@ report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
 	while ((e = ds_diskstats_next(l, &c, &bad)) > 0) {
 		if (o != NULL) {
 			/* Every device, shown or not, keeps o in step. */
-			p = older_find(x, o, &c, i, &twice);
+			if ((e = ds_older_find(o, &x->pair, &c, i, &p,
+			    &twice)) < 0)
+				tool_report_fail(&x->t, e, "%s", o->what);
 			if (twice) {
 				if (o->twice++ == 0)
 					o->first_twice = l->lineno;
 				continue;
 			}
 		} else {
-			p = prev_of(x, prev, &c, i);
+			p = ds_pair_find(&x->pair, prev, &c, i);
 		}
 		row(x, p, &c, interval_ns, time_ns);
 		i++;
@@ -626,8 +373,8 @@ report_lines(struct dx *x, const struct ds_diskstats *prev, struct older *o,
 	if (e < 0)
 		tool_report_fail(&x->t, e, "%s", what);
 	/* The rest of the earlier file, for its damaged lines. */
-	if (o != NULL)
-		(void)older_read(x, o, NULL);
+	if (o != NULL && (e = ds_older_read(o, &x->pair, NULL, &p)) < 0)
+		tool_report_fail(&x->t, e, "%s", o->what);
 	report_end(x);
 	if (o != NULL) {
 		x->last_bad = 0;
@@ -789,10 +536,11 @@ from_files(struct dx *x)
 {
 	struct ds_snap a = { 0 }, b = { 0 };
 	struct ds_buf wa = { 0 };
-	struct older o;
+	struct ds_older o;
 	struct ds_lines lb;
+	const struct ds_disk *p;
 	const char *what;
-	int fa, fb;
+	int fa, fb, e;
 
 	memset(&o, 0, sizeof(o));
 	o.what = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
@@ -800,8 +548,7 @@ from_files(struct dx *x)
 	o.start = strcmp(x->files[0], "-") == 0 ?
 	    lseek(STDIN_FILENO, 0, SEEK_CUR) : 0;
 	fa = open_snap(x, x->files[0], &o.l, &wa, &a);
-	o.fd = fa >= 0 ? fa : STDIN_FILENO;
-	o.seekable = o.start >= 0 && lseek(o.fd, 0, SEEK_CUR) >= 0;
+	ds_older_init(&o, fa >= 0 ? fa : STDIN_FILENO, o.start);
 	if (x->nfiles == 1) {
 		report_lines(x, NULL, NULL, &o.l, o.what, a.uptime_ns,
 		    a.time_ns);
@@ -817,7 +564,8 @@ from_files(struct dx *x)
 		warnx("%s: uptime below %s's (a reboot between them?): "
 		    "reporting since boot", x->files[1], x->files[0]);
 		/* Read before the report is committed: an error aborts it. */
-		(void)older_read(x, &o, NULL);
+		if ((e = ds_older_read(&o, &x->pair, NULL, &p)) < 0)
+			tool_report_fail(&x->t, e, "%s", o.what);
 		report_lines(x, NULL, NULL, &lb, what, b.uptime_ns, b.time_ns);
 		x->last_bad = 0;
 		warn_bad(x, o.what, &o.pend);
@@ -830,9 +578,7 @@ from_files(struct dx *x)
 done:
 	if (fa >= 0)
 		close(fa);
-	ds_diskstats_free(&o.pend);
-	names_free(&o.all);
-	names_free(&o.fresh);
+	ds_older_free(&o);
 	ds_buf_free(&wa);
 }
 

@@ -1735,5 +1735,281 @@ int ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
  */
 int ds_tr_holders(const struct ds_deleted *d, size_t fs,
     struct ds_tr_holder **out, size_t *n);
+/* ---- Pairing two diskstats samples (lib/snapdiff.c) ------------------- */
+
+/*
+ * Each device of a later sample with its line in an earlier one.
+ * Devices keep their order between samples, so the search starts where
+ * the last match points (shift: its index minus the row's), then just
+ * before it (an order turned round): one device removed, added or the
+ * whole list reversed costs no scan per row.  compares counts the name
+ * comparisons made, so that a test can tell linear from quadratic.
+ * Zero it (or its shift) at the start of each report.
+ */
+struct ds_pair {
+	ptrdiff_t shift;
+	uint64_t compares;
+};
+/* c's line in prev (c is row i of its own sample); NULL if none. */
+const struct ds_disk *ds_pair_find(struct ds_pair *pr,
+    const struct ds_diskstats *prev, const struct ds_disk *c, size_t i);
+
+/*
+ * A set of names, exact, in one pool with an open-addressing table of
+ * offsets: about 20 bytes a name.  Zeroed is empty.
+ */
+struct ds_names {
+	char *pool;
+	size_t len, cap;
+	uint32_t *slot;		/* offset + 1; 0 empty */
+	size_t nslot, n;
+};
+/* 1 if name is in the set, else 0 (with add, put there); -ENOMEM. */
+int ds_names_has(struct ds_names *ns, const char *name, int add);
+void ds_names_free(struct ds_names *ns);
+
+/*
+ * The earlier of two snapshot files, read along with the later one.
+ * Each device of the later file is most often the next one of the
+ * earlier: it is then never stored.  Devices read past on the way
+ * (removed since) are kept in pend, where a device that moved back is
+ * still found; a device new in the later file reads the earlier to its
+ * end, into pend.
+ *
+ * A device of the later file found in neither is new, or listed twice
+ * in the later file: its earlier line was used up by the first, and
+ * counting it from zero would be a wrong row.  To tell them apart, the
+ * names of the whole earlier file are gathered, only then (read again
+ * from start), or as it is read when it cannot be read again (a pipe).
+ *
+ * Zero it, set up l at the file's diskstats text (past its header,
+ * ds_snap_head), then ds_older_init.
+ */
+struct ds_older {
+	struct ds_lines l;
+	int fd;
+	const char *what;		/* the caller's: the file's name */
+	struct ds_diskstats pend;	/* read, not yet matched; its bad and
+					   first_bad count damaged lines */
+	struct ds_disk next;		/* the last one found */
+	struct ds_names all;		/* every name of the earlier file */
+	struct ds_names fresh;		/* later devices not in the earlier */
+	int64_t start;			/* where the file began (fd's offset);
+					   -1: unknown, not read again */
+	int have_all;			/* all is complete */
+	int seekable;
+	size_t twice;			/* the caller's: later lines listed
+					   again, and the first one's line */
+	size_t first_twice;
+	int eof;
+};
+/* fd is the file l reads, start its offset where the file began. */
+void ds_older_init(struct ds_older *o, int fd, int64_t start);
+/*
+ * Read on to the device called name, returned in *found (valid until
+ * the next call), keeping the devices read past in pend; with name
+ * NULL, to the end.  0 or -errno.
+ */
+int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
+    const struct ds_disk **found);
+/*
+ * c's line in the earlier file into *found (valid until the next call),
+ * NULL for a device new since, or with *twice set for a device listed
+ * again in the later file (not to be reported).  c is row i of the
+ * later file, counting rows not skipped.  0 or -errno.
+ */
+int ds_older_find(struct ds_older *o, struct ds_pair *pr,
+    const struct ds_disk *c, size_t i, const struct ds_disk **found,
+    int *twice);
+void ds_older_free(struct ds_older *o);
+
+/* ---- Process samples kept between scans (lib/whobase.c) --------------- */
+
+/*
+ * Of a scan, what a rate needs: per entry its process and thread ids,
+ * start time, the io counters present, io_err and field 42, as varints
+ * in the order added (process ascending, a process's threads
+ * ascending).  About 20 bytes an idle process, where a struct ds_proc
+ * takes 208.  Zeroed is empty; ds_whobase_reset before each scan.
+ */
+struct ds_whobase {
+	unsigned char *d;
+	size_t len, cap;
+	uint64_t uptime_ns;	/* the caller's: when the scan was read */
+	int sorted;		/* (tgid, pid) ascending: a cursor finds them */
+	int lt, lp;		/* the last (tgid, pid) added */
+	size_t off;		/* cursor: the next entry to decode */
+	int have_at, qt, qp;	/* qt, qp: the last (tgid, pid) looked up */
+	struct ds_proc at;	/* the entry decoded before off */
+};
+void ds_whobase_reset(struct ds_whobase *b);
+/* The lookup cursor back to the start (before a scan's lookups). */
+void ds_whobase_rewind(struct ds_whobase *b);
+void ds_whobase_free(struct ds_whobase *b);
+/* Append p's counters; 0 or -ENOMEM. */
+int ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p);
+/*
+ * The entry at *off into p (ids, starttime, io, io_err, have_blkio and
+ * blkio_ticks; the rest zeroed); *off moves to the next.  Entries are
+ * read from offset 0 while *off < b->len.
+ */
+void ds_whobase_get(const struct ds_whobase *b, size_t *off,
+    struct ds_proc *p);
+/*
+ * The entry of (tgid, pid), or NULL; valid until the next call.  Made
+ * for lookups in the order entries were added: then one walk of the base
+ * serves a whole scan (a lookup out of order starts again from the top,
+ * and a base added out of order is searched whole).
+ */
+const struct ds_proc *ds_whobase_find(struct ds_whobase *b, int tgid,
+    int pid);
+
+/*
+ * What a row shows of an entry besides its counters (owner, name, with
+ * cmdline the command line), kept beside a base in the same order.  Per
+ * entry: uid; comm_len << 2 | same; the name unless same & 1; with
+ * cmdline, unless same & 2, the command line's length with its NUL (0:
+ * none) and its bytes.  A name or command line equal to the entry's
+ * before is not stored again: the threads of a process, the workers of
+ * a server.  Zeroed is empty.
+ */
+struct ds_whonames {
+	struct ds_whobase b;	/* its d, len and cap */
+	size_t off;		/* reading: the next entry */
+	int any;		/* an entry stored (read) yet */
+	size_t comm, comm_len;	/* the last entry's, as offset and length */
+	size_t cmd, cmd_len;	/* the same, with the NUL; cmd_len 0: none */
+};
+void ds_whonames_reset(struct ds_whonames *n);
+void ds_whonames_free(struct ds_whonames *n);
+/* 0 or -ENOMEM. */
+int ds_whonames_add(struct ds_whonames *n, const struct ds_proc *p,
+    int cmdline);
+/*
+ * The next entry's uid, comm and (with cmdline) command line into p,
+ * which ds_whobase_get filled; p->cmdline points into n.
+ */
+void ds_whonames_get(struct ds_whonames *n, struct ds_proc *p, int cmdline);
+
+/*
+ * The first top elements in cmp's order (all with top 0) of those
+ * offered, elements of size bytes.  With top set they are kept in a
+ * heap whose root is the worst of them, so memory follows top, not the
+ * number offered.  Elements are copied (moved with memcpy): an element
+ * must not point into itself, and cmp sees elements only.
+ */
+struct ds_topn {
+	void *v;		/* n elements; in order after ds_topn_sort */
+	size_t size, n, cap;
+	uint64_t top;
+	int (*cmp)(const void *, const void *);
+	void *tmp;
+};
+void ds_topn_init(struct ds_topn *t, size_t size, uint64_t top,
+    int (*cmp)(const void *, const void *));
+void ds_topn_free(struct ds_topn *t);
+/* 1 if ds_topn_offer would keep elem (room, or better than the worst). */
+int ds_topn_wants(const struct ds_topn *t, const void *elem);
+/*
+ * Keep a copy of elem if wanted: 0 not kept; 1 kept; 2 kept in place of
+ * the worst, copied to *evicted (for the caller to release what it
+ * holds); -ENOMEM.
+ */
+int ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted);
+/*
+ * The kept elements in cmp's order, by a stable sort of its own (not
+ * qsort): equal elements keep the order they had.  v moves (read it
+ * after the call).  0 or -ENOMEM.  Set n to 0 to start again.
+ */
+int ds_topn_sort(struct ds_topn *t);
+
+/* ---- Per-cgroup I/O over an interval (lib/cgio.c) -------------------- */
+
+/* One row: a cgroup on one device, or its whole-disk sum ("all"). */
+struct ds_cgrow {
+	const char *cgroup;	/* points into the ds_cgios sample */
+	char device[64];	/* sysfs name, "MAJ:MIN" without one, "all" */
+	int all;		/* the cgroup's whole-disk sum */
+	unsigned int major, minor;
+	double v[DS_IOS_N];	/* per second (bytes as kB), or the total */
+	uint64_t u[DS_IOS_N];	/* total since the cgroup's creation */
+	uint32_t have;		/* bit per key known */
+	int active;		/* a counter moved (since creation: nonzero) */
+};
+/*
+ * The rows of cur against prev over the interval of their uptimes (prev
+ * NULL: v holds the totals) into *rows (an array of *cap, reused between
+ * calls; free it), *n of them: per cgroup with io.stat, in cur's order,
+ * its all row then a row per io.stat line.  A device absent before
+ * counts from zero, as does a counter that went backwards (the device
+ * removed and added again) and a cgroup recreated under the same path
+ * (another inode).  A line without keys has a row with nothing known.
+ * The all row sums the devices at the top of their stacks (not
+ * partitions, nor a disk a listed dm or md device sits on, nor a device
+ * sys/dev/block does not know); a cgroup without I/O yet has an all row
+ * of zeros.  0 or -ENOMEM.
+ */
+int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
+    const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
+    size_t *cap);
+
+/* ---- Waiting for pressure (lib/psiwatch.c) ---------------------------- */
+
+/*
+ * The pressure file of res opened read-write for a trigger
+ * (ds_psi_trigger_arm): dirfd's res.pressure when dirfd >= 0 (a
+ * cgroup), else proc/pressure/res under the root.  fd or -errno:
+ * -EACCES, -EPERM, -EROFS without write access (sample instead),
+ * -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
+ */
+int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
+    enum ds_psi_res res);
+
+/*
+ * A trigger's test made from samples of the total, where the kernel has
+ * no trigger: a ring of (time, total), sampled every tenth of the
+ * window (50 ms at least); a sample crosses the threshold when the
+ * total grew by stall_us since the oldest sample within the window
+ * (half a period of slack), a total below it counting from zero (a
+ * reset).  After a crossing the window starts again at that sample: one
+ * event per window, as the kernel's.  Times are CLOCK_BOOTTIME ns.
+ */
+#define DS_PSI_RING 12
+struct ds_psi_window {
+	uint64_t total[DS_PSI_RING];	/* oldest first */
+	uint64_t t_ns[DS_PSI_RING];
+	size_t n;
+	uint64_t period_ns, window_ns, stall_us;
+};
+/* The ring holding total, read at now_ns (the baseline). */
+void ds_psi_window_init(struct ds_psi_window *w,
+    const struct ds_psi_trigger *tr, uint64_t total, uint64_t now_ns);
+/* When the next sample is due: a period after the last. */
+uint64_t ds_psi_window_next(const struct ds_psi_window *w);
+/* Add a sample; 1 when it crosses the threshold, else 0. */
+int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
+    uint64_t now_ns);
+
+/*
+ * Pair the elements of two samples by path, each of size bytes with a
+ * char * path at path_off (NULL, the system, pairs with NULL): for each
+ * of cur's ncur elements, a pointer to prev's element of the same path
+ * (or NULL) is stored at link_off.  With no prev element nothing is
+ * stored.  In n log n.  0 or -ENOMEM.
+ */
+int ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
+    size_t size, size_t path_off, size_t link_off);
+
+/* ---- Mounts by device (lib/mount.c) ----------------------------------- */
+
+/* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
+int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
+/*
+ * The mount of the filesystem on device major:minor: the last of its
+ * mounts whose root is the filesystem's "/", else its first; NULL when
+ * none.
+ */
+const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
+    unsigned int major, unsigned int minor);
 
 #endif

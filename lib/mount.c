@@ -160,3 +160,27 @@ ds_mount_cgroup2(const struct ds_mounts *ms)
 			return &ms->m[i];
 	return NULL;
 }
+
+int
+ds_mounts_self(const struct ds_root *r, struct ds_mounts *out)
+{
+	return ds_mountinfo_read(r, "proc/self/mountinfo", out);
+}
+
+const struct ds_mount *
+ds_mount_by_dev(const struct ds_mounts *ms, unsigned int major,
+    unsigned int minor)
+{
+	const struct ds_mount *m = NULL;
+	size_t i;
+
+	/*
+	 * A filesystem mounted more than once (bind mounts, a btrfs
+	 * subvolume): the mount of its root names it best.
+	 */
+	for (i = 0; i < ms->n; i++)
+		if (ms->m[i].major == major && ms->m[i].minor == minor &&
+		    (m == NULL || strcmp(ms->m[i].root, "/") == 0))
+			m = &ms->m[i];
+	return m;
+}

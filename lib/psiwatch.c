@@ -1,0 +1,128 @@
+/*
+ * Waiting for pressure: the kernel's trigger opened for arming, and
+ * where there is none (a captured tree, no write access, a kernel
+ * before 5.2) the same test made from samples of the total, and the
+ * pairing of a sample's cgroups with the sample before.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+
+int
+ds_psi_trigger_open(const struct ds_root *r, int dirfd, enum ds_psi_res res)
+{
+	char rel[64];
+	int fd;
+
+	if (dirfd >= 0) {
+		snprintf(rel, sizeof(rel), "%s.pressure", ds_psi_res_name(res));
+		fd = openat(dirfd, rel, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	snprintf(rel, sizeof(rel), "proc/pressure/%s", ds_psi_res_name(res));
+	return ds_openat(r, rel, O_RDWR | O_NONBLOCK);
+}
+
+void
+ds_psi_window_init(struct ds_psi_window *w, const struct ds_psi_trigger *tr,
+    uint64_t total, uint64_t now_ns)
+{
+	memset(w, 0, sizeof(*w));
+	/* Ten samples per window, as the kernel's own polling does. */
+	w->period_ns = tr->window_us * 1000 / 10;
+	if (w->period_ns < 50000000)
+		w->period_ns = 50000000;
+	w->window_ns = tr->window_us * 1000;
+	w->stall_us = tr->stall_us;
+	w->total[0] = total;
+	w->t_ns[0] = now_ns;
+	w->n = 1;
+}
+
+uint64_t
+ds_psi_window_next(const struct ds_psi_window *w)
+{
+	return w->t_ns[w->n - 1] + w->period_ns;
+}
+
+int
+ds_psi_window_add(struct ds_psi_window *w, uint64_t total, uint64_t now_ns)
+{
+	size_t i;
+	int fired;
+
+	if (w->n == DS_PSI_RING) {
+		memmove(w->total, w->total + 1,
+		    (w->n - 1) * sizeof(w->total[0]));
+		memmove(w->t_ns, w->t_ns + 1,
+		    (w->n - 1) * sizeof(w->t_ns[0]));
+		w->n--;
+	}
+	w->total[w->n] = total;
+	w->t_ns[w->n++] = now_ns;
+	/*
+	 * Stall within the last window, as the kernel counts: from the
+	 * oldest sample inside it, half a period of slack for the sleep.
+	 */
+	for (i = 0; i < w->n; i++)
+		if (now_ns - w->t_ns[i] <= w->window_ns + w->period_ns / 2)
+			break;
+	fired = ds_psi_confirm(w->total[i], total, w->stall_us);
+	if (fired) {
+		/* One event per window, like the kernel. */
+		w->total[0] = total;
+		w->t_ns[0] = now_ns;
+		w->n = 1;
+	}
+	return fired;
+}
+
+struct byname {
+	const char *path;
+	const void *el;
+};
+
+static int
+path_cmp(const void *a, const void *b)
+{
+	const struct byname *x = a, *y = b;
+
+	if (x->path == NULL || y->path == NULL)
+		return (x->path != NULL) - (y->path != NULL);
+	return strcmp(x->path, y->path);
+}
+
+#define PATH_AT(base, i, size, off) \
+	(*(char *const *)((const char *)(base) + (i) * (size) + (off)))
+
+int
+ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
+    size_t size, size_t path_off, size_t link_off)
+{
+	struct byname *idx, key, *hit;
+	const void *link;
+	size_t i;
+
+	if (prev == NULL || nprev == 0)
+		return 0;
+	if ((idx = calloc(nprev, sizeof(*idx))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < nprev; i++) {
+		idx[i].path = PATH_AT(prev, i, size, path_off);
+		idx[i].el = (const char *)prev + i * size;
+	}
+	qsort(idx, nprev, sizeof(*idx), path_cmp);
+	for (i = 0; i < ncur; i++) {
+		key.path = PATH_AT(cur, i, size, path_off);
+		hit = bsearch(&key, idx, nprev, sizeof(*idx), path_cmp);
+		link = hit != NULL ? hit->el : NULL;
+		memcpy((char *)cur + i * size + link_off, &link, sizeof(link));
+	}
+	free(idx);
+	return 0;
+}

@@ -1,0 +1,253 @@
+/*
+ * lib/cgio.c: per-cgroup I/O rows from two io.stat samples.  Exact
+ * rates over the interval; a counter that went back (a device removed
+ * and added again), a cgroup recreated under the same path (a new
+ * inode) and a device new in the interval count from zero; a line
+ * without keys is a row with nothing known; the all row sums whole disks
+ * at the top of their stacks only.  On a small sysfs tree made here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+#include "tap.h"
+
+static char top[64];
+
+static void
+mk(const char *rel, const char *link)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", top, rel);
+	if (link != NULL ? symlink(link, p) : mkdir(p, 0755)) {
+		perror(p);
+		exit(1);
+	}
+}
+
+static void
+tree(void)
+{
+	char p[256];
+	FILE *f;
+
+	strcpy(top, "/tmp/cgio-unit.XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	mk("sys", NULL);
+	mk("sys/dev", NULL);
+	mk("sys/dev/block", NULL);
+	mk("sys/devices", NULL);
+	mk("sys/devices/block", NULL);
+	mk("sys/devices/block/sda", NULL);
+	mk("sys/devices/block/sda/sda1", NULL);
+	mk("sys/devices/block/sdb", NULL);
+	mk("sys/devices/block/dm-0", NULL);
+	mk("sys/devices/block/dm-0/slaves", NULL);
+	mk("sys/devices/block/dm-0/slaves/sdb", "../../../block/sdb");
+	snprintf(p, sizeof(p), "%s/sys/devices/block/sda/sda1/partition", top);
+	if ((f = fopen(p, "w")) == NULL || fputs("1\n", f) == EOF ||
+	    fclose(f) != 0) {
+		perror(p);
+		exit(1);
+	}
+	mk("sys/dev/block/8:0", "../../devices/block/sda");
+	mk("sys/dev/block/8:1", "../../devices/block/sda/sda1");
+	mk("sys/dev/block/8:16", "../../devices/block/sdb");
+	mk("sys/dev/block/253:0", "../../devices/block/dm-0");
+}
+
+static void
+untree(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", top);
+}
+
+/* io.stat text into a cgroup of the sample (paths added in order). */
+static void
+cg(struct ds_cgios *s, const char *path, uint64_t ino, const char *iostat)
+{
+	struct ds_cgio *c;
+
+	s->c = realloc(s->c, (s->n + 1) * sizeof(*s->c));
+	c = &s->c[s->n++];
+	memset(c, 0, sizeof(*c));
+	c->path = strdup(path);
+	c->ino = ino;
+	if (iostat != NULL) {
+		c->have = 1;
+		if (ds_iostat_parse(iostat, &c->st) < 0)
+			exit(1);
+	}
+	s->cap = s->n;
+}
+
+static int
+by_path(const void *x, const void *y)
+{
+	return strcmp(((const struct ds_cgio *)x)->path,
+	    ((const struct ds_cgio *)y)->path);
+}
+
+static const struct ds_cgrow *
+row(const struct ds_cgrow *r, size_t n, const char *cgroup,
+    const char *device)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].cgroup, cgroup) == 0 &&
+		    strcmp(r[i].device, device) == 0)
+			return &r[i];
+	return NULL;
+}
+
+/* "rkB/s wkB/s r/s w/s dkB/s d/s" of a row, "-" unknown; "none" absent. */
+static const char *
+fig(const struct ds_cgrow *r, size_t n, const char *cgroup,
+    const char *device)
+{
+	static char buf[256];
+	const struct ds_cgrow *w = row(r, n, cgroup, device);
+	size_t len = 0;
+	int x;
+
+	if (w == NULL)
+		return "none";
+	for (x = 0; x < DS_IOS_N; x++) {
+		if (w->have & (1u << x))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+			    "%s%.3f", x ? " " : "", w->v[x]);
+		else
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+			    "%s-", x ? " " : "");
+	}
+	len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s",
+	    w->active ? "active" : "idle");
+	return buf;
+}
+
+int
+main(void)
+{
+	struct ds_cgios a = { 0 }, b = { 0 };
+	struct ds_cgrow *r = NULL;
+	size_t n = 0, cap = 0, i;
+	struct ds_root root;
+	const struct ds_cgrow *w;
+
+	tree();
+	if (ds_root_open(&root, top) < 0) {
+		ok(0, "root opens");
+		untree();
+		return tap_done();
+	}
+	a.uptime_ns = 1000000000000ull;
+	b.uptime_ns = 1002000000000ull;	/* 2 s later */
+	/* grows: 4096 B/s read, 2 reads/s on sda */
+	cg(&a, "/grow", 10, "8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 "
+	    "dbytes=0 dios=0\n");
+	cg(&b, "/grow", 10, "8:0 rbytes=12288 wbytes=8192 rios=5 wios=2 "
+	    "dbytes=2048 dios=1\n");
+	/* went back on sda: reset, counted from zero */
+	cg(&a, "/reset", 11, "8:0 rbytes=1048576 wbytes=1048576 rios=100 "
+	    "wios=100\n");
+	cg(&b, "/reset", 11, "8:0 rbytes=4096 wbytes=1048576 rios=1 "
+	    "wios=100\n");
+	/* recreated (another inode): from zero, though higher than before */
+	cg(&a, "/new-ino", 12, "8:0 rbytes=1024 rios=1\n");
+	cg(&b, "/new-ino", 99, "8:0 rbytes=4096 rios=2\n");
+	/* sdb appears in the interval; dm-0 on sdb; sda1; 9:9 unknown;
+	   a keyless line */
+	cg(&a, "/stack", 13, "8:0 rbytes=0\n");
+	cg(&b, "/stack", 13, "8:0 rbytes=2048\n8:1 rbytes=1024\n"
+	    "8:16 rbytes=8192\n253:0 rbytes=8192\n9:9 rbytes=4096\n259:0\n");
+	/* no io.stat read; no line yet */
+	cg(&a, "/noread", 14, NULL);
+	cg(&b, "/noread", 14, NULL);
+	cg(&b, "/nolines", 15, "");
+	/* A sample is sorted by path. */
+	qsort(a.c, a.n, sizeof(*a.c), by_path);
+	qsort(b.c, b.n, sizeof(*b.c), by_path);
+
+	/* Since creation: the totals. */
+	is_int(ds_cgio_rows(&root, NULL, &b, &r, &n, &cap), 0,
+	    "since creation: 0");
+	is_str(fig(r, n, "/grow", "sda"),
+	    "12288.000 8192.000 5.000 2.000 2048.000 1.000 active",
+	    "since creation: the totals");
+	is_str(fig(r, n, "/grow", "all"),
+	    "12288.000 8192.000 5.000 2.000 2048.000 1.000 active",
+	    "since creation: all is the disk");
+	w = row(r, n, "/grow", "sda");
+	is_u64(w != NULL ? w->u[DS_IOS_RBYTES] : 0, 12288, "u: the total");
+
+	/* Over the interval. */
+	is_int(ds_cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "interval: 0");
+	is_str(fig(r, n, "/grow", "sda"),
+	    "4.000 0.000 2.000 0.000 1.000 0.500 active",
+	    "interval: kB/s and I/Os per second, exact");
+	w = row(r, n, "/grow", "sda");
+	is_u64(w != NULL ? w->u[DS_IOS_RBYTES] : 0, 12288,
+	    "interval: u stays the total");
+	is_str(fig(r, n, "/reset", "sda"),
+	    "2.000 0.000 0.500 0.000 - - active",
+	    "reset: counted from zero, the rest as deltas");
+	is_str(fig(r, n, "/new-ino", "sda"),
+	    "2.000 - 1.000 - - - active",
+	    "recreated cgroup (new inode): from zero, not the difference");
+	is_str(fig(r, n, "/stack", "sda"), "1.000 - - - - - active",
+	    "stack: sda's delta");
+	is_str(fig(r, n, "/stack", "sdb"), "4.000 - - - - - active",
+	    "new device mid-interval: from zero");
+	is_str(fig(r, n, "/stack", "sda1"), "0.500 - - - - - active",
+	    "partition: its row");
+	is_str(fig(r, n, "/stack", "dm-0"), "4.000 - - - - - active",
+	    "dm-0: its row");
+	is_str(fig(r, n, "/stack", "9:9"), "2.000 - - - - - active",
+	    "unknown to sysfs: MAJ:MIN");
+	is_str(fig(r, n, "/stack", "259:0"), "- - - - - - idle",
+	    "keyless line: a row, nothing known");
+	is_str(fig(r, n, "/stack", "all"), "5.000 - - - - - active",
+	    "all: sda + dm-0 (not sda1, not sdb under dm-0, not 9:9)");
+	is_str(fig(r, n, "/noread", "all"), "none",
+	    "io.stat not read: no rows");
+	is_str(fig(r, n, "/nolines", "all"),
+	    "0.000 0.000 0.000 0.000 0.000 0.000 idle",
+	    "no line yet: an all row of zeros");
+	/* Order: per cgroup in the sample's order, all first. */
+	is_str(n > 0 ? r[0].device : "", "all", "the first row: all");
+	is_str(n > 0 ? r[0].cgroup : "", "/grow", "of the first cgroup");
+	for (i = 0; i < n && strcmp(r[i].cgroup, "/stack") != 0; i++)
+		;
+	ok(i + 6 < n && r[i].all && strcmp(r[i + 1].device, "sda") == 0 &&
+	    strcmp(r[i + 6].device, "259:0") == 0,
+	    "a cgroup's rows: all, then its lines in order");
+	is_int(n, 2 + 2 + 2 + 7 + 1, "rows: one per line plus all each");
+
+	/* A second call reuses the array. */
+	is_int(ds_cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "again: 0");
+	is_int(n, 14, "again: the same rows, not appended");
+
+	free(r);
+	for (i = 0; i < a.n; i++)
+		free(a.c[i].path), ds_iostat_free(&a.c[i].st);
+	for (i = 0; i < b.n; i++)
+		free(b.c[i].path), ds_iostat_free(&b.c[i].st);
+	free(a.c);
+	free(b.c);
+	ds_root_close(&root);
+	untree();
+	return tap_done();
+}
