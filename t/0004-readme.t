@@ -27,10 +27,17 @@ mkdir -p "$TRASH/bin"
 printf '#!/bin/sh\necho captured\n' >"$TRASH/bin/capture-evidence.sh"
 chmod +x "$TRASH/bin/capture-evidence.sh"
 PATH=$TRASH/bin:$PATH
+# dpsi -C lists the cgroups below the top: make one of our own, so that
+# the example has a row to print on a host that has none (as root).
+CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ "$(id -u)" -eq 0 ] && [ -n "$CG2" ] && mkdir "$CG2/diskstat-t0004.$$" 2>/dev/null; then
+	at_exit "rmdir '$CG2/diskstat-t0004.$$'"
+	CGMADE=1
+fi
 # The snapshots the examples compare, taken in the order of their names.
-mkdir -p "$TRASH/var/lib/dxstat"
+mkdir -p "$TRASH/var/lib/diskstat"
 for s in Tue-0000 Tue-0305 Tue-0310 Tue-0600; do
-	dxstat -s -w "$TRASH/var/lib/dxstat/$s.snap"
+	dxstat -s -w "$TRASH/var/lib/diskstat/$s.snap"
 	sleep 0.05
 done
 shorten() {
@@ -82,10 +89,16 @@ while IFS= read -r ex; do
 		tool=$(printf '%s\n' "$cmd" | sed 's/ |.*//')
 		(cd "$TOP" && eval "$tool") >"$TRASH/tool.$n" 2>/dev/null
 		is "$?:$st" "0:0" "README: $ex: exit 0"
+		case $tool in
+		*"dpsi -C"*) if [ -z "$CGMADE" ] && [ "$(wc -l <"$TRASH/tool.$n")" -le 1 ]; then
+			skip "README: $ex: the tool wrote tsv rows" "no cgroup below the top to list (needs root to make one)"
+			continue
+		fi ;;
+		esac
 		ok "README: $ex: the tool wrote tsv rows" fields_ok "$TRASH/tool.$n"
 		;;
 	"mkdir -p "*)
-		is "$st:$(ls "$TRASH/var/lib/dxstat" | grep -c '^[A-Z][a-z][a-z]-[0-9]*\.snap$')" "0:5" \
+		is "$st:$(ls "$TRASH/var/lib/diskstat" | grep -c '^[A-Z][a-z][a-z]-[0-9]*\.snap$')" "0:5" \
 		    "README: $ex: exit 0, a snapshot named by day and time"
 		;;
 	*" -w "*)
