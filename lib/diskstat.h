@@ -1221,4 +1221,44 @@ int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 int ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
     const struct ds_delprobe *p, uint64_t *freed);
 
+/* ---- Latency histograms (dlat) ---------------------------------------- */
+
+/*
+ * Log-linear histograms of nanoseconds: one bucket per value below 16,
+ * then DS_LAT_SUB buckets to each power of two up to 2^37 ns (137 s;
+ * the last bucket holds everything above).  A bucket is 1/8 of its
+ * lower bound wide, so a percentile is known within about 6%.  The
+ * struct is also the value the in-kernel program counts into.
+ */
+#define DS_LAT_SUB 8
+#define DS_LAT_NB 280
+struct ds_lat {
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint64_t b[DS_LAT_NB];
+};
+/* The bucket of a value. */
+unsigned int ds_lat_bucket(uint64_t ns);
+/* Bucket i holds [*lo, *hi) ns; *hi is 0 for the last (no bound). */
+void ds_lat_bounds(unsigned int i, uint64_t *lo, uint64_t *hi);
+void ds_lat_add(struct ds_lat *h, uint64_t ns);
+void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
+/*
+ * What cur counted since prev (NULL: everything).  A counter gone back
+ * (an entry made anew) takes cur whole.  out->max_ns is exact when the
+ * interval raised the maximum, else the top of the highest bucket that
+ * gained (capped by cur's maximum): within a bucket of the truth.
+ */
+void ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
+    struct ds_lat *out);
+/* Mean in ns; NaN when empty. */
+double ds_lat_mean(const struct ds_lat *h);
+/*
+ * The q-quantile (0 < q <= 1) in ns: the rank ceil(q * count) value as
+ * its bucket places it (interpolated inside it, never above max_ns).
+ * NaN when empty.
+ */
+double ds_lat_quantile(const struct ds_lat *h, double q);
+
 #endif
