@@ -1261,4 +1261,87 @@ double ds_lat_mean(const struct ds_lat *h);
  */
 double ds_lat_quantile(const struct ds_lat *h, double q);
 
+/* ---- Tracepoints (tracefs) -------------------------------------------- */
+
+/*
+ * Where tracefs is: /sys/kernel/tracing, or below debugfs.  When it is
+ * not mounted, ds_tracefs_find moves the process into a mount namespace
+ * of its own (unshare(CLONE_NEWNS), every mount made private first) and
+ * mounts it there: the host's mounts never change.  Call it before any
+ * thread is started.
+ */
+struct ds_tracefs {
+	char path[64];
+	int mounted;		/* 1: mounted by us, in our namespace */
+};
+int ds_tracefs_find(struct ds_tracefs *t);
+
+/* One field of an event's record, as its `format` file gives it. */
+struct ds_tpfield {
+	char name[64];
+	char type[64];		/* "unsigned int", "__data_loc char[]" */
+	uint32_t offset, size;	/* bytes */
+	uint32_t array;		/* N of name[N]; 0 when not an array */
+	int is_signed;		/* 1, 0, or -1 when the file does not say */
+	int data_loc;		/* a dynamic array: 4 bytes of offset, length */
+};
+#define DS_TP_FIELDS_MAX 32
+struct ds_tpfmt {
+	char name[64];
+	uint32_t id;		/* the perf tracepoint id (ID:) */
+	struct ds_tpfield f[DS_TP_FIELDS_MAX];
+	size_t n;
+};
+/* Parse a `format` file: -EINVAL without an ID or any field. */
+int ds_tpfmt_parse(const char *text, struct ds_tpfmt *out);
+/* events/SYS/EVENT/format below tracefs. */
+int ds_tpfmt_read(const struct ds_tracefs *t, const char *sys,
+    const char *event, struct ds_buf *scratch, struct ds_tpfmt *out);
+/* The field called name; NULL when the event has none. */
+const struct ds_tpfield *ds_tpfmt_field(const struct ds_tpfmt *f,
+    const char *name);
+/* The end of the last field: the bytes a program may read. */
+uint32_t ds_tpfmt_size(const struct ds_tpfmt *f);
+
+/* ---- eBPF (bpf(2) without libbpf) ------------------------------------- */
+
+/*
+ * Thin wrappers of bpf(2); each returns an fd or 0, or -errno.  Objects
+ * live as long as their fds: nothing is pinned.  Programs are built
+ * with the library's private assembler (lib/bpfasm.h).
+ */
+struct bpf_insn;
+int ds_bpf_map_create(unsigned int type, unsigned int key_size,
+    unsigned int value_size, unsigned int max_entries, unsigned int flags,
+    const char *name);
+int ds_bpf_map_lookup(int fd, const void *key, void *value);
+int ds_bpf_map_update(int fd, const void *key, const void *value,
+    uint64_t flags);
+int ds_bpf_map_delete(int fd, const void *key);
+/* The key after key (NULL: the first); -ENOENT after the last. */
+int ds_bpf_map_next(int fd, const void *key, void *next);
+/*
+ * Load a program; on failure it is tried once more with the verifier's
+ * log into log (logsize bytes, NUL-terminated), so the caller can say
+ * why.
+ */
+int ds_bpf_prog_load(unsigned int type, const struct bpf_insn *ins, size_t n,
+    const char *name, char *log, size_t logsize);
+struct ds_bpf_prog_stats {
+	uint32_t id;
+	uint64_t run_cnt, run_time_ns;	/* counted while stats are enabled */
+	uint64_t recursion_misses;	/* runs skipped: another program was
+					   running on the CPU (6.7+) */
+	int have_misses;		/* the kernel reports them */
+};
+int ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st);
+/* BPF_ENABLE_STATS: run counters on while the returned fd is open. */
+int ds_bpf_enable_stats(void);
+/* Programs loaded in the kernel now, every user's (BPF_PROG_GET_NEXT_ID). */
+int ds_bpf_prog_count(uint64_t *n);
+/* Attach a tracepoint program: the perf event's fd (close to detach). */
+int ds_bpf_attach_tp(uint32_t tp_id, int prog_fd);
+/* Possible CPUs (the per-CPU values of a lookup). */
+int ds_bpf_ncpus(void);
+
 #endif
