@@ -241,6 +241,8 @@ enum ds_type {
 	DS_T_I64,
 	DS_T_F2,		/* double, two decimals (iostat's precision) */
 	DS_T_TIME,		/* Unix time in ns, printed as seconds.millis */
+	DS_T_F3,		/* double, three decimals (ns given in us);
+				   cells given with ds_w_f */
 };
 
 enum ds_prom {
@@ -1260,6 +1262,15 @@ double ds_lat_mean(const struct ds_lat *h);
  * NaN when empty.
  */
 double ds_lat_quantile(const struct ds_lat *h, double q);
+/*
+ * Append h as the samples of a Prometheus histogram NAME (seconds):
+ * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
+ * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
+ * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
+ * caller's.  -ENOMEM.
+ */
+int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
+    const struct ds_lat *h);
 
 /* ---- Tracepoints (tracefs) -------------------------------------------- */
 
@@ -1343,5 +1354,128 @@ int ds_bpf_prog_count(uint64_t *n);
 int ds_bpf_attach_tp(uint32_t tp_id, int prog_fd);
 /* Possible CPUs (the per-CPU values of a lookup). */
 int ds_bpf_ncpus(void);
+
+/* ---- Block latency tracing (dlat) ------------------------------------- */
+
+/*
+ * Four tracepoint programs (block_bio_queue, block_rq_issue,
+ * block_rq_complete, block_bio_complete), hand-assembled and loaded
+ * through bpf(2), count latencies into struct ds_lat histograms per
+ * disk, operation and phase (btt's names):
+ *   d2c  request issued to the driver -> completed;
+ *   q2c  bio queued -> completed (the request's completion, or the
+ *        bio's on a bio-based device: dm, md, zram);
+ *   q2d  bio queued -> its request issued.
+ * Needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN).  Nothing is pinned:
+ * ds_blklat_close (or the process's end) removes every trace of it.
+ */
+enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
+enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
+/* "read" ... "flush", "d2c" "q2c" "q2d"; NULL out of range. */
+const char *ds_blk_op_name(unsigned int op);
+const char *ds_blk_phase_name(unsigned int ph);
+
+/* The fields of a block event the programs read, checked. */
+struct ds_blkev {
+	uint32_t id;		/* tracepoint id */
+	uint32_t dev, sector, nr_sector, rwbs, rwbs_len, comm;	/* offsets */
+};
+/*
+ * From an event's format: dev (4 bytes), sector (8), nr_sector (4),
+ * rwbs (a char array of 2 or more), comm (char[16], when want_comm),
+ * each naturally aligned, at 8 or above, inside the record; -EPROTO
+ * otherwise.
+ */
+int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
+    struct ds_blkev *ev);
+
+#define DS_BLKLAT_WHO 1u		/* also per submitting process */
+#define DS_BLKLAT_PROGS 4
+#define DS_BLKLAT_STARTS 32768		/* starts kept (each LRU map) */
+#define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
+#define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
+
+/* The value of the who map. */
+struct ds_blklat_whoval {
+	struct ds_lat h;	/* q2c */
+	uint64_t bytes;		/* completed */
+	char comm[16];		/* at the first bio */
+};
+
+struct ds_blklat {
+	unsigned int flags;
+	int ncpu;
+	int map[7];
+	int prog[DS_BLKLAT_PROGS];
+	int link[DS_BLKLAT_PROGS];	/* perf events */
+	size_t insns[DS_BLKLAT_PROGS];	/* program sizes */
+	struct ds_blkev ev[DS_BLKLAT_PROGS];
+	struct ds_tracefs tfs;
+	char *log;		/* after a failed load: the verifier's log */
+	const char *what;	/* after a failure: the step that failed */
+};
+
+/* Missed events, by cause. */
+enum {
+	DS_MISS_RECURSION,	/* a program skipped: another ran on its CPU */
+	DS_MISS_UNMATCHED_D2C,	/* a completion without its issue */
+	DS_MISS_UNMATCHED_Q2C,	/* a completion without its queue */
+	DS_MISS_MAP_FULL,	/* a histogram or who entry could not be made */
+	DS_MISS_N
+};
+
+struct ds_blklat_row {
+	uint32_t dev;		/* the disk, as ds_kdev */
+	unsigned int op, phase;
+	struct ds_lat h;
+};
+struct ds_blklat_who {
+	uint32_t dev, pid;	/* pid: the submitter's tgid */
+	char comm[16];
+	uint64_t bytes;
+	struct ds_lat h;
+};
+/* Everything counted since attach, sorted by key. */
+struct ds_blklat_snap {
+	struct ds_blklat_row *r;
+	size_t n, cap;
+	struct ds_blklat_who *w;
+	size_t nw, capw;
+	uint64_t miss[DS_MISS_N];
+	int have_recursion;	/* the kernel counts recursion misses */
+	uint64_t run_cnt[DS_BLKLAT_PROGS];	/* with BPF_ENABLE_STATS */
+	uint64_t run_time_ns[DS_BLKLAT_PROGS];
+};
+
+void ds_blklat_init(struct ds_blklat *b);
+/* 0 when bpf(2) can be used here; -EPERM without the capabilities. */
+int ds_blklat_probe(void);
+/*
+ * Find tracefs (see ds_tracefs_find), read the formats, make the maps
+ * for ndevs devices (disks and partitions) of ndisks disks, load the
+ * programs.  On failure b->what names the step (and b->log holds the
+ * verifier's log after a refused program); ds_blklat_close after.
+ */
+int ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
+    size_t ndisks);
+/* Trace dev (a disk or partition, ds_kdev) as disk. */
+int ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk);
+int ds_blklat_attach(struct ds_blklat *b);
+void ds_blklat_close(struct ds_blklat *b);
+int ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s);
+void ds_blklat_snap_free(struct ds_blklat_snap *s);
+/* prev's entry with r's (w's) key, or NULL. */
+const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_row *r);
+const struct ds_blklat_who *ds_blklat_find_who(
+    const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
+/* The kernel's internal dev_t (20-bit minor), as block events log it. */
+uint32_t ds_kdev(unsigned int major, unsigned int minor);
+/*
+ * The dev_t (ds_kdev) of sys/block/DISK and of each of its partitions
+ * into out (out[0] the disk); *n the count, which may exceed max.
+ */
+int ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
+    size_t max, size_t *n);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "diskstat.h"
@@ -162,4 +163,93 @@ ds_lat_quantile(const struct ds_lat *h, double q)
 	}
 	/* The buckets hold fewer than count: a torn read. */
 	return (double)h->max_ns;
+}
+
+/* "%llu.%09llu" of ns as seconds: exact. */
+static int
+put_seconds(struct ds_buf *b, uint64_t ns)
+{
+	int e, n;
+
+	if ((e = ds_buf_reserve(b, 32)) < 0)
+		return e;
+	n = snprintf(b->data + b->len, 32, "%llu.%09llu",
+	    (unsigned long long)(ns / 1000000000u),
+	    (unsigned long long)(ns % 1000000000u));
+	b->len += (size_t)n;
+	return 0;
+}
+
+static int
+put(struct ds_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+	int e;
+
+	if ((e = ds_buf_reserve(b, n)) < 0)
+		return e;
+	memcpy(b->data + b->len, s, n + 1);
+	b->len += n;
+	return 0;
+}
+
+static int
+put_u64(struct ds_buf *b, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	return put(b, num);
+}
+
+/*
+ * A Prometheus histogram of h, in seconds: NAME_bucket{LABELS,le=...}
+ * cumulative at every power of two from 2^10 ns (1.024 us) to 2^37 ns
+ * (137 s), which are bucket bounds, so every count is exact (a value of
+ * exactly 2^k ns counts above it), then +Inf, NAME_sum and NAME_count.
+ * labels: the label pairs, already escaped ("" for none).
+ */
+int
+ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
+    const struct ds_lat *h)
+{
+	uint64_t cum = 0, lo, hi;
+	unsigned int i = 0, e;
+	int err = 0;
+
+	for (e = 10; e <= 37; e++) {
+		for (; i < DS_LAT_NB; i++) {
+			ds_lat_bounds(i, &lo, &hi);
+			if (hi == 0 || hi > (uint64_t)1 << e)
+				break;
+			cum += h->b[i];
+		}
+		err |= put(b, name);
+		err |= put(b, "_bucket{");
+		err |= put(b, labels);
+		err |= put(b, *labels ? ",le=\"" : "le=\"");
+		err |= put_seconds(b, (uint64_t)1 << e);
+		err |= put(b, "\"} ");
+		err |= put_u64(b, cum);
+		err |= put(b, "\n");
+	}
+	err |= put(b, name);
+	err |= put(b, "_bucket{");
+	err |= put(b, labels);
+	err |= put(b, *labels ? ",le=\"+Inf\"} " : "le=\"+Inf\"} ");
+	err |= put_u64(b, h->count);
+	err |= put(b, "\n");
+	err |= put(b, name);
+	err |= put(b, *labels ? "_sum{" : "_sum");
+	err |= put(b, labels);
+	err |= put(b, *labels ? "} " : " ");
+	err |= put_seconds(b, h->sum_ns);
+	err |= put(b, "\n");
+	err |= put(b, name);
+	err |= put(b, *labels ? "_count{" : "_count");
+	err |= put(b, labels);
+	err |= put(b, *labels ? "} " : " ");
+	err |= put_u64(b, h->count);
+	err |= put(b, "\n");
+	return err ? -ENOMEM : 0;
 }

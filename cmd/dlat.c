@@ -1,0 +1,507 @@
+/*
+ * dlat: block I/O latency distributions per disk, operation and phase
+ * (d2c, q2c, q2d), from hand-assembled eBPF on the block tracepoints.
+ */
+#include <time.h>
+
+#include "tool.h"
+
+static const struct ds_col cols[] = {
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "op", DS_T_STR, DS_P_LABEL, "op", NULL, 0, 0 },
+	{ "phase", DS_T_STR, DS_P_LABEL, "phase", NULL, 0, 0 },
+	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "mean_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "p50_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "p90_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "p99_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "p999_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "max_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+};
+
+/* -b: a row per bucket; the bar column in table mode only. */
+static const struct ds_col bcols[] = {
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "op", DS_T_STR, DS_P_LABEL, "op", NULL, 0, 0 },
+	{ "phase", DS_T_STR, DS_P_LABEL, "phase", NULL, 0, 0 },
+	{ "lo_us", DS_T_F3, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "hi_us", DS_T_F3, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "distribution", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+};
+
+/* -P: per submitting process (q2c). */
+static const struct ds_col pcols[] = {
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
+	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0 },
+	{ "comm", DS_T_STR, DS_P_LABEL, "comm", NULL, 0, 0 },
+	{ "count", DS_T_U64, DS_P_COUNTER, "process_requests_total",
+	    "Requests completed (q2c) in the interval.", 0, 0 },
+	{ "bytes", DS_T_U64, DS_P_COUNTER, "process_bytes_total",
+	    "Bytes completed in the interval.", 0, 0 },
+	{ "mean_us", DS_T_F2, DS_P_GAUGE, "process_q2c_mean_seconds",
+	    "Mean q2c latency in the interval.", 0, 1e-6 },
+	{ "p50_us", DS_T_F2, DS_P_GAUGE, "process_q2c_p50_seconds",
+	    "Median q2c latency in the interval.", 0, 1e-6 },
+	{ "p99_us", DS_T_F2, DS_P_GAUGE, "process_q2c_p99_seconds",
+	    "99th percentile of q2c latency in the interval.", 0, 1e-6 },
+	{ "max_us", DS_T_F2, DS_P_GAUGE, "process_q2c_max_seconds",
+	    "Largest q2c latency in the interval (within a bucket).", 0, 1e-6 },
+};
+
+#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+#define BAR 40
+
+struct disk {
+	char name[DS_DISK_NAME_MAX];
+	uint32_t dev;
+};
+
+struct dl {
+	struct tool t;
+	int buckets, who;
+	struct ds_devsel sel;
+	struct disk *disk;
+	size_t ndisk;
+	struct ds_blklat b;
+	struct ds_writer w;
+	struct ds_buf out;
+	uint64_t start_ns;		/* realtime at attach */
+};
+
+static void
+usage_to(FILE *f, int status)
+{
+	fprintf(f, "usage: dlat [-bHP] [-o fmt] [-w file] [device|glob ...] "
+	    "[interval [count]]\n");
+	if (f == stdout)
+		tool_exit(status);
+	exit(status);
+}
+
+static void
+usage(void)
+{
+	usage_to(stderr, 2);
+}
+
+static const char *
+disk_name(const struct dl *d, uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < d->ndisk; i++)
+		if (d->disk[i].dev == dev)
+			return d->disk[i].name;
+	return "-";
+}
+
+/* The disks to trace: all whole disks, or those the operands select. */
+static void
+pick_disks(struct dl *d, size_t *ndevs)
+{
+	struct ds_blockdevs bd = { 0 };
+	uint32_t devs[256];
+	size_t i, j, n;
+	int e;
+
+	if ((e = ds_blockdevs_read(&d->t.r, &bd)) < 0)
+		tool_errc(1, e, "/sys/block");
+	if ((d->disk = calloc(bd.n + 1, sizeof(*d->disk))) == NULL)
+		err(1, NULL);
+	*ndevs = 0;
+	for (i = 0; i < bd.n; i++) {
+		if (d->sel.n > 0 &&
+		    ds_devsel_match(&d->sel, bd.name[i], NULL, 1) == 0)
+			continue;
+		if ((e = ds_disk_devnums(&d->t.r, bd.name[i], devs,
+		    sizeof(devs) / sizeof(devs[0]), &n)) < 0)
+			continue;	/* gone since the listing */
+		snprintf(d->disk[d->ndisk].name, DS_DISK_NAME_MAX, "%s",
+		    bd.name[i]);
+		d->disk[d->ndisk++].dev = devs[0];
+		*ndevs += n;
+	}
+	ds_blockdevs_free(&bd);
+	for (j = 0; j < d->sel.n; j++)
+		if (!d->sel.op[j].matched)
+			errx(1, "%s: %s", d->sel.op[j].arg, d->sel.op[j].glob ?
+			    "no device matches" : "no such device");
+	if (d->ndisk == 0)
+		errx(1, "no block devices to trace");
+}
+
+/* Say why loading failed, as precisely as the kernel lets us. */
+static void
+open_fail(struct dl *d, int e)
+{
+	struct ds_buf lk = { 0 };
+
+	if (e == -EPERM || e == -EACCES) {
+		if (ds_read_file(&d->t.r, "sys/kernel/security/lockdown",
+		    &lk) == 0 && strstr(lk.data, "[none]") == NULL)
+			errx(1, "%s: %s: refused by kernel lockdown (%.*s)",
+			    d->b.what ? d->b.what : "bpf", strerror(-e),
+			    (int)strcspn(lk.data, "\n"), lk.data);
+		errx(1, "%s: %s: needs CAP_BPF and CAP_PERFMON (or root)",
+		    d->b.what ? d->b.what : "bpf", strerror(-e));
+	}
+	if (d->b.log != NULL && d->b.log[0] != '\0')
+		fprintf(stderr, "%s", d->b.log);
+	tool_errc(1, e, "%s", d->b.what ? d->b.what : "tracing");
+}
+
+static void
+start(struct dl *d)
+{
+	uint32_t devs[256];
+	size_t ndevs, i, j, n;
+	int e;
+
+	if ((e = ds_blklat_probe()) < 0)
+		open_fail(d, e);
+	pick_disks(d, &ndevs);
+	ds_blklat_init(&d->b);
+	if ((e = ds_blklat_open(&d->b, d->who ? DS_BLKLAT_WHO : 0, ndevs,
+	    d->ndisk)) < 0)
+		open_fail(d, e);
+	for (i = 0; i < d->ndisk; i++) {
+		if (ds_disk_devnums(&d->t.r, d->disk[i].name, devs,
+		    sizeof(devs) / sizeof(devs[0]), &n) < 0)
+			continue;
+		for (j = 0; j < n && j < sizeof(devs) / sizeof(devs[0]); j++)
+			if ((e = ds_blklat_dev(&d->b, devs[j],
+			    d->disk[i].dev)) < 0)
+				tool_errc(1, e, "%s: device map",
+				    d->disk[i].name);
+	}
+	if ((e = ds_blklat_attach(&d->b)) < 0)
+		open_fail(d, e);
+	d->start_ns = ds_realtime_ns();
+}
+
+static void
+row_lat(struct dl *d, const struct ds_lat *h)
+{
+	static const double q[] = { 0.5, 0.9, 0.99, 0.999 };
+	size_t i;
+
+	ds_w_f(&d->w, ds_lat_mean(h) / 1000);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		ds_w_f(&d->w, ds_lat_quantile(h, q[i]) / 1000);
+	ds_w_f(&d->w, (double)h->max_ns / 1000);
+}
+
+static void
+row_buckets(struct dl *d, const struct ds_blklat_row *r,
+    const struct ds_lat *h, uint64_t now)
+{
+	uint64_t lo, hi, top = 0;
+	unsigned int i, first = DS_LAT_NB, last = 0;
+	char bar[BAR + 1];
+	size_t n;
+
+	for (i = 0; i < DS_LAT_NB; i++) {
+		if (h->b[i] == 0)
+			continue;
+		first = i < first ? i : first;
+		last = i;
+		top = h->b[i] > top ? h->b[i] : top;
+	}
+	for (i = first; i <= last && first < DS_LAT_NB; i++) {
+		ds_lat_bounds(i, &lo, &hi);
+		ds_w_time(&d->w, now);
+		ds_w_str(&d->w, disk_name(d, r->dev));
+		ds_w_str(&d->w, ds_blk_op_name(r->op));
+		ds_w_str(&d->w, ds_blk_phase_name(r->phase));
+		ds_w_f(&d->w, (double)lo / 1000);
+		if (hi != 0)
+			ds_w_f(&d->w, (double)hi / 1000);
+		else
+			ds_w_null(&d->w);
+		ds_w_u64(&d->w, h->b[i]);
+		n = (size_t)((h->b[i] * BAR + top - 1) / top);
+		memset(bar, '*', n);
+		bar[n] = '\0';
+		ds_w_str(&d->w, d->t.fmt == DS_FMT_TABLE ? bar : NULL);
+		ds_w_row_end(&d->w);
+	}
+}
+
+static void
+report_rows(struct dl *d, const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, uint64_t now)
+{
+	struct ds_lat h;
+	size_t i;
+
+	for (i = 0; i < cur->n; i++) {
+		const struct ds_blklat_row *r = &cur->r[i];
+		const struct ds_blklat_row *p = ds_blklat_find(prev, r);
+
+		ds_lat_delta(p != NULL ? &p->h : NULL, &r->h, &h);
+		if (h.count == 0)
+			continue;
+		if (d->buckets) {
+			row_buckets(d, r, &h, now);
+			continue;
+		}
+		ds_w_time(&d->w, now);
+		ds_w_str(&d->w, disk_name(d, r->dev));
+		ds_w_str(&d->w, ds_blk_op_name(r->op));
+		ds_w_str(&d->w, ds_blk_phase_name(r->phase));
+		ds_w_u64(&d->w, h.count);
+		row_lat(d, &h);
+		ds_w_row_end(&d->w);
+	}
+}
+
+static int
+cmp_bytes(const void *x, const void *y)
+{
+	const struct ds_blklat_who *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* -P: the interval's figures of each submitter, most bytes first. */
+static void
+report_who(struct dl *d, const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *cur, uint64_t now)
+{
+	struct ds_blklat_who *w;
+	size_t i;
+
+	for (i = 0; i < cur->nw; i++) {
+		const struct ds_blklat_who *p = ds_blklat_find_who(prev,
+		    &cur->w[i]);
+
+		w = &cur->w[i];
+		/* The delta kept in place: cur is sorted again below. */
+		w->pid = w->pid;
+		ds_lat_delta(p != NULL ? &p->h : NULL, &w->h, &w->h);
+		w->bytes -= p != NULL && p->bytes <= w->bytes ? p->bytes : 0;
+	}
+	qsort(cur->w, cur->nw, sizeof(*cur->w), cmp_bytes);
+	for (i = 0; i < cur->nw; i++) {
+		w = &cur->w[i];
+		if (w->h.count == 0)
+			continue;
+		ds_w_time(&d->w, now);
+		ds_w_str(&d->w, disk_name(d, w->dev));
+		ds_w_u64(&d->w, w->pid);
+		ds_w_str(&d->w, w->comm);
+		ds_w_u64(&d->w, w->h.count);
+		ds_w_u64(&d->w, w->bytes);
+		ds_w_f(&d->w, ds_lat_mean(&w->h) / 1000);
+		ds_w_f(&d->w, ds_lat_quantile(&w->h, 0.5) / 1000);
+		ds_w_f(&d->w, ds_lat_quantile(&w->h, 0.99) / 1000);
+		ds_w_f(&d->w, (double)w->h.max_ns / 1000);
+		ds_w_row_end(&d->w);
+	}
+}
+
+static const char *const miss_name[DS_MISS_N] = {
+	"recursion", "unmatched_d2c", "unmatched_q2c", "map_full"
+};
+
+/*
+ * -o prom: the counters since tracing began, as a Prometheus
+ * histogram per disk, operation and phase, and the missed events.
+ */
+static void
+report_prom(struct dl *d, const struct ds_blklat_snap *cur)
+{
+	struct ds_buf lab = { 0 };
+	const char *name;
+	size_t i;
+	int e = 0;
+
+	d->out.len = 0;
+	e |= ds_buf_reserve(&d->out, 256);
+	if (e == 0)
+		d->out.len = (size_t)sprintf(d->out.data,
+		    "# HELP dlat_latency_seconds Block I/O latency by disk, "
+		    "operation and phase (d2c, q2c, q2d).\n"
+		    "# TYPE dlat_latency_seconds histogram\n");
+	for (i = 0; i < cur->n && e == 0; i++) {
+		const struct ds_blklat_row *r = &cur->r[i];
+
+		name = disk_name(d, r->dev);
+		lab.len = 0;
+		e |= ds_buf_reserve(&lab, 64);
+		e |= ds_esc_prom(&lab, "device=\"", 0);
+		if (e == 0) {
+			memcpy(lab.data, "device=\"", 9);
+			lab.len = 8;
+		}
+		e |= ds_esc_prom(&lab, name, strlen(name));
+		e |= ds_buf_reserve(&lab, 64);
+		if (e == 0)
+			lab.len += (size_t)sprintf(lab.data + lab.len,
+			    "\",op=\"%s\",phase=\"%s\"", ds_blk_op_name(r->op),
+			    ds_blk_phase_name(r->phase));
+		e |= ds_lat_prom(&d->out, "dlat_latency_seconds", lab.data,
+		    &r->h);
+	}
+	e |= ds_buf_reserve(&d->out, 512);
+	if (e == 0)
+		d->out.len += (size_t)sprintf(d->out.data + d->out.len,
+		    "# HELP dlat_missed_events_total Events not counted in "
+		    "the histograms, by reason.\n"
+		    "# TYPE dlat_missed_events_total counter\n");
+	for (i = 0; i < DS_MISS_N && e == 0; i++) {
+		e |= ds_buf_reserve(&d->out, 96);
+		if (e == 0)
+			d->out.len += (size_t)sprintf(d->out.data + d->out.len,
+			    "dlat_missed_events_total{reason=\"%s\"} %llu\n",
+			    miss_name[i], (unsigned long long)cur->miss[i]);
+	}
+	ds_buf_free(&lab);
+	if (e != 0)
+		errx(1, "out of memory");
+	errno = 0;
+	if (fwrite(d->out.data, 1, d->out.len, d->w.out) != d->out.len &&
+	    d->w.error == 0)
+		d->w.error = errno ? -errno : -EIO;
+}
+
+/* Missed events of the interval, said on stderr: never hidden. */
+static void
+say_missed(const struct ds_blklat_snap *prev, const struct ds_blklat_snap *cur)
+{
+	uint64_t m[DS_MISS_N], total = 0;
+	size_t i;
+
+	for (i = 0; i < DS_MISS_N; i++) {
+		m[i] = cur->miss[i] - (prev != NULL &&
+		    prev->miss[i] <= cur->miss[i] ? prev->miss[i] : 0);
+		total += m[i];
+	}
+	if (total == 0)
+		return;
+	warnx("missed events: %llu (recursion %llu, unmatched_d2c %llu, "
+	    "unmatched_q2c %llu, map_full %llu)", (unsigned long long)total,
+	    (unsigned long long)m[0], (unsigned long long)m[1],
+	    (unsigned long long)m[2], (unsigned long long)m[3]);
+}
+
+static void
+report(struct dl *d, const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *cur)
+{
+	uint64_t now = ds_realtime_ns();
+
+	tool_report_begin(&d->t, &d->w);
+	if (d->t.fmt == DS_FMT_PROM)
+		report_prom(d, cur);
+	else if (d->who)
+		report_who(d, prev, cur, now);
+	else
+		report_rows(d, prev, cur, now);
+	tool_report_end(&d->t, &d->w);
+	say_missed(prev, cur);
+}
+
+static void
+take(struct dl *d, struct ds_blklat_snap *s)
+{
+	int e;
+
+	if ((e = ds_blklat_read(&d->b, s)) < 0)
+		tool_errc(1, e, "reading the maps");
+}
+
+/* No interval: until SIGINT or SIGTERM, then one report. */
+static void
+run(struct dl *d)
+{
+	struct ds_blklat_snap s[2];
+	uint64_t deadline, reports = 0;
+	int cur = 0;
+
+	memset(s, 0, sizeof(s));
+	if (!d->t.has_interval) {
+		while (!tool_stop)
+			pause();
+		take(d, &s[0]);
+		report(d, NULL, &s[0]);
+		ds_blklat_snap_free(&s[0]);
+		return;
+	}
+	take(d, &s[0]);
+	deadline = ds_boottime_ns() + d->t.interval_ns;
+	while (d->t.count == 0 || reports < d->t.count) {
+		if (tool_wait(&d->t, &deadline))
+			break;
+		take(d, &s[!cur]);
+		report(d, &s[cur], &s[!cur]);
+		cur = !cur;
+		reports++;
+	}
+	ds_blklat_snap_free(&s[0]);
+	ds_blklat_snap_free(&s[1]);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = { TOOL_LONGOPTS };
+	struct dl d;
+	int ch;
+
+	memset(&d, 0, sizeof(d));
+	tool_init(&d.t, argv);
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bP", longopts,
+	    NULL)) != -1) {
+		if (tool_option(&d.t, ch, optarg, usage))
+			continue;
+		switch (ch) {
+		case 'b':
+			d.buckets = 1;
+			break;
+		case 'P':
+			d.who = 1;
+			break;
+		case 'h':
+			usage_to(stdout, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	tool_interval(&d.t, &argc, argv, usage);
+	if (d.t.root != NULL) {
+		warnx("-R: dlat traces the running kernel");
+		usage();
+	}
+	if (d.buckets && d.who) {
+		warnx("-b and -P: one or the other");
+		usage();
+	}
+	if (ds_devsel_init(&d.sel, argv, (size_t)argc) < 0)
+		err(1, NULL);
+	tool_start(&d.t);
+	if (!d.t.r.live)
+		errx(1, "DISKSTAT_ROOT: dlat traces the running kernel");
+	ds_writer_init(&d.w, d.t.out, d.t.fmt, d.who ? pcols : d.buckets ?
+	    bcols : cols, d.who ? NCOLS(pcols) : d.buckets ? NCOLS(bcols) :
+	    NCOLS(cols), d.t.header, "dlat");
+	start(&d);
+	run(&d);
+	ds_blklat_close(&d.b);
+	ds_writer_free(&d.w);
+	ds_buf_free(&d.out);
+	ds_devsel_free(&d.sel);
+	free(d.disk);
+	tool_exit(0);
+}
