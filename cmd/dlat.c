@@ -279,16 +279,7 @@ report_who(struct dl *d, const struct ds_blklat_snap *prev,
 	struct ds_blklat_who *w;
 	size_t i;
 
-	for (i = 0; i < cur->nw; i++) {
-		const struct ds_blklat_who *p = ds_blklat_find_who(prev,
-		    &cur->w[i]);
-
-		w = &cur->w[i];
-		/* The delta kept in place: cur is sorted again below. */
-		w->pid = w->pid;
-		ds_lat_delta(p != NULL ? &p->h : NULL, &w->h, &w->h);
-		w->bytes -= p != NULL && p->bytes <= w->bytes ? p->bytes : 0;
-	}
+	ds_blklat_who_delta(prev, cur);
 	qsort(cur->w, cur->nw, sizeof(*cur->w), cmp_bytes);
 	for (i = 0; i < cur->nw; i++) {
 		w = &cur->w[i];
@@ -308,64 +299,18 @@ report_who(struct dl *d, const struct ds_blklat_snap *prev,
 	}
 }
 
-static const char *const miss_name[DS_MISS_N] = {
-	"recursion", "unmatched_d2c", "unmatched_q2c", "map_full"
-};
+static const char *
+name_cb(void *arg, uint32_t dev)
+{
+	return disk_name(arg, dev);
+}
 
-/*
- * -o prom: the counters since tracing began, as a Prometheus
- * histogram per disk, operation and phase, and the missed events.
- */
+/* -o prom: the counters since tracing began. */
 static void
 report_prom(struct dl *d, const struct ds_blklat_snap *cur)
 {
-	struct ds_buf lab = { 0 };
-	const char *name;
-	size_t i;
-	int e = 0;
-
 	d->out.len = 0;
-	e |= ds_buf_reserve(&d->out, 256);
-	if (e == 0)
-		d->out.len = (size_t)sprintf(d->out.data,
-		    "# HELP dlat_latency_seconds Block I/O latency by disk, "
-		    "operation and phase (d2c, q2c, q2d).\n"
-		    "# TYPE dlat_latency_seconds histogram\n");
-	for (i = 0; i < cur->n && e == 0; i++) {
-		const struct ds_blklat_row *r = &cur->r[i];
-
-		name = disk_name(d, r->dev);
-		lab.len = 0;
-		e |= ds_buf_reserve(&lab, 64);
-		e |= ds_esc_prom(&lab, "device=\"", 0);
-		if (e == 0) {
-			memcpy(lab.data, "device=\"", 9);
-			lab.len = 8;
-		}
-		e |= ds_esc_prom(&lab, name, strlen(name));
-		e |= ds_buf_reserve(&lab, 64);
-		if (e == 0)
-			lab.len += (size_t)sprintf(lab.data + lab.len,
-			    "\",op=\"%s\",phase=\"%s\"", ds_blk_op_name(r->op),
-			    ds_blk_phase_name(r->phase));
-		e |= ds_lat_prom(&d->out, "dlat_latency_seconds", lab.data,
-		    &r->h);
-	}
-	e |= ds_buf_reserve(&d->out, 512);
-	if (e == 0)
-		d->out.len += (size_t)sprintf(d->out.data + d->out.len,
-		    "# HELP dlat_missed_events_total Events not counted in "
-		    "the histograms, by reason.\n"
-		    "# TYPE dlat_missed_events_total counter\n");
-	for (i = 0; i < DS_MISS_N && e == 0; i++) {
-		e |= ds_buf_reserve(&d->out, 96);
-		if (e == 0)
-			d->out.len += (size_t)sprintf(d->out.data + d->out.len,
-			    "dlat_missed_events_total{reason=\"%s\"} %llu\n",
-			    miss_name[i], (unsigned long long)cur->miss[i]);
-	}
-	ds_buf_free(&lab);
-	if (e != 0)
+	if (ds_blklat_prom(&d->out, cur, name_cb, d) < 0)
 		errx(1, "out of memory");
 	errno = 0;
 	if (fwrite(d->out.data, 1, d->out.len, d->w.out) != d->out.len &&
@@ -377,20 +322,17 @@ report_prom(struct dl *d, const struct ds_blklat_snap *cur)
 static void
 say_missed(const struct ds_blklat_snap *prev, const struct ds_blklat_snap *cur)
 {
-	uint64_t m[DS_MISS_N], total = 0;
-	size_t i;
+	uint64_t m[DS_MISS_N], total;
 
-	for (i = 0; i < DS_MISS_N; i++) {
-		m[i] = cur->miss[i] - (prev != NULL &&
-		    prev->miss[i] <= cur->miss[i] ? prev->miss[i] : 0);
-		total += m[i];
-	}
+	ds_blklat_miss_delta(prev, cur, m, &total);
 	if (total == 0)
 		return;
-	warnx("missed events: %llu (recursion %llu, unmatched_d2c %llu, "
-	    "unmatched_q2c %llu, map_full %llu)", (unsigned long long)total,
-	    (unsigned long long)m[0], (unsigned long long)m[1],
-	    (unsigned long long)m[2], (unsigned long long)m[3]);
+	warnx("missed events: %llu (%s %llu, %s %llu, %s %llu, %s %llu)",
+	    (unsigned long long)total,
+	    ds_blklat_miss_name(0), (unsigned long long)m[0],
+	    ds_blklat_miss_name(1), (unsigned long long)m[1],
+	    ds_blklat_miss_name(2), (unsigned long long)m[2],
+	    ds_blklat_miss_name(3), (unsigned long long)m[3]);
 }
 
 static void

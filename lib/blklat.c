@@ -886,3 +886,108 @@ out:
 	ds_buf_free(&sc);
 	return e;
 }
+
+static const char *const miss_names[DS_MISS_N] = {
+	"recursion", "unmatched_d2c", "unmatched_q2c", "map_full"
+};
+
+const char *
+ds_blklat_miss_name(unsigned int i)
+{
+	return i < DS_MISS_N ? miss_names[i] : NULL;
+}
+
+/* cur's missed events less prev's (NULL: all); *total their sum. */
+void
+ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, uint64_t m[DS_MISS_N], uint64_t *total)
+{
+	size_t i;
+
+	*total = 0;
+	for (i = 0; i < DS_MISS_N; i++) {
+		m[i] = cur->miss[i] - (prev != NULL &&
+		    prev->miss[i] <= cur->miss[i] ? prev->miss[i] : 0);
+		*total += m[i];
+	}
+}
+
+/* Each of cur's who entries less its entry in prev, in place. */
+void
+ds_blklat_who_delta(const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *cur)
+{
+	const struct ds_blklat_who *p;
+	struct ds_blklat_who *w;
+	size_t i;
+
+	for (i = 0; i < cur->nw; i++) {
+		w = &cur->w[i];
+		p = ds_blklat_find_who(prev, w);
+		ds_lat_delta(p != NULL ? &p->h : NULL, &w->h, &w->h);
+		if (p != NULL && p->bytes <= w->bytes)
+			w->bytes -= p->bytes;
+	}
+}
+
+static int
+puts_buf(struct ds_buf *b, const char *s, size_t n)
+{
+	int e;
+
+	if ((e = ds_buf_reserve(b, n)) < 0)
+		return e;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+#define PUTS(b, s) puts_buf(b, s, strlen(s))
+
+/*
+ * The Prometheus text of a snapshot (counters since attach): the
+ * histogram family dlat_latency_seconds{device,op,phase} and
+ * dlat_missed_events_total{reason}.  name(arg, dev) gives a disk's name.
+ */
+int
+ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
+    const char *(*name)(void *, uint32_t), void *arg)
+{
+	struct ds_buf lab = { 0 }, *b = out;
+	char num[32];
+	const char *n;
+	size_t i;
+	int e = 0;
+
+	e |= PUTS(b, "# HELP dlat_latency_seconds Block I/O latency by disk, "
+	    "operation and phase (d2c issue to completion, q2c queue to "
+	    "completion, q2d queue to issue).\n"
+	    "# TYPE dlat_latency_seconds histogram\n");
+	for (i = 0; i < s->n && e == 0; i++) {
+		n = name(arg, s->r[i].dev);
+		lab.len = 0;
+		e |= PUTS(&lab, "device=\"");
+		e |= ds_esc_prom(&lab, n, strlen(n));
+		e |= PUTS(&lab, "\",op=\"");
+		e |= PUTS(&lab, ds_blk_op_name(s->r[i].op));
+		e |= PUTS(&lab, "\",phase=\"");
+		e |= PUTS(&lab, ds_blk_phase_name(s->r[i].phase));
+		e |= PUTS(&lab, "\"");
+		if (e == 0)
+			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data,
+			    &s->r[i].h);
+	}
+	e |= PUTS(b, "# HELP dlat_missed_events_total Block events not "
+	    "counted in dlat_latency_seconds, by reason.\n"
+	    "# TYPE dlat_missed_events_total counter\n");
+	for (i = 0; i < DS_MISS_N; i++) {
+		e |= PUTS(b, "dlat_missed_events_total{reason=\"");
+		e |= PUTS(b, miss_names[i]);
+		snprintf(num, sizeof(num), "\"} %llu\n",
+		    (unsigned long long)s->miss[i]);
+		e |= PUTS(b, num);
+	}
+	ds_buf_free(&lab);
+	return e ? -ENOMEM : 0;
+}

@@ -1469,6 +1469,22 @@ const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
 const struct ds_blklat_who *ds_blklat_find_who(
     const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
+/* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full". */
+const char *ds_blklat_miss_name(unsigned int i);
+/* cur's missed events less prev's (NULL: all of them), and their sum. */
+void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, uint64_t m[DS_MISS_N],
+    uint64_t *total);
+/* Each who entry of cur made its increment since prev, in place. */
+void ds_blklat_who_delta(const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *cur);
+/*
+ * Append the Prometheus text of s (counts since attach): the histogram
+ * dlat_latency_seconds{device,op,phase} (see ds_lat_prom) and
+ * dlat_missed_events_total{reason}.  name(arg, dev) names a disk.
+ */
+int ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
+    const char *(*name)(void *, uint32_t), void *arg);
 /* The kernel's internal dev_t (20-bit minor), as block events log it. */
 uint32_t ds_kdev(unsigned int major, unsigned int minor);
 /*
