@@ -327,12 +327,13 @@ say_missed(const struct ds_blklat_snap *prev, const struct ds_blklat_snap *cur)
 	ds_blklat_miss_delta(prev, cur, m, &total);
 	if (total == 0)
 		return;
-	warnx("missed events: %llu (%s %llu, %s %llu, %s %llu, %s %llu)",
-	    (unsigned long long)total,
+	warnx("missed events: %llu (%s %llu, %s %llu, %s %llu, %s %llu, "
+	    "%s %llu)", (unsigned long long)total,
 	    ds_blklat_miss_name(0), (unsigned long long)m[0],
 	    ds_blklat_miss_name(1), (unsigned long long)m[1],
 	    ds_blklat_miss_name(2), (unsigned long long)m[2],
-	    ds_blklat_miss_name(3), (unsigned long long)m[3]);
+	    ds_blklat_miss_name(3), (unsigned long long)m[3],
+	    ds_blklat_miss_name(4), (unsigned long long)m[4]);
 }
 
 static void
@@ -352,13 +353,27 @@ report(struct dl *d, const struct ds_blklat_snap *prev,
 	say_missed(prev, cur);
 }
 
-static void
-take(struct dl *d, struct ds_blklat_snap *s)
+/* 1 when no traced disk has a request in flight. */
+static int
+idle(struct dl *d)
 {
-	int e;
+	uint64_t n;
+	size_t i;
+
+	for (i = 0; i < d->ndisk; i++)
+		if (ds_disk_inflight(&d->t.r, d->disk[i].name, &n) < 0 || n)
+			return 0;
+	return 1;
+}
+
+static void
+take(struct dl *d, const struct ds_blklat_snap *prev, struct ds_blklat_snap *s)
+{
+	int e, was_idle = idle(d);
 
 	if ((e = ds_blklat_read(&d->b, s)) < 0)
 		tool_errc(1, e, "reading the maps");
+	ds_blklat_lost(prev, s, was_idle && idle(d));
 }
 
 /* No interval: until SIGINT or SIGTERM, then one report. */
@@ -373,17 +388,17 @@ run(struct dl *d)
 	if (!d->t.has_interval) {
 		while (!tool_stop)
 			pause();
-		take(d, &s[0]);
+		take(d, NULL, &s[0]);
 		report(d, NULL, &s[0]);
 		ds_blklat_snap_free(&s[0]);
 		return;
 	}
-	take(d, &s[0]);
+	take(d, NULL, &s[0]);
 	deadline = ds_boottime_ns() + d->t.interval_ns;
 	while (d->t.count == 0 || reports < d->t.count) {
 		if (tool_wait(&d->t, &deadline))
 			break;
-		take(d, &s[!cur]);
+		take(d, &s[cur], &s[!cur]);
 		report(d, &s[cur], &s[!cur]);
 		cur = !cur;
 		reports++;

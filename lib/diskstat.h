@@ -1421,6 +1421,7 @@ enum {
 	DS_MISS_UNMATCHED_D2C,	/* a completion without its issue */
 	DS_MISS_UNMATCHED_Q2C,	/* a completion without its queue */
 	DS_MISS_MAP_FULL,	/* a histogram or who entry could not be made */
+	DS_MISS_LOST,		/* issued, never seen completing (ds_blklat_lost) */
 	DS_MISS_N
 };
 
@@ -1442,6 +1443,7 @@ struct ds_blklat_snap {
 	struct ds_blklat_who *w;
 	size_t nw, capw;
 	uint64_t miss[DS_MISS_N];
+	uint64_t issued;	/* requests issued to the traced disks */
 	int have_recursion;	/* the kernel counts recursion misses */
 	uint64_t run_cnt[DS_BLKLAT_PROGS];	/* with BPF_ENABLE_STATS */
 	uint64_t run_time_ns[DS_BLKLAT_PROGS];
@@ -1469,7 +1471,14 @@ const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
 const struct ds_blklat_who *ds_blklat_find_who(
     const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
-/* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full". */
+/*
+ * The completions never seen, into s->miss[DS_MISS_LOST]: issued less
+ * d2c counted, when idle (the traced disks had nothing in flight just
+ * before and after ds_blklat_read); else prev's figure (NULL: 0).
+ */
+void ds_blklat_lost(const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *s, int idle);
+/* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full", "lost_completion". */
 const char *ds_blklat_miss_name(unsigned int i);
 /* cur's missed events less prev's (NULL: all of them), and their sum. */
 void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
@@ -1485,6 +1494,8 @@ void ds_blklat_who_delta(const struct ds_blklat_snap *prev,
  */
 int ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
     const char *(*name)(void *, uint32_t), void *arg);
+/* Requests in flight on disk now (sys/block/DISK/inflight, R + W). */
+int ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n);
 /* The kernel's internal dev_t (20-bit minor), as block events log it. */
 uint32_t ds_kdev(unsigned int major, unsigned int minor);
 /*
