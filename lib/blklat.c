@@ -5,7 +5,8 @@
  * per device, operation and phase:
  *
  *   block_bio_queue     the bio enters the block layer: Q, kept by
- *                       (disk, sector) with the submitter's tgid
+ *                       (disk, sector) with the submitter's tgid and
+ *                       the bio's size
  *   block_rq_issue      the request goes to the driver: D, kept by
  *                       (disk, sector); Q found: q2d
  *   block_rq_complete   D found: d2c; Q found: q2c (and who)
@@ -324,8 +325,7 @@ delete(struct ds_asm *a, int map, int slot)
  * into the submitter's entry with the bytes completed.
  */
 static void
-complete_q(struct ds_asm *a, const struct ds_blklat *b,
-    const struct ds_blkev *ev)
+complete_q(struct ds_asm *a, const struct ds_blklat *b)
 {
 	int noq = ds_asm_label(a), end = ds_asm_label(a);
 
@@ -335,13 +335,16 @@ complete_q(struct ds_asm *a, const struct ds_blklat *b,
 	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
 	ds_asm_emit(a, B_LDX(W, 1, 0, 8));
 	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 12));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL));
 	delete(a, b->map[M_QSTART], S_KEY);
 	hist(a, b, DS_BLK_Q2C);
 	if (b->flags & DS_BLKLAT_WHO) {
 		lookup(a, b->map[M_WHO], S_WKEY);
 		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
 		lat_add(a);
-		ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
+		/* The bio's size when queued: a request may end in parts. */
+		ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL));
 		ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
 		xadd(a, 0, 1, WHO_BYTES);
 	}
@@ -403,7 +406,7 @@ prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
 	ds_asm_here(a, nod);
 	stat(a, b, ST_UNMATCHED_D2C);
 	ds_asm_here(a, q);
-	complete_q(a, b, ev);
+	complete_q(a, b);
 	epilogue(a, out);
 }
 
@@ -416,7 +419,7 @@ prog_bio_complete(struct ds_asm *a, const struct ds_blklat *b,
 	filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
-	complete_q(a, b, ev);
+	complete_q(a, b);
 	epilogue(a, out);
 }
 
@@ -453,7 +456,8 @@ prog_bio_queue(struct ds_asm *a, const struct ds_blklat *b,
 	ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
 	ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
 	ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
-	ds_asm_emit(a, B_ST(W, 10, S_QVAL + 12, 0));
+	ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
 	ds_asm_map(a, 1, b->map[M_QSTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));

@@ -1398,7 +1398,7 @@ int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
 /* The value of the who map. */
 struct ds_blklat_whoval {
 	struct ds_lat h;	/* q2c */
-	uint64_t bytes;		/* completed */
+	uint64_t bytes;		/* of the bios completed, as queued */
 	char comm[16];		/* at the first bio */
 };
 

@@ -10,8 +10,9 @@
 # completion (block_rq_complete), which comes before the bios are ended
 # and their waiters woken: on this loop device (direct I/O to a file on
 # virtio, about 200 us) that part is about 3% of r_await (measured with
-# bpftrace on the four tracepoints), so d2c must lie between 94% and
-# 100% of r_await; on a slower device the two meet.
+# bpftrace on the four tracepoints), so d2c must lie between 92% and
+# 100% of r_await (bpftrace alongside adds its own part); on a slower
+# device the two meet.
 . "${0%/*}/lib.sh"
 . "${0%/*}/dlat-lib.sh"
 need_loop
@@ -73,10 +74,10 @@ echo "# diskstats: $reads reads, $ticks ms; dlat: $count d2c, $sum s, $missed mi
 ok "thousands of reads traced" test "${count:-0}" -gt 10000
 ok "d2c count = diskstats' reads within the $missed missed events" \
     awk -v c="$count" -v r="$reads" -v m="$missed" 'BEGIN { d = r - c; if (d < 0) d = -d; exit !(d <= m) }'
-ok "d2c mean between 94% and 100% of r_await" \
+ok "d2c mean between 92% and 100% of r_await" \
     awk -v c="$count" -v s="$sum" -v r="$reads" -v t="$ticks" 'BEGIN {
 	a = t / r / 1000; m = s / c; printf "# mean %.3f us, r_await %.3f us (%.1f%%)\n", m * 1e6, a * 1e6, 100 * m / a
-	exit !(m > a * 0.94 && m <= a * 1.002) }'
+	exit !(m > a * 0.92 && m <= a * 1.002) }'
 ok "prom: promtool check metrics" sh -c "promtool check metrics <'$TRASH/prom' 2>&1 || ! command -v promtool >/dev/null"
 is "$(grep -c '^dlat_missed_events_total{reason=' "$TRASH/prom")" 5 "prom: five missed-event reasons"
 ok "prom: buckets cumulative, +Inf = count" awk -v l="$lab" '
