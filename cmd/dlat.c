@@ -2,8 +2,6 @@
  * dlat: block I/O latency distributions per disk, operation and phase
  * (d2c, q2c, q2d), from hand-assembled eBPF on the block tracepoints.
  */
-#include <time.h>
-
 #include "tool.h"
 
 static const struct ds_col cols[] = {
@@ -32,44 +30,32 @@ static const struct ds_col bcols[] = {
 	{ "distribution", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
 };
 
-/* -P: per submitting process (q2c). */
+/* -P: per submitting process (q2c).  -o prom writes the histograms. */
 static const struct ds_col pcols[] = {
 	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
-	{ "pid", DS_T_U64, DS_P_LABEL, "pid", NULL, 0, 0 },
-	{ "comm", DS_T_STR, DS_P_LABEL, "comm", NULL, 0, 0 },
-	{ "count", DS_T_U64, DS_P_COUNTER, "process_requests_total",
-	    "Requests completed (q2c) in the interval.", 0, 0 },
-	{ "bytes", DS_T_U64, DS_P_COUNTER, "process_bytes_total",
-	    "Bytes completed in the interval.", 0, 0 },
-	{ "mean_us", DS_T_F2, DS_P_GAUGE, "process_q2c_mean_seconds",
-	    "Mean q2c latency in the interval.", 0, 1e-6 },
-	{ "p50_us", DS_T_F2, DS_P_GAUGE, "process_q2c_p50_seconds",
-	    "Median q2c latency in the interval.", 0, 1e-6 },
-	{ "p99_us", DS_T_F2, DS_P_GAUGE, "process_q2c_p99_seconds",
-	    "99th percentile of q2c latency in the interval.", 0, 1e-6 },
-	{ "max_us", DS_T_F2, DS_P_GAUGE, "process_q2c_max_seconds",
-	    "Largest q2c latency in the interval (within a bucket).", 0, 1e-6 },
+	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "comm", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "mean_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "p50_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "p99_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "max_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
 };
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
 #define BAR 40
 
-struct disk {
-	char name[DS_DISK_NAME_MAX];
-	uint32_t dev;
-};
-
 struct dl {
 	struct tool t;
 	int buckets, who;
 	struct ds_devsel sel;
-	struct disk *disk;
+	struct ds_blkdisk *disk;
 	size_t ndisk;
 	struct ds_blklat b;
 	struct ds_writer w;
 	struct ds_buf out;
-	uint64_t start_ns;		/* realtime at attach */
 };
 
 static void
@@ -91,96 +77,61 @@ usage(void)
 static const char *
 disk_name(const struct dl *d, uint32_t dev)
 {
-	size_t i;
+	const char *n = ds_blkdisk_name(d->disk, d->ndisk, dev);
 
-	for (i = 0; i < d->ndisk; i++)
-		if (d->disk[i].dev == dev)
-			return d->disk[i].name;
-	return "-";
+	return n != NULL ? n : "-";
 }
 
-/* The disks to trace: all whole disks, or those the operands select. */
-static void
-pick_disks(struct dl *d, size_t *ndevs)
-{
-	struct ds_blockdevs bd = { 0 };
-	uint32_t devs[256];
-	size_t i, j, n;
-	int e;
-
-	if ((e = ds_blockdevs_read(&d->t.r, &bd)) < 0)
-		tool_errc(1, e, "/sys/block");
-	if ((d->disk = calloc(bd.n + 1, sizeof(*d->disk))) == NULL)
-		err(1, NULL);
-	*ndevs = 0;
-	for (i = 0; i < bd.n; i++) {
-		if (d->sel.n > 0 &&
-		    ds_devsel_match(&d->sel, bd.name[i], NULL, 1) == 0)
-			continue;
-		if ((e = ds_disk_devnums(&d->t.r, bd.name[i], devs,
-		    sizeof(devs) / sizeof(devs[0]), &n)) < 0)
-			continue;	/* gone since the listing */
-		snprintf(d->disk[d->ndisk].name, DS_DISK_NAME_MAX, "%s",
-		    bd.name[i]);
-		d->disk[d->ndisk++].dev = devs[0];
-		*ndevs += n;
-	}
-	ds_blockdevs_free(&bd);
-	for (j = 0; j < d->sel.n; j++)
-		if (!d->sel.op[j].matched)
-			errx(1, "%s: %s", d->sel.op[j].arg, d->sel.op[j].glob ?
-			    "no device matches" : "no such device");
-	if (d->ndisk == 0)
-		errx(1, "no block devices to trace");
-}
-
-/* Say why loading failed, as precisely as the kernel lets us. */
+/* Say why tracing could not start, as precisely as the kernel lets us. */
 static void
 open_fail(struct dl *d, int e)
 {
-	struct ds_buf lk = { 0 };
+	const char *what = d->b.what != NULL ? d->b.what : "bpf";
+	char mode[32];
 
-	if (e == -EPERM || e == -EACCES) {
-		if (ds_read_file(&d->t.r, "sys/kernel/security/lockdown",
-		    &lk) == 0 && strstr(lk.data, "[none]") == NULL)
-			errx(1, "%s: %s: refused by kernel lockdown (%.*s)",
-			    d->b.what ? d->b.what : "bpf", strerror(-e),
-			    (int)strcspn(lk.data, "\n"), lk.data);
-		errx(1, "%s: %s: needs CAP_BPF and CAP_PERFMON (or root)",
-		    d->b.what ? d->b.what : "bpf", strerror(-e));
-	}
-	if (d->b.log != NULL && d->b.log[0] != '\0')
+	if (e == -EACCES && d->b.log != NULL && d->b.log[0] != '\0') {
 		fprintf(stderr, "%s", d->b.log);
-	tool_errc(1, e, "%s", d->b.what ? d->b.what : "tracing");
+		errx(1, "%s: refused by the verifier (its log above)", what);
+	}
+	if (e == -EPERM || e == -EACCES) {
+		if (ds_lockdown_mode(&d->t.r, mode, sizeof(mode)) == 0 &&
+		    strcmp(mode, "none") != 0)
+			errx(1, "%s: %s: refused by kernel lockdown (%s)", what,
+			    strerror(-e), mode);
+		errx(1, "%s: %s: needs CAP_BPF and CAP_PERFMON (or root)",
+		    what, strerror(-e));
+	}
+	if (e == -EPROTO)
+		errx(1, "%s: its format lacks a field dlat reads, or has it "
+		    "where no program may read it", what);
+	tool_errc(1, e, "%s", what);
 }
 
 static void
 start(struct dl *d)
 {
-	uint32_t devs[256];
-	size_t ndevs, i, j, n;
+	size_t ndevs, i;
 	int e;
 
 	if ((e = ds_blklat_probe()) < 0)
 		open_fail(d, e);
-	pick_disks(d, &ndevs);
+	if ((e = ds_blkdisks_pick(&d->t.r, &d->sel, &d->disk, &d->ndisk,
+	    &ndevs)) < 0)
+		tool_errc(1, e, "/sys/block");
+	for (i = 0; i < d->sel.n; i++)
+		if (!d->sel.op[i].matched)
+			errx(1, "%s: %s", d->sel.op[i].arg, d->sel.op[i].glob ?
+			    "no device matches" : "no such device");
+	if (d->ndisk == 0)
+		errx(1, "no block devices to trace");
 	ds_blklat_init(&d->b);
 	if ((e = ds_blklat_open(&d->b, d->who ? DS_BLKLAT_WHO : 0, ndevs,
 	    d->ndisk)) < 0)
 		open_fail(d, e);
-	for (i = 0; i < d->ndisk; i++) {
-		if (ds_disk_devnums(&d->t.r, d->disk[i].name, devs,
-		    sizeof(devs) / sizeof(devs[0]), &n) < 0)
-			continue;
-		for (j = 0; j < n && j < sizeof(devs) / sizeof(devs[0]); j++)
-			if ((e = ds_blklat_dev(&d->b, devs[j],
-			    d->disk[i].dev)) < 0)
-				tool_errc(1, e, "%s: device map",
-				    d->disk[i].name);
-	}
+	if ((e = ds_blklat_add_disks(&d->b, &d->t.r, d->disk, d->ndisk)) < 0)
+		tool_errc(1, e, "device map");
 	if ((e = ds_blklat_attach(&d->b)) < 0)
 		open_fail(d, e);
-	d->start_ns = ds_realtime_ns();
 }
 
 static void
@@ -259,44 +210,30 @@ report_rows(struct dl *d, const struct ds_blklat_snap *prev,
 	}
 }
 
-static int
-cmp_bytes(const void *x, const void *y)
-{
-	const struct ds_blklat_who *a = x, *b = y;
-
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	if (a->bytes != b->bytes)
-		return a->bytes > b->bytes ? -1 : 1;
-	return (a->pid > b->pid) - (a->pid < b->pid);
-}
-
 /* -P: the interval's figures of each submitter, most bytes first. */
 static void
 report_who(struct dl *d, const struct ds_blklat_snap *prev,
-    struct ds_blklat_snap *cur, uint64_t now)
+    const struct ds_blklat_snap *cur, uint64_t now)
 {
 	struct ds_blklat_who *w;
-	size_t i;
+	size_t i, n;
 
-	ds_blklat_who_delta(prev, cur);
-	qsort(cur->w, cur->nw, sizeof(*cur->w), cmp_bytes);
-	for (i = 0; i < cur->nw; i++) {
-		w = &cur->w[i];
-		if (w->h.count == 0)
-			continue;
+	if (ds_blklat_who_delta(prev, cur, &w, &n) < 0)
+		err(1, NULL);
+	for (i = 0; i < n; i++) {
 		ds_w_time(&d->w, now);
-		ds_w_str(&d->w, disk_name(d, w->dev));
-		ds_w_u64(&d->w, w->pid);
-		ds_w_str(&d->w, w->comm);
-		ds_w_u64(&d->w, w->h.count);
-		ds_w_u64(&d->w, w->bytes);
-		ds_w_f(&d->w, ds_lat_mean(&w->h) / 1000);
-		ds_w_f(&d->w, ds_lat_quantile(&w->h, 0.5) / 1000);
-		ds_w_f(&d->w, ds_lat_quantile(&w->h, 0.99) / 1000);
-		ds_w_f(&d->w, (double)w->h.max_ns / 1000);
+		ds_w_str(&d->w, disk_name(d, w[i].dev));
+		ds_w_u64(&d->w, w[i].pid);
+		ds_w_str(&d->w, w[i].comm);
+		ds_w_u64(&d->w, w[i].h.count);
+		ds_w_u64(&d->w, w[i].bytes);
+		ds_w_f(&d->w, ds_lat_mean(&w[i].h) / 1000);
+		ds_w_f(&d->w, ds_lat_quantile(&w[i].h, 0.5) / 1000);
+		ds_w_f(&d->w, ds_lat_quantile(&w[i].h, 0.99) / 1000);
+		ds_w_f(&d->w, (double)w[i].h.max_ns / 1000);
 		ds_w_row_end(&d->w);
 	}
+	free(w);
 }
 
 static const char *
@@ -338,7 +275,7 @@ say_missed(const struct ds_blklat_snap *prev, const struct ds_blklat_snap *cur)
 
 static void
 report(struct dl *d, const struct ds_blklat_snap *prev,
-    struct ds_blklat_snap *cur)
+    const struct ds_blklat_snap *cur)
 {
 	uint64_t now = ds_realtime_ns();
 
@@ -353,27 +290,15 @@ report(struct dl *d, const struct ds_blklat_snap *prev,
 	say_missed(prev, cur);
 }
 
-/* 1 when no traced disk has a request in flight. */
-static int
-idle(struct dl *d)
-{
-	uint64_t n;
-	size_t i;
-
-	for (i = 0; i < d->ndisk; i++)
-		if (ds_disk_inflight(&d->t.r, d->disk[i].name, &n) < 0 || n)
-			return 0;
-	return 1;
-}
-
 static void
 take(struct dl *d, const struct ds_blklat_snap *prev, struct ds_blklat_snap *s)
 {
-	int e, was_idle = idle(d);
+	int e, idle = ds_blkdisks_idle(&d->t.r, d->disk, d->ndisk);
 
 	if ((e = ds_blklat_read(&d->b, s)) < 0)
 		tool_errc(1, e, "reading the maps");
-	ds_blklat_lost(prev, s, was_idle && idle(d));
+	ds_blklat_lost(prev, s, idle &&
+	    ds_blkdisks_idle(&d->t.r, d->disk, d->ndisk));
 }
 
 /* No interval: until SIGINT or SIGTERM, then one report. */
@@ -407,25 +332,22 @@ run(struct dl *d)
 	ds_blklat_snap_free(&s[1]);
 }
 
-int
-main(int argc, char **argv)
+static void
+options(struct dl *d, int argc, char **argv)
 {
 	static const struct option longopts[] = { TOOL_LONGOPTS };
-	struct dl d;
 	int ch;
 
-	memset(&d, 0, sizeof(d));
-	tool_init(&d.t, argv);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bP", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&d.t, ch, optarg, usage))
+		if (tool_option(&d->t, ch, optarg, usage))
 			continue;
 		switch (ch) {
 		case 'b':
-			d.buckets = 1;
+			d->buckets = 1;
 			break;
 		case 'P':
-			d.who = 1;
+			d->who = 1;
 			break;
 		case 'h':
 			usage_to(stdout, 0);
@@ -436,17 +358,27 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval(&d.t, &argc, argv, usage);
-	if (d.t.root != NULL) {
+	tool_interval(&d->t, &argc, argv, usage);
+	if (d->t.root != NULL) {
 		warnx("-R: dlat traces the running kernel");
 		usage();
 	}
-	if (d.buckets && d.who) {
+	if (d->buckets && d->who) {
 		warnx("-b and -P: one or the other");
 		usage();
 	}
-	if (ds_devsel_init(&d.sel, argv, (size_t)argc) < 0)
+	if (ds_devsel_init(&d->sel, argv, (size_t)argc) < 0)
 		err(1, NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct dl d;
+
+	memset(&d, 0, sizeof(d));
+	tool_init(&d.t, argv);
+	options(&d, argc, argv);
 	tool_start(&d.t);
 	if (!d.t.r.live)
 		errx(1, "DISKSTAT_ROOT: dlat traces the running kernel");

@@ -953,22 +953,46 @@ ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
 	}
 }
 
-/* Each of cur's who entries less its entry in prev, in place. */
-void
+static int
+cmp_bytes(const void *x, const void *y)
+{
+	const struct ds_blklat_who *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/*
+ * The interval's figures of each submitter: cur's entries less prev's
+ * (NULL: all), those that completed nothing left out, by disk and then
+ * most bytes first.  *out is allocated (free it); *n its rows.
+ */
+int
 ds_blklat_who_delta(const struct ds_blklat_snap *prev,
-    struct ds_blklat_snap *cur)
+    const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n)
 {
 	const struct ds_blklat_who *p;
 	struct ds_blklat_who *w;
 	size_t i;
 
+	*n = 0;
+	if ((*out = malloc((cur->nw + 1) * sizeof(**out))) == NULL)
+		return -ENOMEM;
 	for (i = 0; i < cur->nw; i++) {
-		w = &cur->w[i];
-		p = ds_blklat_find_who(prev, w);
-		ds_lat_delta(p != NULL ? &p->h : NULL, &w->h, &w->h);
+		w = &(*out)[*n];
+		*w = cur->w[i];
+		p = ds_blklat_find_who(prev, &cur->w[i]);
+		ds_lat_delta(p != NULL ? &p->h : NULL, &cur->w[i].h, &w->h);
 		if (p != NULL && p->bytes <= w->bytes)
 			w->bytes -= p->bytes;
+		if (w->h.count > 0)
+			(*n)++;
 	}
+	qsort(*out, *n, sizeof(**out), cmp_bytes);
+	return 0;
 }
 
 static int
@@ -1051,6 +1075,111 @@ ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n)
 		e = -EINVAL;
 	if (e == 0)
 		*n = rd + wr;
+	ds_buf_free(&b);
+	return e;
+}
+
+/*
+ * The disks to trace: every whole disk of sys/block, or those sel
+ * selects (marking its operands), with the count of their devices
+ * (disks and partitions) into *ndevs.  *out is allocated (free it).
+ */
+int
+ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
+    struct ds_blkdisk **out, size_t *n, size_t *ndevs)
+{
+	struct ds_blockdevs bd = { 0 };
+	uint32_t dev;
+	size_t i, k;
+	int e;
+
+	*out = NULL;
+	*n = *ndevs = 0;
+	if ((e = ds_blockdevs_read(r, &bd)) < 0)
+		return e;
+	if ((*out = calloc(bd.n + 1, sizeof(**out))) == NULL) {
+		ds_blockdevs_free(&bd);
+		return -ENOMEM;
+	}
+	for (i = 0; i < bd.n; i++) {
+		if (sel->n > 0 && ds_devsel_match(sel, bd.name[i], NULL, 1) == 0)
+			continue;
+		/* Gone since the listing: not traced. */
+		if (ds_disk_devnums(r, bd.name[i], &dev, 1, &k) < 0)
+			continue;
+		snprintf((*out)[*n].name, sizeof((*out)[*n].name), "%s",
+		    bd.name[i]);
+		(*out)[(*n)++].dev = dev;
+		*ndevs += k;
+	}
+	ds_blockdevs_free(&bd);
+	return 0;
+}
+
+/* Trace each disk of d and its partitions (as the disk). */
+int
+ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n)
+{
+	uint32_t devs[256];
+	size_t i, j, k;
+	int e;
+
+	for (i = 0; i < n; i++) {
+		if (ds_disk_devnums(r, d[i].name, devs,
+		    sizeof(devs) / sizeof(devs[0]), &k) < 0)
+			continue;
+		for (j = 0; j < k && j < sizeof(devs) / sizeof(devs[0]); j++)
+			if ((e = ds_blklat_dev(b, devs[j], d[i].dev)) < 0)
+				return e;
+	}
+	return 0;
+}
+
+const char *
+ds_blkdisk_name(const struct ds_blkdisk *d, size_t n, uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (d[i].dev == dev)
+			return d[i].name;
+	return NULL;
+}
+
+/* 1 when no disk of d has a request in flight (or one cannot be read: 0). */
+int
+ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
+    size_t n)
+{
+	uint64_t k;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ds_disk_inflight(r, d[i].name, &k) < 0 || k != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The kernel's lockdown mode (sys/kernel/security/lockdown, the
+ * bracketed word): "none", "integrity" or "confidentiality" into mode.
+ * -ENOENT without the file (no lockdown LSM).
+ */
+int
+ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size)
+{
+	struct ds_buf b = { 0 };
+	const char *p, *q;
+	int e;
+
+	if ((e = ds_read_file(r, "sys/kernel/security/lockdown", &b)) == 0) {
+		if ((p = strchr(b.data, '[')) == NULL ||
+		    (q = strchr(p, ']')) == NULL || (size_t)(q - p - 1) >= size)
+			e = -EINVAL;
+		else
+			snprintf(mode, size, "%.*s", (int)(q - p - 1), p + 1);
+	}
 	ds_buf_free(&b);
 	return e;
 }

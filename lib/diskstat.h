@@ -1484,9 +1484,13 @@ const char *ds_blklat_miss_name(unsigned int i);
 void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur, uint64_t m[DS_MISS_N],
     uint64_t *total);
-/* Each who entry of cur made its increment since prev, in place. */
-void ds_blklat_who_delta(const struct ds_blklat_snap *prev,
-    struct ds_blklat_snap *cur);
+/*
+ * The interval's figures of each submitter (cur less prev; NULL: all),
+ * those with nothing completed left out, by disk then most bytes
+ * first.  *out is allocated (free it).
+ */
+int ds_blklat_who_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n);
 /*
  * Append the Prometheus text of s (counts since attach): the histogram
  * dlat_latency_seconds{device,op,phase} (see ds_lat_prom) and
@@ -1494,6 +1498,32 @@ void ds_blklat_who_delta(const struct ds_blklat_snap *prev,
  */
 int ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
     const char *(*name)(void *, uint32_t), void *arg);
+/* A disk to trace: its name and dev_t (ds_kdev). */
+struct ds_blkdisk {
+	char name[DS_DISK_NAME_MAX];
+	uint32_t dev;
+};
+/*
+ * Every whole disk of sys/block, or those sel selects (its operands
+ * marked as ds_devsel_match does); *ndevs their devices with their
+ * partitions.  *out is allocated (free it).
+ */
+int ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
+    struct ds_blkdisk **out, size_t *n, size_t *ndevs);
+/* Trace each disk and its partitions (counted as the disk). */
+int ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n);
+/* The name of dev among d; NULL when it is not one of them. */
+const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
+    uint32_t dev);
+/* 1 when no disk of d has a request in flight now, else 0. */
+int ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
+    size_t n);
+/*
+ * The lockdown mode ("none", "integrity", "confidentiality": what
+ * sys/kernel/security/lockdown brackets); -ENOENT without the file.
+ */
+int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
 /* Requests in flight on disk now (sys/block/DISK/inflight, R + W). */
 int ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n);
 /* The kernel's internal dev_t (20-bit minor), as block events log it. */
