@@ -16,6 +16,7 @@ static const struct ds_col cols[] = {
 	{ "p99_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "p999_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "max_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "missed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
 };
 
 /* -b: a row per bucket; the bar column in table mode only. */
@@ -27,6 +28,7 @@ static const struct ds_col bcols[] = {
 	{ "lo_us", DS_T_F3, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "hi_us", DS_T_F3, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "missed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "distribution", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
 };
 
@@ -42,6 +44,7 @@ static const struct ds_col pcols[] = {
 	{ "p50_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "p99_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
 	{ "max_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
+	{ "missed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
 };
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
@@ -56,6 +59,7 @@ struct dl {
 	struct ds_blklat b;
 	struct ds_writer w;
 	struct ds_buf out;
+	uint64_t missed;		/* events missed in the interval */
 };
 
 static void
@@ -113,6 +117,13 @@ start(struct dl *d)
 	size_t ndevs, i;
 	int e;
 
+	/*
+	 * The TSV header at once: a pipe's reader knows the columns, and
+	 * an output that cannot be written fails now, not at the end.
+	 */
+	if (d->t.fmt == DS_FMT_TSV && d->t.outfile == NULL &&
+	    (e = ds_w_report_end(&d->w)) < 0)
+		tool_errc(1, e, "write error");
 	if ((e = ds_blklat_probe()) < 0)
 		open_fail(d, e);
 	if ((e = ds_blkdisks_pick(&d->t.r, &d->sel, &d->disk, &d->ndisk,
@@ -144,6 +155,7 @@ row_lat(struct dl *d, const struct ds_lat *h)
 	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
 		ds_w_f(&d->w, ds_lat_quantile(h, q[i]) / 1000);
 	ds_w_f(&d->w, (double)h->max_ns / 1000);
+	ds_w_u64(&d->w, d->missed);
 }
 
 static void
@@ -174,6 +186,7 @@ row_buckets(struct dl *d, const struct ds_blklat_row *r,
 		else
 			ds_w_null(&d->w);
 		ds_w_u64(&d->w, h->b[i]);
+		ds_w_u64(&d->w, d->missed);
 		n = (size_t)((h->b[i] * BAR + top - 1) / top);
 		memset(bar, '*', n);
 		bar[n] = '\0';
@@ -231,6 +244,7 @@ report_who(struct dl *d, const struct ds_blklat_snap *prev,
 		ds_w_f(&d->w, ds_lat_quantile(&w[i].h, 0.5) / 1000);
 		ds_w_f(&d->w, ds_lat_quantile(&w[i].h, 0.99) / 1000);
 		ds_w_f(&d->w, (double)w[i].h.max_ns / 1000);
+		ds_w_u64(&d->w, d->missed);
 		ds_w_row_end(&d->w);
 	}
 	free(w);
@@ -255,14 +269,18 @@ report_prom(struct dl *d, const struct ds_blklat_snap *cur)
 		d->w.error = errno ? -errno : -EIO;
 }
 
-/* Missed events of the interval, said on stderr: never hidden. */
+/*
+ * At the end, in table mode (a person reading), the missed events of
+ * the whole run are said too; the other formats carry them in their
+ * rows (missed) or metrics.
+ */
 static void
-say_missed(const struct ds_blklat_snap *prev, const struct ds_blklat_snap *cur)
+say_missed(const struct dl *d, const struct ds_blklat_snap *last)
 {
 	uint64_t m[DS_MISS_N], total;
 
-	ds_blklat_miss_delta(prev, cur, m, &total);
-	if (total == 0)
+	ds_blklat_miss_delta(NULL, last, m, &total);
+	if (total == 0 || d->t.fmt != DS_FMT_TABLE)
 		return;
 	warnx("missed events: %llu (%s %llu, %s %llu, %s %llu, %s %llu, "
 	    "%s %llu)", (unsigned long long)total,
@@ -277,8 +295,9 @@ static void
 report(struct dl *d, const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur)
 {
-	uint64_t now = ds_realtime_ns();
+	uint64_t now = ds_realtime_ns(), m[DS_MISS_N];
 
+	ds_blklat_miss_delta(prev, cur, m, &d->missed);
 	tool_report_begin(&d->t, &d->w);
 	if (d->t.fmt == DS_FMT_PROM)
 		report_prom(d, cur);
@@ -287,7 +306,6 @@ report(struct dl *d, const struct ds_blklat_snap *prev,
 	else
 		report_rows(d, prev, cur, now);
 	tool_report_end(&d->t, &d->w);
-	say_missed(prev, cur);
 }
 
 static void
@@ -315,6 +333,7 @@ run(struct dl *d)
 			pause();
 		take(d, NULL, &s[0]);
 		report(d, NULL, &s[0]);
+		say_missed(d, &s[0]);
 		ds_blklat_snap_free(&s[0]);
 		return;
 	}
@@ -328,6 +347,7 @@ run(struct dl *d)
 		cur = !cur;
 		reports++;
 	}
+	say_missed(d, &s[cur]);
 	ds_blklat_snap_free(&s[0]);
 	ds_blklat_snap_free(&s[1]);
 }
@@ -359,10 +379,6 @@ options(struct dl *d, int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	tool_interval(&d->t, &argc, argv, usage);
-	if (d->t.root != NULL) {
-		warnx("-R: dlat traces the running kernel");
-		usage();
-	}
 	if (d->buckets && d->who) {
 		warnx("-b and -P: one or the other");
 		usage();
@@ -381,7 +397,8 @@ main(int argc, char **argv)
 	options(&d, argc, argv);
 	tool_start(&d.t);
 	if (!d.t.r.live)
-		errx(1, "DISKSTAT_ROOT: dlat traces the running kernel");
+		errx(1, "%s: dlat traces the running kernel, not a tree",
+		    d.t.r.path);
 	ds_writer_init(&d.w, d.t.out, d.t.fmt, d.who ? pcols : d.buckets ?
 	    bcols : cols, d.who ? NCOLS(pcols) : d.buckets ? NCOLS(bcols) :
 	    NCOLS(cols), d.t.header, "dlat");

@@ -25,7 +25,7 @@ dd if="/dev/$dev" of=/dev/null bs=4k count=$N iflag=direct 2>/dev/null
 kill -INT $pid
 wait $pid
 is "$?" 0 "exit 0"
-missed=$(awk '/missed events:/ { print $4 }' "$TRASH/err")
+missed=$(awk -F'\t' 'NR == 2 { print $12 + 0 }' "$TRASH/out")
 for op in write read; do
 	got=$(awk -F'\t' -v d="$dev" -v o=$op '$2 == d && $3 == o && $4 == "q2c" { print $5 }' "$TRASH/out")
 	ok "$op q2c: $N bios (within ${missed:-0} missed)" awk -v g="${got:-0}" -v n=$N -v m="${missed:-0}" 'BEGIN { d = n - g; exit !(d >= 0 && d <= m) }'
