@@ -692,15 +692,17 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 static int
 read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
-	uint32_t key[2], next[2];
+	/*
+	 * Dev 0 is never traced: a key not in a hash map gives its first
+	 * (a NULL key would too, but valgrind takes it for a bad pointer).
+	 */
+	uint32_t key[2] = { 0, 0 }, next[2];
 	struct ds_blklat_row *r;
-	int e, first = 1;
+	int e;
 
 	s->n = 0;
 	s->issued = 0;
-	while ((e = ds_bpf_map_next(b->map[M_HIST], first ? NULL : key,
-	    next)) == 0) {
-		first = 0;
+	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
 		if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
 			return e;
@@ -727,16 +729,14 @@ static int
 read_who(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
 	struct ds_blklat_whoval v;
-	uint32_t key[2], next[2];
+	uint32_t key[2] = { 0, 0 }, next[2];	/* dev 0: see read_hist */
 	struct ds_blklat_who *w;
-	int e, first = 1;
+	int e;
 
 	s->nw = 0;
 	if (!(b->flags & DS_BLKLAT_WHO))
 		return 0;
-	while ((e = ds_bpf_map_next(b->map[M_WHO], first ? NULL : key,
-	    next)) == 0) {
-		first = 0;
+	while ((e = ds_bpf_map_next(b->map[M_WHO], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
 		if ((e = ds_bpf_map_lookup(b->map[M_WHO], key, &v)) == -ENOENT)
 			continue;

@@ -54,7 +54,8 @@ ds_tracefs_find(struct ds_tracefs *t)
 		return -ENOENT;
 	if (unshare(CLONE_NEWNS) < 0)
 		return -errno;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	/* The type is ignored for MS_PRIVATE; "none" as mount(8) passes. */
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		return -errno;
 	if (mount("tracefs", "/sys/kernel/tracing", "tracefs",
 	    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)

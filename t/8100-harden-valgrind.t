@@ -44,8 +44,11 @@ vg() {
 }
 
 for t in $tools; do
+	# dlat without an interval traces until interrupted: one short one.
+	case $t in dlat) live="0.2 1" ;; *) live= ;; esac
 	for fmt in tsv json; do
-		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt"
+		# shellcheck disable=SC2086
+		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt" $live
 		vg "$t -o $fmt -R tree" "$TOP/cmd/$t" -o "$fmt" -R "$tree"
 	done
 done
