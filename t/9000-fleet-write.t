@@ -25,6 +25,7 @@ sorted() {
 }
 
 for t in $tools; do
+	traces_until_signal "$t" && continue
 	d=$TRASH/w.$t
 	mkdir "$d"
 	# umask 077 would make 0600 files; the collector may run as
@@ -68,6 +69,7 @@ if [ -z "$canmount" ] || ! command -v setpriv >/dev/null; then
 else
 	chmod 0711 "$TRASH"
 	for t in $tools; do
+		traces_until_signal "$t" && continue
 		# A filesystem made read-only after the old file was written.
 		m=$TRASH/ro.$t
 		mkdir "$m"
@@ -141,6 +143,7 @@ case $res in
 esac
 
 for t in $tools; do
+	traces_until_signal "$t" && continue
 	f=$TRASH/loop.$t.prom
 	stop=$TRASH/loop.$t.stop
 	"$t" -o prom -w "$f" 2>/dev/null || { fail "$t: first write"; continue; }

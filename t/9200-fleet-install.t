@@ -127,6 +127,7 @@ ok "the program's figures: 3 disks, the bad line found, ms as seconds" \
 
 for t in $tools; do
 	is "$("$D/usr/bin/$t" --version)" "$t (diskstat) $VERSION" "installed $t --version"
+	traces_until_signal "$t" && continue
 	"$D/usr/bin/$t" -o tsv >"$TRASH/out" 2>/dev/null
 	is "$?:$(head -1 "$TRASH/out")" "0:$("$t" -o tsv 2>/dev/null | head -1)" "installed $t runs (same header as the tree's)"
 done

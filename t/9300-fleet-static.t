@@ -40,6 +40,7 @@ for t in $tools; do
 	is "$(nm "$s" 2>/dev/null | grep -cE ' [TtWw] (getpw|getgr|__nss_|_nss_|getaddrinfo|gethostby)')" 0 \
 	    "$t: no NSS code linked in"
 	is "$("$s" --version)" "$t (diskstat) $VERSION" "static $t --version"
+	traces_until_signal "$t" && continue
 	"$s" -o tsv >"$TRASH/live.tsv" 2>"$TRASH/err"
 	is "$?" 0 "static $t -o tsv on the live system: exit 0"
 	ok "static $t -o tsv: every row has the header's field count" fields_ok "$TRASH/live.tsv"

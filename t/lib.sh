@@ -158,6 +158,14 @@ json_ok() {
 	[ "$_jn" -gt 0 ] && [ "$_jn" -eq "$_jt" ]
 }
 
+# traces_until_signal TOOL: TOOL without an interval traces until
+# SIGINT or SIGTERM (dlat), so the checks made of one report of every
+# tool leave it to its own tests (t/6001-dlat-cli.t runs its formats,
+# -w, >/dev/full and | head -1 with an end in sight).
+traces_until_signal() {
+	[ "$1" = dlat ]
+}
+
 # need_root / need_cmd NAME: skip the whole script when missing.
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
