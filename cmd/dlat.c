@@ -2,49 +2,53 @@
  * dlat: block I/O latency distributions per disk, operation and phase
  * (d2c, q2c, q2d), from hand-assembled eBPF on the block tracepoints.
  */
+#include <math.h>
+
 #include "tool.h"
 
+/* Every row's first columns (in prom, the histograms' labels). */
+#define KEY_COLS \
+	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 }, \
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 }, \
+	{ "op", DS_T_STR, DS_P_LABEL, "op", NULL, 0, 0 }, \
+	{ "phase", DS_T_STR, DS_P_LABEL, "phase", NULL, 0, 0 }
+#define COL(name, type) { name, type, DS_P_NONE, NULL, NULL, 0, 0 }
+
 static const struct ds_col cols[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
-	{ "op", DS_T_STR, DS_P_LABEL, "op", NULL, 0, 0 },
-	{ "phase", DS_T_STR, DS_P_LABEL, "phase", NULL, 0, 0 },
-	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "mean_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "p50_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "p90_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "p99_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "p999_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "max_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "missed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	KEY_COLS,
+	COL("count", DS_T_U64),
+	COL("mean_us", DS_T_F2),
+	COL("p50_us", DS_T_F2),
+	COL("p90_us", DS_T_F2),
+	COL("p99_us", DS_T_F2),
+	COL("p999_us", DS_T_F2),
+	COL("max_us", DS_T_F2),
+	COL("missed", DS_T_U64),
 };
 
 /* -b: a row per bucket; the bar column in table mode only. */
 static const struct ds_col bcols[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0 },
-	{ "op", DS_T_STR, DS_P_LABEL, "op", NULL, 0, 0 },
-	{ "phase", DS_T_STR, DS_P_LABEL, "phase", NULL, 0, 0 },
-	{ "lo_us", DS_T_F3, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "hi_us", DS_T_F3, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "missed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "distribution", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
+	KEY_COLS,
+	COL("lo_us", DS_T_F3),
+	COL("hi_us", DS_T_F3),
+	COL("count", DS_T_U64),
+	COL("missed", DS_T_U64),
+	COL("distribution", DS_T_STR),
 };
 
 /* -P: per submitting process (q2c).  -o prom writes the histograms. */
 static const struct ds_col pcols[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "comm", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "count", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "mean_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "p50_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "p99_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "max_us", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0 },
-	{ "missed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0 },
+	COL("time", DS_T_TIME),
+	COL("device", DS_T_STR),
+	COL("pid", DS_T_U64),
+	COL("comm", DS_T_STR),
+	COL("count", DS_T_U64),
+	COL("bytes", DS_T_U64),
+	COL("mean_us", DS_T_F2),
+	COL("p50_us", DS_T_F2),
+	COL("p99_us", DS_T_F2),
+	COL("max_us", DS_T_F2),
+	COL("missed", DS_T_U64),
 };
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
@@ -78,9 +82,11 @@ usage(void)
 	usage_to(stderr, 2);
 }
 
+/* A disk's name (void *: also ds_blklat_prom's callback). */
 static const char *
-disk_name(const struct dl *d, uint32_t dev)
+disk_name(void *arg, uint32_t dev)
 {
+	const struct dl *d = arg;
 	const char *n = ds_blkdisk_name(d->disk, d->ndisk, dev);
 
 	return n != NULL ? n : "-";
@@ -117,10 +123,7 @@ start(struct dl *d)
 	size_t ndevs, i;
 	int e;
 
-	/*
-	 * The TSV header at once: a pipe's reader knows the columns, and
-	 * an output that cannot be written fails now, not at the end.
-	 */
+	/* The TSV header at once: an unwritable output fails now. */
 	if (d->t.fmt == DS_FMT_TSV && d->t.outfile == NULL &&
 	    (e = ds_w_report_end(&d->w)) < 0)
 		tool_errc(1, e, "write error");
@@ -145,6 +148,16 @@ start(struct dl *d)
 		open_fail(d, e);
 }
 
+/* A row's first cells: time, device, op, phase. */
+static void
+keys(struct dl *d, const struct ds_blklat_row *r, uint64_t now)
+{
+	ds_w_time(&d->w, now);
+	ds_w_str(&d->w, disk_name(d, r->dev));
+	ds_w_str(&d->w, ds_blk_op_name(r->op));
+	ds_w_str(&d->w, ds_blk_phase_name(r->phase));
+}
+
 static void
 row_lat(struct dl *d, const struct ds_lat *h)
 {
@@ -162,29 +175,18 @@ static void
 row_buckets(struct dl *d, const struct ds_blklat_row *r,
     const struct ds_lat *h, uint64_t now)
 {
-	uint64_t lo, hi, top = 0;
-	unsigned int i, first = DS_LAT_NB, last = 0;
+	uint64_t lo, hi, top;
+	unsigned int i, first, last;
 	char bar[BAR + 1];
 	size_t n;
 
-	for (i = 0; i < DS_LAT_NB; i++) {
-		if (h->b[i] == 0)
-			continue;
-		first = i < first ? i : first;
-		last = i;
-		top = h->b[i] > top ? h->b[i] : top;
-	}
-	for (i = first; i <= last && first < DS_LAT_NB; i++) {
+	if (ds_lat_span(h, &first, &last, &top) < 0)
+		return;
+	for (i = first; i <= last; i++) {
 		ds_lat_bounds(i, &lo, &hi);
-		ds_w_time(&d->w, now);
-		ds_w_str(&d->w, disk_name(d, r->dev));
-		ds_w_str(&d->w, ds_blk_op_name(r->op));
-		ds_w_str(&d->w, ds_blk_phase_name(r->phase));
+		keys(d, r, now);
 		ds_w_f(&d->w, (double)lo / 1000);
-		if (hi != 0)
-			ds_w_f(&d->w, (double)hi / 1000);
-		else
-			ds_w_null(&d->w);
+		ds_w_f(&d->w, hi != 0 ? (double)hi / 1000 : NAN);
 		ds_w_u64(&d->w, h->b[i]);
 		ds_w_u64(&d->w, d->missed);
 		n = (size_t)((h->b[i] * BAR + top - 1) / top);
@@ -213,10 +215,7 @@ report_rows(struct dl *d, const struct ds_blklat_snap *prev,
 			row_buckets(d, r, &h, now);
 			continue;
 		}
-		ds_w_time(&d->w, now);
-		ds_w_str(&d->w, disk_name(d, r->dev));
-		ds_w_str(&d->w, ds_blk_op_name(r->op));
-		ds_w_str(&d->w, ds_blk_phase_name(r->phase));
+		keys(d, r, now);
 		ds_w_u64(&d->w, h.count);
 		row_lat(d, &h);
 		ds_w_row_end(&d->w);
@@ -250,25 +249,6 @@ report_who(struct dl *d, const struct ds_blklat_snap *prev,
 	free(w);
 }
 
-static const char *
-name_cb(void *arg, uint32_t dev)
-{
-	return disk_name(arg, dev);
-}
-
-/* -o prom: the counters since tracing began. */
-static void
-report_prom(struct dl *d, const struct ds_blklat_snap *cur)
-{
-	d->out.len = 0;
-	if (ds_blklat_prom(&d->out, cur, name_cb, d) < 0)
-		errx(1, "out of memory");
-	errno = 0;
-	if (fwrite(d->out.data, 1, d->out.len, d->w.out) != d->out.len &&
-	    d->w.error == 0)
-		d->w.error = errno ? -errno : -EIO;
-}
-
 /*
  * At the end, in table mode (a person reading), the missed events of
  * the whole run are said too; the other formats carry them in their
@@ -278,17 +258,16 @@ static void
 say_missed(const struct dl *d, const struct ds_blklat_snap *last)
 {
 	uint64_t m[DS_MISS_N], total;
+	size_t i;
 
 	ds_blklat_miss_delta(NULL, last, m, &total);
 	if (total == 0 || d->t.fmt != DS_FMT_TABLE)
 		return;
-	warnx("missed events: %llu (%s %llu, %s %llu, %s %llu, %s %llu, "
-	    "%s %llu)", (unsigned long long)total,
-	    ds_blklat_miss_name(0), (unsigned long long)m[0],
-	    ds_blklat_miss_name(1), (unsigned long long)m[1],
-	    ds_blklat_miss_name(2), (unsigned long long)m[2],
-	    ds_blklat_miss_name(3), (unsigned long long)m[3],
-	    ds_blklat_miss_name(4), (unsigned long long)m[4]);
+	fprintf(stderr, "dlat: missed events: %llu (", (unsigned long long)total);
+	for (i = 0; i < DS_MISS_N; i++)
+		fprintf(stderr, "%s%s %llu", i ? ", " : "",
+		    ds_blklat_miss_name((unsigned int)i), (unsigned long long)m[i]);
+	fprintf(stderr, ")\n");
 }
 
 static void
@@ -299,9 +278,14 @@ report(struct dl *d, const struct ds_blklat_snap *prev,
 
 	ds_blklat_miss_delta(prev, cur, m, &d->missed);
 	tool_report_begin(&d->t, &d->w);
-	if (d->t.fmt == DS_FMT_PROM)
-		report_prom(d, cur);
-	else if (d->who)
+	if (d->t.fmt == DS_FMT_PROM) {
+		/* The counters since tracing began. */
+		d->out.len = 0;
+		if (ds_blklat_prom(&d->out, cur, disk_name, d) < 0)
+			errx(1, "out of memory");
+		if (fwrite(d->out.data, 1, d->out.len, d->w.out) != d->out.len)
+			d->w.error = d->w.error ? d->w.error : -EIO;
+	} else if (d->who)
 		report_who(d, prev, cur, now);
 	else
 		report_rows(d, prev, cur, now);
@@ -319,7 +303,11 @@ take(struct dl *d, const struct ds_blklat_snap *prev, struct ds_blklat_snap *s)
 	    ds_blkdisks_idle(&d->t.r, d->disk, d->ndisk));
 }
 
-/* No interval: until SIGINT or SIGTERM, then one report. */
+/*
+ * A report each interval; without one, a report when SIGINT or SIGTERM
+ * comes (the sleep is cut short by the signal, and is of a second so
+ * that one arriving just before it is not waited on for ever).
+ */
 static void
 run(struct dl *d)
 {
@@ -328,24 +316,19 @@ run(struct dl *d)
 	int cur = 0;
 
 	memset(s, 0, sizeof(s));
-	if (!d->t.has_interval) {
-		while (!tool_stop)
-			pause();
-		take(d, NULL, &s[0]);
-		report(d, NULL, &s[0]);
-		say_missed(d, &s[0]);
-		ds_blklat_snap_free(&s[0]);
-		return;
-	}
 	take(d, NULL, &s[0]);
 	deadline = ds_boottime_ns() + d->t.interval_ns;
 	while (d->t.count == 0 || reports < d->t.count) {
-		if (tool_wait(&d->t, &deadline))
+		while (!d->t.has_interval && !tool_stop)
+			(void)ds_sleep_until(ds_boottime_ns() + 1000000000u);
+		if (d->t.has_interval && tool_wait(&d->t, &deadline))
 			break;
 		take(d, &s[cur], &s[!cur]);
 		report(d, &s[cur], &s[!cur]);
 		cur = !cur;
 		reports++;
+		if (!d->t.has_interval)
+			break;
 	}
 	say_missed(d, &s[cur]);
 	ds_blklat_snap_free(&s[0]);

@@ -1254,6 +1254,9 @@ void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
  */
 void ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
     struct ds_lat *out);
+/* The first and last buckets in use, the largest count; -ENOENT empty. */
+int ds_lat_span(const struct ds_lat *h, unsigned int *first,
+    unsigned int *last, uint64_t *top);
 /* Mean in ns; NaN when empty. */
 double ds_lat_mean(const struct ds_lat *h);
 /*

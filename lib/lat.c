@@ -114,6 +114,28 @@ ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
 	out->max_ns = hi != 0 && hi - 1 < cur->max_ns ? hi - 1 : cur->max_ns;
 }
 
+/*
+ * The first and last buckets holding a value, and the largest count
+ * of a bucket; -ENOENT when the histogram is empty.
+ */
+int
+ds_lat_span(const struct ds_lat *h, unsigned int *first, unsigned int *last,
+    uint64_t *top)
+{
+	unsigned int i;
+
+	*first = DS_LAT_NB;
+	*last = 0;
+	*top = 0;
+	for (i = 0; i < DS_LAT_NB; i++)
+		if (h->b[i] != 0) {
+			*first = i < *first ? i : *first;
+			*last = i;
+			*top = h->b[i] > *top ? h->b[i] : *top;
+		}
+	return *first < DS_LAT_NB ? 0 : -ENOENT;
+}
+
 double
 ds_lat_mean(const struct ds_lat *h)
 {
