@@ -295,12 +295,11 @@ report(struct dl *d, const struct ds_blklat_snap *prev,
 static void
 take(struct dl *d, const struct ds_blklat_snap *prev, struct ds_blklat_snap *s)
 {
-	int e, idle = ds_blkdisks_idle(&d->t.r, d->disk, d->ndisk);
+	int e;
 
-	if ((e = ds_blklat_read(&d->b, s)) < 0)
+	if ((e = ds_blklat_take(&d->b, &d->t.r, d->disk, d->ndisk, prev,
+	    s)) < 0)
 		tool_errc(1, e, "reading the maps");
-	ds_blklat_lost(prev, s, idle &&
-	    ds_blkdisks_idle(&d->t.r, d->disk, d->ndisk));
 }
 
 /*

@@ -721,7 +721,8 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	}
 	if (e != -ENOENT)
 		return e;
-	qsort(s->r, s->n, sizeof(*s->r), cmp_row);
+	if (s->n > 1)	/* qsort of NULL, even of none, is undefined */
+		qsort(s->r, s->n, sizeof(*s->r), cmp_row);
 	return 0;
 }
 
@@ -755,7 +756,8 @@ read_who(struct ds_blklat *b, struct ds_blklat_snap *s)
 	}
 	if (e != -ENOENT)
 		return e;
-	qsort(s->w, s->nw, sizeof(*s->w), cmp_who);
+	if (s->nw > 1)
+		qsort(s->w, s->nw, sizeof(*s->w), cmp_who);
 	return 0;
 }
 
@@ -812,7 +814,7 @@ ds_blklat_find(const struct ds_blklat_snap *prev,
 {
 	const struct ds_blklat_row *p;
 
-	if (prev == NULL)
+	if (prev == NULL || prev->n == 0)
 		return NULL;
 	p = bsearch(r, prev->r, prev->n, sizeof(*prev->r), cmp_row);
 	return p;
@@ -822,7 +824,7 @@ const struct ds_blklat_who *
 ds_blklat_find_who(const struct ds_blklat_snap *prev,
     const struct ds_blklat_who *w)
 {
-	if (prev == NULL)
+	if (prev == NULL || prev->nw == 0)
 		return NULL;
 	return bsearch(w, prev->w, prev->nw, sizeof(*prev->w), cmp_who);
 }
@@ -991,7 +993,8 @@ ds_blklat_who_delta(const struct ds_blklat_snap *prev,
 		if (w->h.count > 0)
 			(*n)++;
 	}
-	qsort(*out, *n, sizeof(**out), cmp_bytes);
+	if (*n > 1)
+		qsort(*out, *n, sizeof(**out), cmp_bytes);
 	return 0;
 }
 
@@ -1182,4 +1185,32 @@ ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size)
 	}
 	ds_buf_free(&b);
 	return e;
+}
+
+/*
+ * ds_blklat_read, with the completions never seen (ds_blklat_lost)
+ * brought up to date when the disks of d are idle: nothing in flight
+ * before and after a read, and a second read (the one kept) finds no
+ * request issued since the first.
+ */
+int
+ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *s)
+{
+	int e, idle = ds_blkdisks_idle(r, d, n);
+	uint64_t issued;
+
+	if ((e = ds_blklat_read(b, s)) < 0)
+		return e;
+	if (idle && ds_blkdisks_idle(r, d, n)) {
+		issued = s->issued;
+		if ((e = ds_blklat_read(b, s)) < 0)
+			return e;
+		idle = s->issued == issued;
+	} else {
+		idle = 0;
+	}
+	ds_blklat_lost(prev, s, idle);
+	return 0;
 }

@@ -249,6 +249,8 @@ ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st)
 	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) < 0)
 		return -errno;
 	st->id = info.id;
+	memcpy(st->name, info.name, sizeof(st->name) - 1);
+	st->name[sizeof(st->name) - 1] = '\0';
 	st->run_cnt = info.run_cnt;
 	st->run_time_ns = info.run_time_ns;
 	/*
@@ -273,6 +275,33 @@ ds_bpf_enable_stats(void)
 	attr.enable_stats.type = BPF_STATS_RUN_TIME;
 	fd = sys_bpf(BPF_ENABLE_STATS, &attr);
 	return fd < 0 ? -errno : (int)fd;
+}
+
+/* An fd for the program with this id (CAP_SYS_ADMIN), or -errno. */
+int
+ds_bpf_prog_fd_by_id(uint32_t id)
+{
+	union bpf_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_id = id;
+	fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The id of the program after id (0: the first); -ENOENT at the end. */
+int
+ds_bpf_prog_next_id(uint32_t id, uint32_t *next)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = id;
+	if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0)
+		return -errno;
+	*next = attr.next_id;
+	return 0;
 }
 
 /* How many programs the kernel holds now (every user's). */

@@ -1343,6 +1343,7 @@ int ds_bpf_prog_load(unsigned int type, const struct bpf_insn *ins, size_t n,
     const char *name, char *log, size_t logsize);
 struct ds_bpf_prog_stats {
 	uint32_t id;
+	char name[16];			/* as loaded (4.15+) */
 	uint64_t run_cnt, run_time_ns;	/* counted while stats are enabled */
 	uint64_t recursion_misses;	/* runs skipped: another program was
 					   running on the CPU (6.7+) */
@@ -1351,6 +1352,10 @@ struct ds_bpf_prog_stats {
 int ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st);
 /* BPF_ENABLE_STATS: run counters on while the returned fd is open. */
 int ds_bpf_enable_stats(void);
+/* The id after id (0: the first) of the programs loaded; -ENOENT at the end. */
+int ds_bpf_prog_next_id(uint32_t id, uint32_t *next);
+/* An fd of the program with this id (needs CAP_SYS_ADMIN). */
+int ds_bpf_prog_fd_by_id(uint32_t id);
 /* Programs loaded in the kernel now, every user's (BPF_PROG_GET_NEXT_ID). */
 int ds_bpf_prog_count(uint64_t *n);
 /* Attach a tracepoint program: the perf event's fd (close to detach). */
@@ -1476,8 +1481,9 @@ const struct ds_blklat_who *ds_blklat_find_who(
     const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
 /*
  * The completions never seen, into s->miss[DS_MISS_LOST]: issued less
- * d2c counted, when idle (the traced disks had nothing in flight just
- * before and after ds_blklat_read); else prev's figure (NULL: 0).
+ * d2c counted, when idle says s is complete (the traced disks had
+ * nothing in flight before and after a read, and a second read, s,
+ * found no request issued since); else prev's figure (NULL: 0).
  */
 void ds_blklat_lost(const struct ds_blklat_snap *prev,
     struct ds_blklat_snap *s, int idle);
@@ -1527,6 +1533,14 @@ int ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
  * sys/kernel/security/lockdown brackets); -ENOENT without the file.
  */
 int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
+/*
+ * ds_blklat_read, and ds_blklat_lost brought up to date when the disks
+ * d (those traced) are idle: nothing in flight before and after a read,
+ * and a second read (the one kept) finding no request issued since.
+ */
+int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *s);
 /* Requests in flight on disk now (sys/block/DISK/inflight, R + W). */
 int ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n);
 /* The kernel's internal dev_t (20-bit minor), as block events log it. */

@@ -5,6 +5,7 @@
  * shell tests: nothing of dlat's may stay after it exits).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,49 @@
 #include "diskstat.h"
 #include "../../lib/bpfasm.h"
 #include "tap.h"
+
+static volatile sig_atomic_t done;
+
+static void
+on_sig(int sig)
+{
+	(void)sig;
+	done = 1;
+}
+
+/* Every program's runs and time, at the start and at the end. */
+static int
+stats(void)
+{
+	struct ds_bpf_prog_stats a[256], b;
+	uint32_t id = 0, ids[256];
+	size_t n = 0, i;
+	int st, fd;
+
+	if ((st = ds_bpf_enable_stats()) < 0)
+		return 1;
+	signal(SIGINT, on_sig);
+	signal(SIGTERM, on_sig);
+	printf("ready\n");
+	fflush(stdout);
+	while (!done)
+		pause();
+	while (n < 256 && ds_bpf_prog_next_id(id, &id) == 0) {
+		if ((fd = ds_bpf_prog_fd_by_id(id)) < 0)
+			continue;
+		if (ds_bpf_prog_info(fd, &b) == 0) {
+			ids[n] = id;
+			a[n++] = b;
+		}
+		close(fd);
+	}
+	for (i = 0; i < n; i++)
+		printf("%u\t%s\t%llu\t%llu\n", ids[i], a[i].name,
+		    (unsigned long long)a[i].run_cnt,
+		    (unsigned long long)a[i].run_time_ns);
+	close(st);
+	return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -24,6 +68,12 @@ main(int argc, char **argv)
 	uint32_t k = 0;
 	uint64_t v = 42, got = 0;
 
+	/*
+	 * "bpf stats": run counters on until SIGINT or SIGTERM, then each
+	 * program's name, runs and ns in them over that time (make bench).
+	 */
+	if (argc == 2 && strcmp(argv[1], "stats") == 0)
+		return stats();
 	if (argc == 2 && strcmp(argv[1], "count") == 0) {
 		if (ds_bpf_prog_count(&before) < 0)
 			return 1;
