@@ -47,23 +47,45 @@ stats() {
 	wait $_c 2>/dev/null
 }
 
-base=$(iops)
-note "loop device alone: $base IOPS (4 KiB random reads, 2 jobs, $secs s)"
-stats "$TOOLDIR/dlat" -o tsv "$n"
-d=$(cat "$W/iops")
-awk -F'\t' -v b="$base" -v d="$d" '$2 ~ /^dlat_/ && $3 > 0 { r += $3; t += $4 }
-    END { printf "dlat tracing: %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run (%d runs)\n",
-	d, 100 * (b - d) / b, t / r, r }' "$W/stats" | while read -r l; do note "$l"; done
-if command -v bpftrace >/dev/null 2>&1; then
-	stats unshare -m sh -c 'mount --make-rprivate / &&
+# Exec: run in the background, its pid is bpftrace's (a subshell would
+# take the SIGINT with this script's trap).
+bt() {
+	exec unshare -m sh -c 'mount --make-rprivate / &&
 	    { mountpoint -q /sys/kernel/tracing || mount -t tracefs t /sys/kernel/tracing; } &&
 	    exec bpftrace -e "tracepoint:block:block_rq_issue /args->dev == '$kd'/ { @s[args->sector] = nsecs; }
 	    tracepoint:block:block_rq_complete /args->dev == '$kd' && @s[args->sector]/ {
 	    @h = hist(nsecs - @s[args->sector]); delete(@s[args->sector]); }"'
-	p=$(cat "$W/iops")
-	awk -F'\t' -v b="$base" -v d="$p" '$2 !~ /^dlat_/ && $3 > 0 { r += $3; t += $4 }
-	    END { printf "bpftrace one-liner (d2c only): %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run (%d runs)\n",
-		d, 100 * (b - d) / b, r ? t / r : 0, r }' "$W/stats" | while read -r l; do note "$l"; done
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Rounds of alone, dlat, bpftrace, interleaved so that the machine's
+# other load falls on all three alike; medians.  A first run warms up.
+iops >/dev/null
+: >"$W/a"; : >"$W/d"; : >"$W/b"; : >"$W/ds"; : >"$W/bs"
+have_bt=0
+command -v bpftrace >/dev/null 2>&1 && have_bt=1
+for r in 1 2 3; do
+	iops >>"$W/a"
+	stats "$TOOLDIR/dlat" -o tsv "$n"
+	cat "$W/iops" >>"$W/d"
+	awk -F'\t' '$2 ~ /^dlat_/ { print $3, $4 }' "$W/stats" >>"$W/ds"
+	if [ $have_bt = 1 ]; then
+		stats bt
+		cat "$W/iops" >>"$W/b"
+		awk -F'\t' '$2 !~ /^dlat_/ && $3 > 0 { print $3, $4 }' "$W/stats" >>"$W/bs"
+	fi
+done
+base=$(median <"$W/a")
+d=$(median <"$W/d")
+note "loop device alone: $base IOPS (4 KiB random reads, 2 jobs, $secs s; median of 3)"
+# Per I/O: the programs' time over the reads of the three runs (the
+# seconds before fio starts add the disks' other events, a little).
+note "$(awk -v b="$base" -v d="$d" -v s="$secs" '{ r += $1; t += $2 } END {
+    printf "dlat tracing (d2c, q2c, q2d): %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", d, 100 * (b - d) / b, t / r, r / (3 * d * s), t / (3 * d * s) }' "$W/ds")"
+if [ $have_bt = 1 ]; then
+	p=$(median <"$W/b")
+	note "$(awk -v b="$base" -v d="$p" -v s="$secs" '{ r += $1; t += $2 } END {
+	    printf "bpftrace one-liner (d2c only): %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", d, 100 * (b - d) / b, r ? t / r : 0, r / (3 * d * s), t / (3 * d * s) }' "$W/bs")"
 else
 	note "bpftrace not installed: no peer figures"
 fi
