@@ -362,15 +362,29 @@ epilogue(struct ds_asm *a, int out)
 	ds_asm_emit(a, B_EXIT());
 }
 
+/*
+ * The issue is stamped last, after the program's other work, so that
+ * d2c holds as little of dlat's own time as can be.
+ */
 static void
 prog_issue(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
-	int out = ds_asm_label(a);
+	int out = ds_asm_label(a), stamp = ds_asm_label(a);
 
 	filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
+	/* Issues counted: completions never seen are found from them. */
+	ds_asm_emit(a, B_MOV_I(R_VAL, 0));
+	hist(a, b, PH_ISSUE);
+	lookup(a, b->map[M_QSTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, stamp);
+	since(a);
+	hist(a, b, DS_BLK_Q2D);
+	ds_asm_here(a, stamp);
+	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
+	ds_asm_emit(a, B_STX(DW, 10, 0, S_NOW));
 	ds_asm_map(a, 1, b->map[M_ISTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
@@ -378,13 +392,6 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 	ds_asm_emit(a, B_ALU_I(ADD, 3, S_NOW));
 	ds_asm_emit(a, B_MOV_I(4, BPF_ANY));
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
-	/* Issues counted: completions never seen are found from them. */
-	ds_asm_emit(a, B_MOV_I(R_VAL, 0));
-	hist(a, b, PH_ISSUE);
-	lookup(a, b->map[M_QSTART], S_KEY);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
-	since(a);
-	hist(a, b, DS_BLK_Q2D);
 	epilogue(a, out);
 }
 
