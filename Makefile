@@ -61,8 +61,9 @@ $(LIB): $(LIBOBJ)
 cmd/%: cmd/%.c cmd/tool.h lib/diskstat.h $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
 
+# Unit tests may use libm (the tools never do).
 t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lm
 
 cmd/static/lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
 	@mkdir -p cmd/static/lib

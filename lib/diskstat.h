@@ -265,6 +265,8 @@ enum ds_type {
 	DS_T_F2,		/* double, two decimals (iostat's precision) */
 	DS_T_TIME,		/* Unix time in ns, printed as seconds.millis */
 	DS_T_G,			/* double, ten significant digits (ds_w_f) */
+	DS_T_F3,		/* double, three decimals (ns given in us);
+				   cells given with ds_w_f */
 };
 
 enum ds_prom {
@@ -2011,5 +2013,333 @@ int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
  */
 const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
     unsigned int major, unsigned int minor);
+/* ---- Latency histograms (dlat) ---------------------------------------- */
+
+/*
+ * Log-linear histograms of nanoseconds: one bucket per value below 16,
+ * then DS_LAT_SUB buckets to each power of two up to 2^37 ns (137 s;
+ * the last bucket holds everything above).  A bucket is 1/8 of its
+ * lower bound wide, so a percentile is known within about 6%.  The
+ * struct is also the value the in-kernel program counts into.
+ */
+#define DS_LAT_SUB 8
+#define DS_LAT_NB 280
+struct ds_lat {
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint64_t b[DS_LAT_NB];
+};
+/* The bucket of a value. */
+unsigned int ds_lat_bucket(uint64_t ns);
+/* Bucket i holds [*lo, *hi) ns; *hi is 0 for the last (no bound). */
+void ds_lat_bounds(unsigned int i, uint64_t *lo, uint64_t *hi);
+void ds_lat_add(struct ds_lat *h, uint64_t ns);
+void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
+/*
+ * What cur counted since prev (NULL: everything).  A counter gone back
+ * (an entry made anew) takes cur whole.  out->max_ns is exact when the
+ * interval raised the maximum, else the top of the highest bucket that
+ * gained (capped by cur's maximum): within a bucket of the truth.
+ */
+void ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
+    struct ds_lat *out);
+/* The first and last buckets in use, the largest count; -ENOENT empty. */
+int ds_lat_span(const struct ds_lat *h, unsigned int *first,
+    unsigned int *last, uint64_t *top);
+/* Mean in ns; NaN when empty. */
+double ds_lat_mean(const struct ds_lat *h);
+/*
+ * The q-quantile (0 < q <= 1) in ns: the rank ceil(q * count) value as
+ * its bucket places it (interpolated inside it, never above max_ns).
+ * NaN when empty.
+ */
+double ds_lat_quantile(const struct ds_lat *h, double q);
+/*
+ * Append h as the samples of a Prometheus histogram NAME (seconds):
+ * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
+ * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
+ * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
+ * caller's.  -ENOMEM.
+ */
+int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
+    const struct ds_lat *h);
+
+/* ---- Tracepoints (tracefs) -------------------------------------------- */
+
+/*
+ * Where tracefs is: /sys/kernel/tracing, or below debugfs.  When it is
+ * not mounted, ds_tracefs_find moves the process into a mount namespace
+ * of its own (unshare(CLONE_NEWNS), every mount made private first) and
+ * mounts it there: the host's mounts never change.  Call it before any
+ * thread is started.
+ */
+struct ds_tracefs {
+	char path[64];
+	int mounted;		/* 1: mounted by us, in our namespace */
+};
+int ds_tracefs_find(struct ds_tracefs *t);
+
+/* One field of an event's record, as its `format` file gives it. */
+struct ds_tpfield {
+	char name[64];
+	char type[64];		/* "unsigned int", "__data_loc char[]" */
+	uint32_t offset, size;	/* bytes */
+	uint32_t array;		/* N of name[N]; 0 when not an array */
+	int is_signed;		/* 1, 0, or -1 when the file does not say */
+	int data_loc;		/* a dynamic array: 4 bytes of offset, length */
+};
+#define DS_TP_FIELDS_MAX 32
+struct ds_tpfmt {
+	char name[64];
+	uint32_t id;		/* the perf tracepoint id (ID:) */
+	struct ds_tpfield f[DS_TP_FIELDS_MAX];
+	size_t n;
+};
+/* Parse a `format` file: -EINVAL without an ID or any field. */
+int ds_tpfmt_parse(const char *text, struct ds_tpfmt *out);
+/* events/SYS/EVENT/format below tracefs. */
+int ds_tpfmt_read(const struct ds_tracefs *t, const char *sys,
+    const char *event, struct ds_buf *scratch, struct ds_tpfmt *out);
+/* The field called name; NULL when the event has none. */
+const struct ds_tpfield *ds_tpfmt_field(const struct ds_tpfmt *f,
+    const char *name);
+/* The end of the last field: the bytes a program may read. */
+uint32_t ds_tpfmt_size(const struct ds_tpfmt *f);
+
+/* ---- eBPF (bpf(2) without libbpf) ------------------------------------- */
+
+/*
+ * Thin wrappers of bpf(2); each returns an fd or 0, or -errno.  Objects
+ * live as long as their fds: nothing is pinned.  Programs are built
+ * with the library's private assembler (lib/bpfasm.h).
+ */
+struct bpf_insn;
+int ds_bpf_map_create(unsigned int type, unsigned int key_size,
+    unsigned int value_size, unsigned int max_entries, unsigned int flags,
+    const char *name);
+int ds_bpf_map_lookup(int fd, const void *key, void *value);
+int ds_bpf_map_update(int fd, const void *key, const void *value,
+    uint64_t flags);
+int ds_bpf_map_delete(int fd, const void *key);
+/* The key after key (NULL: the first); -ENOENT after the last. */
+int ds_bpf_map_next(int fd, const void *key, void *next);
+/*
+ * Load a program; on failure it is tried once more with the verifier's
+ * log into log (logsize bytes, NUL-terminated), so the caller can say
+ * why.
+ */
+int ds_bpf_prog_load(unsigned int type, const struct bpf_insn *ins, size_t n,
+    const char *name, char *log, size_t logsize);
+struct ds_bpf_prog_stats {
+	uint32_t id;
+	char name[16];			/* as loaded (4.15+) */
+	uint64_t run_cnt, run_time_ns;	/* counted while stats are enabled */
+	uint64_t recursion_misses;	/* runs skipped: another program was
+					   running on the CPU (6.7+) */
+	int have_misses;		/* the kernel reports them */
+};
+int ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st);
+/* BPF_ENABLE_STATS: run counters on while the returned fd is open. */
+int ds_bpf_enable_stats(void);
+/* The id after id (0: the first) of the programs loaded; -ENOENT at the end. */
+int ds_bpf_prog_next_id(uint32_t id, uint32_t *next);
+/* An fd of the program with this id (needs CAP_SYS_ADMIN). */
+int ds_bpf_prog_fd_by_id(uint32_t id);
+/* Programs loaded in the kernel now, every user's (BPF_PROG_GET_NEXT_ID). */
+int ds_bpf_prog_count(uint64_t *n);
+/* Attach a tracepoint program: the perf event's fd (close to detach). */
+int ds_bpf_attach_tp(uint32_t tp_id, int prog_fd);
+/* Possible CPUs (the per-CPU values of a lookup). */
+int ds_bpf_ncpus(void);
+
+/* ---- Block latency tracing (dlat) ------------------------------------- */
+
+/*
+ * Four tracepoint programs (block_bio_queue, block_rq_issue,
+ * block_rq_complete, block_bio_complete), hand-assembled and loaded
+ * through bpf(2), count latencies into struct ds_lat histograms per
+ * disk, operation and phase (btt's names):
+ *   d2c  request issued to the driver -> completed;
+ *   q2c  bio queued -> completed (the request's completion, or the
+ *        bio's on a bio-based device: dm, md, zram);
+ *   q2d  bio queued -> its request issued.
+ * Needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN).  Nothing is pinned:
+ * ds_blklat_close (or the process's end) removes every trace of it.
+ */
+enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
+enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
+/* "read" ... "flush", "d2c" "q2c" "q2d"; NULL out of range. */
+const char *ds_blk_op_name(unsigned int op);
+const char *ds_blk_phase_name(unsigned int ph);
+
+/* The fields of a block event the programs read, checked. */
+struct ds_blkev {
+	uint32_t id;		/* tracepoint id */
+	uint32_t dev, sector, nr_sector, rwbs, rwbs_len, comm;	/* offsets */
+};
+/*
+ * From an event's format: dev (4 bytes), sector (8), nr_sector (4),
+ * rwbs (a char array of 2 or more), comm (char[16], when want_comm),
+ * each naturally aligned, at 8 or above, inside the record; -EPROTO
+ * otherwise.
+ */
+int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
+    struct ds_blkev *ev);
+
+#define DS_BLKLAT_WHO 1u		/* also per submitting process */
+#define DS_BLKLAT_PROGS 4
+#define DS_BLKLAT_STARTS 32768		/* starts kept (each LRU map) */
+#define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
+#define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
+
+/* The value of the who map. */
+struct ds_blklat_whoval {
+	struct ds_lat h;	/* q2c */
+	uint64_t bytes;		/* of the bios completed, as queued */
+	char comm[16];		/* at the first bio */
+};
+
+struct ds_blklat {
+	unsigned int flags;
+	int ncpu;
+	int map[7];
+	int prog[DS_BLKLAT_PROGS];
+	int link[DS_BLKLAT_PROGS];	/* perf events */
+	size_t insns[DS_BLKLAT_PROGS];	/* program sizes */
+	struct ds_blkev ev[DS_BLKLAT_PROGS];
+	struct ds_tracefs tfs;
+	char *log;		/* after a failed load: the verifier's log */
+	const char *what;	/* after a failure: the step that failed */
+};
+
+/* Missed events, by cause. */
+enum {
+	DS_MISS_RECURSION,	/* a program skipped: another ran on its CPU */
+	DS_MISS_UNMATCHED_D2C,	/* a completion without its issue */
+	DS_MISS_UNMATCHED_Q2C,	/* a completion without its queue */
+	DS_MISS_MAP_FULL,	/* a histogram or who entry could not be made */
+	DS_MISS_LOST,		/* issued, never seen completing (ds_blklat_lost) */
+	DS_MISS_N
+};
+
+struct ds_blklat_row {
+	uint32_t dev;		/* the disk, as ds_kdev */
+	unsigned int op, phase;
+	struct ds_lat h;
+};
+struct ds_blklat_who {
+	uint32_t dev, pid;	/* pid: the submitter's tgid */
+	char comm[16];
+	uint64_t bytes;
+	struct ds_lat h;
+};
+/* Everything counted since attach, sorted by key. */
+struct ds_blklat_snap {
+	struct ds_blklat_row *r;
+	size_t n, cap;
+	struct ds_blklat_who *w;
+	size_t nw, capw;
+	uint64_t miss[DS_MISS_N];
+	uint64_t issued;	/* requests issued to the traced disks */
+	int have_recursion;	/* the kernel counts recursion misses */
+	uint64_t run_cnt[DS_BLKLAT_PROGS];	/* with BPF_ENABLE_STATS */
+	uint64_t run_time_ns[DS_BLKLAT_PROGS];
+};
+
+void ds_blklat_init(struct ds_blklat *b);
+/* 0 when bpf(2) can be used here; -EPERM without the capabilities. */
+int ds_blklat_probe(void);
+/*
+ * Find tracefs (see ds_tracefs_find), read the formats, make the maps
+ * for ndevs devices (disks and partitions) of ndisks disks, load the
+ * programs.  On failure b->what names the step (and b->log holds the
+ * verifier's log after a refused program); ds_blklat_close after.
+ */
+int ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
+    size_t ndisks);
+/* Trace dev (a disk or partition, ds_kdev) as disk. */
+int ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk);
+int ds_blklat_attach(struct ds_blklat *b);
+void ds_blklat_close(struct ds_blklat *b);
+int ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s);
+void ds_blklat_snap_free(struct ds_blklat_snap *s);
+/* prev's entry with r's (w's) key, or NULL. */
+const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_row *r);
+const struct ds_blklat_who *ds_blklat_find_who(
+    const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
+/*
+ * The completions never seen, into s->miss[DS_MISS_LOST]: issued less
+ * d2c counted, when idle says s is complete (the traced disks had
+ * nothing in flight before and after a read, and a second read, s,
+ * found no request issued since); else prev's figure (NULL: 0).
+ */
+void ds_blklat_lost(const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *s, int idle);
+/* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full", "lost_completion". */
+const char *ds_blklat_miss_name(unsigned int i);
+/* cur's missed events less prev's (NULL: all of them), and their sum. */
+void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, uint64_t m[DS_MISS_N],
+    uint64_t *total);
+/*
+ * The interval's figures of each submitter (cur less prev; NULL: all),
+ * those with nothing completed left out, by disk then most bytes
+ * first.  *out is allocated (free it).
+ */
+int ds_blklat_who_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n);
+/*
+ * Append the Prometheus text of s (counts since attach): the histogram
+ * dlat_latency_seconds{device,op,phase} (see ds_lat_prom) and
+ * dlat_missed_events_total{reason}.  name(arg, dev) names a disk.
+ */
+int ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
+    const char *(*name)(void *, uint32_t), void *arg);
+/* A disk to trace: its name and dev_t (ds_kdev). */
+struct ds_blkdisk {
+	char name[DS_DISK_NAME_MAX];
+	uint32_t dev;
+};
+/*
+ * Every whole disk of sys/block, or those sel selects (its operands
+ * marked as ds_devsel_match does); *ndevs their devices with their
+ * partitions.  *out is allocated (free it).
+ */
+int ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
+    struct ds_blkdisk **out, size_t *n, size_t *ndevs);
+/* Trace each disk and its partitions (counted as the disk). */
+int ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n);
+/* The name of dev among d; NULL when it is not one of them. */
+const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
+    uint32_t dev);
+/* 1 when no disk of d has a request in flight now, else 0. */
+int ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
+    size_t n);
+/*
+ * The lockdown mode ("none", "integrity", "confidentiality": what
+ * sys/kernel/security/lockdown brackets); -ENOENT without the file.
+ */
+int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
+/*
+ * ds_blklat_read, and ds_blklat_lost brought up to date when the disks
+ * d (those traced) are idle: nothing in flight before and after a read,
+ * and a second read (the one kept) finding no request issued since.
+ */
+int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *s);
+/* Requests in flight on disk now (sys/block/DISK/inflight, R + W). */
+int ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n);
+/* The kernel's internal dev_t (20-bit minor), as block events log it. */
+uint32_t ds_kdev(unsigned int major, unsigned int minor);
+/*
+ * The dev_t (ds_kdev) of sys/block/DISK and of each of its partitions
+ * into out (out[0] the disk); *n the count, which may exceed max.
+ */
+int ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
+    size_t max, size_t *n);
 
 #endif

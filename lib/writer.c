@@ -285,6 +285,9 @@ fmt_num(char *buf, size_t sz, const struct ds_cell *c)
 		if ((n = fmt_f2(buf, sz, c->v.d)) < 0)
 			n = snprintf(buf, sz, "%.2f", c->v.d);
 		break;
+	case DS_T_F3:
+		n = snprintf(buf, sz, "%.3f", c->v.d);
+		break;
 	case DS_T_TIME:
 		n = snprintf(buf, sz, "%" PRIu64 ".%03" PRIu64,
 		    c->v.u / 1000000000u, c->v.u % 1000000000u / 1000000u);
@@ -372,6 +375,8 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 	/* A double given to a column of any precision takes the column's. */
 	if (c.kind - 1 == DS_T_F2 && col->type == DS_T_G)
 		c.kind = DS_T_G + 1;
+	if (col->type == DS_T_F3 && c.kind - 1 == DS_T_F2)
+		c.kind = DS_T_F3 + 1;
 	if (c.kind != 0 && (enum ds_type)(c.kind - 1) != col->type &&
 	    !(col->type == DS_T_F2 && c.kind - 1 == DS_T_TIME) &&
 	    !(col->type == DS_T_TIME && c.kind - 1 == DS_T_F2)) {
@@ -387,7 +392,8 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 			c.kind = 0;
 		}
 	}
-	if ((c.kind - 1 == DS_T_F2 || c.kind - 1 == DS_T_G) && !isfinite(c.v.d))
+	if ((c.kind - 1 == DS_T_F2 || c.kind - 1 == DS_T_G ||
+	    c.kind - 1 == DS_T_F3) && !isfinite(c.v.d))
 		c.kind = 0;
 	w->col++;
 	if (held(w)) {
@@ -703,6 +709,7 @@ prom_value(char *buf, size_t sz, const struct ds_col *col,
 		break;
 	case DS_T_F2:
 	case DS_T_G:
+	case DS_T_F3:
 		d = c->v.d * (col->scale != 0 ? col->scale : 1);
 		n = snprintf(buf, sz, "%.15g", d);
 		break;

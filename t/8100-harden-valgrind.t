@@ -57,12 +57,12 @@ vg() {
 }
 
 for t in $tools; do
-	# dtriage: half a second of window, not its default 10 s.
-	w=
-	[ "$t" = dtriage ] && w=0.5
+	# dtriage: half a second of window, not its default 10 s; dlat
+	# without an interval traces until interrupted: one short one.
+	case $t in dtriage) live=0.5 ;; dlat) live="0.2 1" ;; *) live= ;; esac
 	for fmt in tsv json; do
 		# shellcheck disable=SC2086
-		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt" $w
+		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt" $live
 		vg "$t -o $fmt -R tree" "$TOP/cmd/$t" -o "$fmt" -R "$tree"
 	done
 done

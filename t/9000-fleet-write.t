@@ -41,6 +41,7 @@ sorted() {
 }
 
 for t in $tools; do
+	traces_until_signal "$t" && continue
 	d=$TRASH/w.$t
 	mkdir "$d"
 	# The umask holds (issue 15, 7): a collector running as another
@@ -84,6 +85,7 @@ if [ -z "$canmount" ] || ! command -v setpriv >/dev/null; then
 else
 	chmod 0711 "$TRASH"
 	for t in $tools; do
+		traces_until_signal "$t" && continue
 		# A filesystem made read-only after the old file was written.
 		m=$TRASH/ro.$t
 		mkdir "$m"
@@ -157,6 +159,7 @@ case $res in
 esac
 
 for t in $tools; do
+	traces_until_signal "$t" && continue
 	f=$TRASH/loop.$t.prom
 	stop=$TRASH/loop.$t.stop
 	run "$t" -o prom -w "$f" 2>/dev/null || { fail "$t: first write"; continue; }

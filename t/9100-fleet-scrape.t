@@ -45,6 +45,7 @@ case " $tools " in
 esac
 scraped=
 for t in $tools; do
+	traces_until_signal "$t" && continue
 	if tree=$(fleet_tree "$t"); then
 		"$t" -R "$tree" -o tsv >"$TRASH/$t.tsv" 2>"$TRASH/err"
 		is "$?" 0 "$t -R ${tree#$FIX/} -o tsv"

@@ -45,6 +45,7 @@ fleet_tools
 [ -n "$tools" ] || { echo "# no tool built yet"; exit 0; }
 
 for t in $tools; do
+	traces_until_signal "$t" && continue
 	set -- live
 	tree=$(fleet_tree "$t") && set -- live "$tree"
 	for src; do

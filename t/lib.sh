@@ -173,6 +173,14 @@ json_ok() {
 	[ "$_jn" -gt 0 ] && [ "$_jn" -eq "$_jt" ]
 }
 
+# traces_until_signal TOOL: TOOL without an interval traces until
+# SIGINT or SIGTERM (dlat), so the checks made of one report of every
+# tool leave it to its own tests (t/6001-dlat-cli.t runs its formats,
+# -w, >/dev/full and | head -1 with an end in sight).
+traces_until_signal() {
+	[ "$1" = dlat ]
+}
+
 # need_root / need_prog NAME...: skip the whole script when missing
 # (need_cmd is the older name of need_prog).  The optional programs
 # come from the test-only packages t/deps installs.

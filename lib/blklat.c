@@ -1,0 +1,1223 @@
+/*
+ * Block latency in the kernel: four tracepoint programs written with
+ * the assembler of bpfasm.h, fed with the field offsets of this
+ * kernel's `format` files, counting into histograms (struct ds_lat)
+ * per device, operation and phase:
+ *
+ *   block_bio_queue     the bio enters the block layer: Q, kept by
+ *                       (disk, sector) with the submitter's tgid and
+ *                       the bio's size
+ *   block_rq_issue      the request goes to the driver: D, kept by
+ *                       (disk, sector); Q found: q2d
+ *   block_rq_complete   D found: d2c; Q found: q2c (and who)
+ *   block_bio_complete  bio-based devices (dm, md, zram), which have no
+ *                       requests: Q found: q2c (and who)
+ *
+ * Partitions are mapped to their disk in the kernel (the devs map,
+ * which is also the device filter).  Completions with no start are
+ * counted, never guessed: requests issued before tracing began, a flush
+ * request made by the flush machinery, a start pushed out of the LRU.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+#include "bpfasm.h"
+
+/* Registers the programs keep across helper calls (r6-r9 survive). */
+#define R_CTX 6
+#define R_DEV 7		/* the whole disk's dev_t */
+#define R_OP 8
+#define R_VAL 9		/* the latency being counted, ns */
+
+/* Stack slots (below the frame pointer r10). */
+#define S_KEY (-16)	/* start key: dev, 0, sector */
+#define S_HKEY (-24)	/* histogram key: dev, op * 4 + phase */
+#define S_IDX (-28)	/* a u32 array index */
+#define S_NOW (-40)
+#define S_WKEY (-48)	/* who key: dev, tgid */
+#define S_QVAL (-64)	/* Q value: ns, tgid, 0 */
+
+#define WHO_BYTES ((int)offsetof(struct ds_blklat_whoval, bytes))
+#define WHO_COMM ((int)offsetof(struct ds_blklat_whoval, comm))
+
+/* The histogram key's phase 3: a count of issues only. */
+#define PH_ISSUE 3
+
+enum { ST_UNMATCHED_D2C, ST_UNMATCHED_Q2C, ST_MAP_FULL, ST_N };
+
+enum { M_DEVS, M_ISTART, M_QSTART, M_HIST, M_WHO, M_STATS, M_ZERO, M_N };
+
+static const char *const ops[DS_BLK_OPS] = {
+	"read", "write", "discard", "flush"
+};
+static const char *const phases[DS_BLK_PHASES] = { "d2c", "q2c", "q2d" };
+
+const char *
+ds_blk_op_name(unsigned int op)
+{
+	return op < DS_BLK_OPS ? ops[op] : NULL;
+}
+
+const char *
+ds_blk_phase_name(unsigned int ph)
+{
+	return ph < DS_BLK_PHASES ? phases[ph] : NULL;
+}
+
+/*
+ * A field the programs read, checked against the record: the kernel
+ * takes a context read at any offset and returns garbage past the end,
+ * refuses one below 8 or misaligned.
+ */
+static int
+field(const struct ds_tpfmt *f, const char *name, uint32_t size, int array,
+    uint32_t *off)
+{
+	const struct ds_tpfield *x = ds_tpfmt_field(f, name);
+
+	if (x == NULL || x->data_loc || x->offset < 8 ||
+	    x->offset + x->size > ds_tpfmt_size(f))
+		return -EPROTO;
+	if (array ? x->array < size || x->size != x->array :
+	    x->size != size || x->offset % size != 0)
+		return -EPROTO;
+	*off = x->offset;
+	return 0;
+}
+
+int
+ds_blkev_layout(const struct ds_tpfmt *f, int want_comm, struct ds_blkev *ev)
+{
+	int e;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->id = f->id;
+	if ((e = field(f, "dev", 4, 0, &ev->dev)) < 0 ||
+	    (e = field(f, "sector", 8, 0, &ev->sector)) < 0 ||
+	    (e = field(f, "nr_sector", 4, 0, &ev->nr_sector)) < 0 ||
+	    (e = field(f, "rwbs", 2, 1, &ev->rwbs)) < 0)
+		return e;
+	ev->rwbs_len = ds_tpfmt_field(f, "rwbs")->size;
+	if (want_comm && (e = field(f, "comm", 16, 1, &ev->comm)) < 0)
+		return e;
+	return 0;
+}
+
+/* r0 = lookup(map, fp + slot) */
+static void
+lookup(struct ds_asm *a, int map, int slot)
+{
+	ds_asm_map(a, 1, map);
+	ds_asm_emit(a, B_MOV_R(2, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 2, slot));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_map_lookup_elem));
+}
+
+static void
+xadd(struct ds_asm *a, int dst, int src, int off)
+{
+	ds_asm_emit(a, BI(BPF_STX | BPF_ATOMIC | BPF_DW, dst, src, off,
+	    BPF_ADD));
+}
+
+/* A per-CPU counter of the stats map, plus one. */
+static void
+stat(struct ds_asm *a, const struct ds_blklat *b, int idx)
+{
+	int skip = ds_asm_label(a);
+
+	ds_asm_emit(a, B_ST(W, 10, S_IDX, idx));
+	lookup(a, b->map[M_STATS], S_IDX);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, skip);
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+	ds_asm_emit(a, B_ALU_I(ADD, 1, 1));
+	ds_asm_emit(a, B_STX(DW, 0, 1, 0));
+	ds_asm_here(a, skip);
+}
+
+/*
+ * Count R_VAL into the struct ds_lat at r0: count, sum, max, bucket
+ * (ds_lat_bucket unrolled: log2 by halving, then three bits more).
+ * Uses r1-r4; r0 kept.
+ */
+static void
+lat_add(struct ds_asm *a)
+{
+	int nomax = ds_asm_label(a), done = ds_asm_label(a), s;
+	static const int step[] = { 32, 16, 8, 4, 2, 1 };
+	size_t i;
+
+	ds_asm_emit(a, B_MOV_I(1, 1));
+	xadd(a, 0, 1, 0);
+	xadd(a, 0, R_VAL, 8);
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
+	ds_asm_jmp_r(a, BPF_JGE, 1, R_VAL, nomax);
+	ds_asm_emit(a, B_STX(DW, 0, R_VAL, 16));
+	ds_asm_here(a, nomax);
+	ds_asm_emit(a, B_MOV_R(1, R_VAL));
+	ds_asm_jmp_i(a, BPF_JLT, 1, 2 * DS_LAT_SUB, done);
+	ds_asm_emit(a, B_MOV_R(3, R_VAL));
+	ds_asm_emit(a, B_MOV_I(2, 0));
+	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		s = ds_asm_label(a);
+		ds_asm_emit(a, B_MOV_R(4, 3));
+		ds_asm_emit(a, B_ALU_I(RSH, 4, step[i]));
+		ds_asm_jmp_i(a, BPF_JEQ, 4, 0, s);
+		ds_asm_emit(a, B_MOV_R(3, 4));
+		ds_asm_emit(a, B_ALU_I(ADD, 2, step[i]));
+		ds_asm_here(a, s);
+	}
+	/* r2 = e; r1 = (e - 2) * 8 + ((v >> (e - 3)) & 7) */
+	ds_asm_emit(a, B_MOV_R(3, 2));
+	ds_asm_emit(a, B_ALU_I(SUB, 3, 3));
+	ds_asm_emit(a, B_ALU_R(RSH, 1, 3));
+	ds_asm_emit(a, B_ALU_I(AND, 1, 7));
+	ds_asm_emit(a, B_ALU_I(SUB, 2, 2));
+	ds_asm_emit(a, B_ALU_I(LSH, 2, 3));
+	ds_asm_emit(a, B_ALU_R(ADD, 1, 2));
+	ds_asm_jmp_i(a, BPF_JLE, 1, DS_LAT_NB - 1, done);
+	ds_asm_emit(a, B_MOV_I(1, DS_LAT_NB - 1));
+	ds_asm_here(a, done);
+	ds_asm_emit(a, B_ALU_I(LSH, 1, 3));
+	ds_asm_emit(a, B_MOV_R(2, 0));
+	ds_asm_emit(a, B_ALU_R(ADD, 2, 1));
+	ds_asm_emit(a, B_MOV_I(1, 1));
+	xadd(a, 2, 1, (int)offsetof(struct ds_lat, b));
+}
+
+/*
+ * r0 = the entry of map at key slot, made from the zero value when
+ * missing; jumps to out when it cannot be had (map full: counted).
+ */
+static void
+find_or_make(struct ds_asm *a, const struct ds_blklat *b, int map, int slot,
+    int out)
+{
+	int have = ds_asm_label(a), again = ds_asm_label(a);
+
+	lookup(a, map, slot);
+	ds_asm_jmp_i(a, BPF_JNE, 0, 0, have);
+	ds_asm_emit(a, B_ST(W, 10, S_IDX, 0));
+	lookup(a, b->map[M_ZERO], S_IDX);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
+	ds_asm_emit(a, B_MOV_R(3, 0));
+	ds_asm_map(a, 1, map);
+	ds_asm_emit(a, B_MOV_R(2, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 2, slot));
+	ds_asm_emit(a, B_MOV_I(4, BPF_NOEXIST));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, again);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, -EEXIST, again);
+	stat(a, b, ST_MAP_FULL);
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+	ds_asm_here(a, again);
+	lookup(a, map, slot);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
+	ds_asm_here(a, have);
+}
+
+/* R_VAL into the histogram of (R_DEV, R_OP, phase). */
+static void
+hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
+{
+	int out = ds_asm_label(a);
+
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_HKEY));
+	ds_asm_emit(a, B_MOV_R(1, R_OP));
+	ds_asm_emit(a, B_ALU_I(LSH, 1, 2));
+	ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_HKEY + 4));
+	find_or_make(a, b, b->map[M_HIST], S_HKEY, out);
+	lat_add(a);
+	ds_asm_here(a, out);
+}
+
+/* R_DEV = devs[ctx->dev], or to out for a device not traced. */
+static void
+filter(struct ds_asm *a, const struct ds_blklat *b, const struct ds_blkev *ev,
+    int out)
+{
+	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
+	ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->dev));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_IDX));
+	lookup(a, b->map[M_DEVS], S_IDX);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
+	ds_asm_emit(a, B_LDX(W, R_DEV, 0, 0));
+}
+
+/*
+ * R_OP from rwbs: R W D, or a flush: "F" alone or before anything but
+ * R W D (the flag PREFLUSH on a write is "FW..."; REQ_OP_FLUSH "FF",
+ * "FN" on old kernels).  Anything else (zone and driver operations) to
+ * out.  Read a byte at a time: the verifier refuses misaligned reads.
+ */
+static void
+op(struct ds_asm *a, const struct ds_blkev *ev, int out)
+{
+	int notf = ds_asm_label(a), cls = ds_asm_label(a), done = ds_asm_label(a);
+	int rd = ds_asm_label(a), wr = ds_asm_label(a), dc = ds_asm_label(a);
+
+	ds_asm_emit(a, B_LDX(B, 1, R_CTX, (int16_t)ev->rwbs));
+	ds_asm_jmp_i(a, BPF_JNE, 1, 'F', notf);
+	ds_asm_emit(a, B_LDX(B, 1, R_CTX, (int16_t)(ev->rwbs + 1)));
+	ds_asm_emit(a, B_MOV_I(R_OP, DS_BLK_FLUSH));
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, cls);
+	ds_asm_here(a, notf);
+	ds_asm_emit(a, B_MOV_I(R_OP, -1));
+	ds_asm_here(a, cls);
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 'R', rd);
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 'W', wr);
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 'D', dc);
+	ds_asm_jmp_i(a, BPF_JEQ, R_OP, -1, out);
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, done);
+	ds_asm_here(a, rd);
+	ds_asm_emit(a, B_MOV_I(R_OP, DS_BLK_READ));
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, done);
+	ds_asm_here(a, wr);
+	ds_asm_emit(a, B_MOV_I(R_OP, DS_BLK_WRITE));
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, done);
+	ds_asm_here(a, dc);
+	ds_asm_emit(a, B_MOV_I(R_OP, DS_BLK_DISCARD));
+	ds_asm_here(a, done);
+}
+
+/* S_NOW = ktime; S_KEY = (R_DEV, 0, sector), (sector_t)-1 as 0. */
+static void
+now_and_key(struct ds_asm *a, const struct ds_blkev *ev)
+{
+	int ok = ds_asm_label(a);
+
+	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
+	ds_asm_emit(a, B_STX(DW, 10, 0, S_NOW));
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_KEY));
+	ds_asm_emit(a, B_ST(W, 10, S_KEY + 4, 0));
+	ds_asm_emit(a, B_LDX(DW, 1, R_CTX, (int16_t)ev->sector));
+	/* A flush logs sector 0 at issue, (sector_t)-1 at completion. */
+	ds_asm_jmp_i(a, BPF_JNE, 1, -1, ok);
+	ds_asm_emit(a, B_MOV_I(1, 0));
+	ds_asm_here(a, ok);
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_KEY + 8));
+}
+
+/* R_VAL = S_NOW - *(u64 *)r0 */
+static void
+since(struct ds_asm *a)
+{
+	ds_asm_emit(a, B_LDX(DW, R_VAL, 10, S_NOW));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+	ds_asm_emit(a, B_ALU_R(SUB, R_VAL, 1));
+}
+
+static void
+delete(struct ds_asm *a, int map, int slot)
+{
+	ds_asm_map(a, 1, map);
+	ds_asm_emit(a, B_MOV_R(2, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 2, slot));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_map_delete_elem));
+}
+
+/*
+ * The Q of this completion: q2c into the histogram and, in who mode,
+ * into the submitter's entry with the bytes completed.
+ */
+static void
+complete_q(struct ds_asm *a, const struct ds_blklat *b)
+{
+	int noq = ds_asm_label(a), end = ds_asm_label(a);
+
+	lookup(a, b->map[M_QSTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
+	since(a);
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 8));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 12));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL));
+	delete(a, b->map[M_QSTART], S_KEY);
+	hist(a, b, DS_BLK_Q2C);
+	if (b->flags & DS_BLKLAT_WHO) {
+		lookup(a, b->map[M_WHO], S_WKEY);
+		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+		lat_add(a);
+		/* The bio's size when queued: a request may end in parts. */
+		ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL));
+		ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
+		xadd(a, 0, 1, WHO_BYTES);
+	}
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+	ds_asm_here(a, noq);
+	stat(a, b, ST_UNMATCHED_Q2C);
+	ds_asm_here(a, end);
+}
+
+static void
+epilogue(struct ds_asm *a, int out)
+{
+	ds_asm_here(a, out);
+	ds_asm_emit(a, B_MOV_I(0, 0));
+	ds_asm_emit(a, B_EXIT());
+}
+
+/*
+ * The issue is stamped last, after the program's other work, so that
+ * d2c holds as little of dlat's own time as can be.
+ */
+static void
+prog_issue(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev)
+{
+	int out = ds_asm_label(a), stamp = ds_asm_label(a);
+
+	filter(a, b, ev, out);
+	op(a, ev, out);
+	now_and_key(a, ev);
+	/* Issues counted: completions never seen are found from them. */
+	ds_asm_emit(a, B_MOV_I(R_VAL, 0));
+	hist(a, b, PH_ISSUE);
+	lookup(a, b->map[M_QSTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, stamp);
+	since(a);
+	hist(a, b, DS_BLK_Q2D);
+	ds_asm_here(a, stamp);
+	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
+	ds_asm_emit(a, B_STX(DW, 10, 0, S_NOW));
+	ds_asm_map(a, 1, b->map[M_ISTART]);
+	ds_asm_emit(a, B_MOV_R(2, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
+	ds_asm_emit(a, B_MOV_R(3, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 3, S_NOW));
+	ds_asm_emit(a, B_MOV_I(4, BPF_ANY));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
+	epilogue(a, out);
+}
+
+static void
+prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev)
+{
+	int out = ds_asm_label(a), nod = ds_asm_label(a), q = ds_asm_label(a);
+
+	filter(a, b, ev, out);
+	op(a, ev, out);
+	now_and_key(a, ev);
+	lookup(a, b->map[M_ISTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
+	since(a);
+	delete(a, b->map[M_ISTART], S_KEY);
+	hist(a, b, DS_BLK_D2C);
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, q);
+	ds_asm_here(a, nod);
+	stat(a, b, ST_UNMATCHED_D2C);
+	ds_asm_here(a, q);
+	complete_q(a, b);
+	epilogue(a, out);
+}
+
+static void
+prog_bio_complete(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev)
+{
+	int out = ds_asm_label(a);
+
+	filter(a, b, ev, out);
+	op(a, ev, out);
+	now_and_key(a, ev);
+	complete_q(a, b);
+	epilogue(a, out);
+}
+
+/* Who: the submitter's entry made at its first bio, with its comm. */
+static void
+who_make(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev, int out)
+{
+	int i;
+
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
+	ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL + 8));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
+	lookup(a, b->map[M_WHO], S_WKEY);
+	ds_asm_jmp_i(a, BPF_JNE, 0, 0, out);
+	find_or_make(a, b, b->map[M_WHO], S_WKEY, out);
+	/* comm may sit at an odd offset (rwbs[9]): bytewise. */
+	for (i = 0; i < 16; i++) {
+		ds_asm_emit(a, B_LDX(B, 1, R_CTX, (int16_t)(ev->comm + i)));
+		ds_asm_emit(a, B_STX(B, 0, 1, WHO_COMM + i));
+	}
+}
+
+static void
+prog_bio_queue(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev)
+{
+	int out = ds_asm_label(a);
+
+	filter(a, b, ev, out);
+	now_and_key(a, ev);
+	ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_QVAL));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
+	ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
+	ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
+	ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
+	ds_asm_map(a, 1, b->map[M_QSTART]);
+	ds_asm_emit(a, B_MOV_R(2, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
+	ds_asm_emit(a, B_MOV_R(3, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 3, S_QVAL));
+	ds_asm_emit(a, B_MOV_I(4, BPF_ANY));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
+	if (b->flags & DS_BLKLAT_WHO)
+		who_make(a, b, ev, out);
+	epilogue(a, out);
+}
+
+static const struct {
+	const char *event;
+	void (*gen)(struct ds_asm *, const struct ds_blklat *,
+	    const struct ds_blkev *);
+	const char *name;
+	int comm;		/* needs the comm field (who mode) */
+} progs[DS_BLKLAT_PROGS] = {
+	{ "block_bio_queue", prog_bio_queue, "dlat_bio_queue", 1 },
+	{ "block_rq_issue", prog_issue, "dlat_rq_issue", 0 },
+	{ "block_rq_complete", prog_rq_complete, "dlat_rq_complete", 0 },
+	{ "block_bio_complete", prog_bio_complete, "dlat_bio_complete", 0 },
+};
+
+static int
+fail(struct ds_blklat *b, const char *what, int e)
+{
+	if (b->what == NULL)
+		b->what = what;
+	return e;
+}
+
+/*
+ * The maps, sized for ndevs devices (disks and partitions) and
+ * ndisks disks.  Starts are LRU hashes: a start whose completion never
+ * comes (a merged bio, a request lost to an error) ages out instead of
+ * filling the map.
+ */
+static int
+make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
+{
+	uint32_t nhist = (uint32_t)(ndisks * DS_BLK_OPS * (DS_BLK_PHASES + 1));
+	uint32_t zero = 0;
+	struct ds_blklat_whoval *z;
+	int e;
+
+	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 4,
+	    (uint32_t)ndevs, 0, "dlat_devs");
+	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 8,
+	    DS_BLKLAT_STARTS, 0, "dlat_issue");
+	b->map[M_QSTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 16,
+	    DS_BLKLAT_STARTS, 0, "dlat_queue");
+	b->map[M_HIST] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
+	    sizeof(struct ds_lat), nhist, 0, "dlat_hist");
+	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
+	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
+	    sizeof(struct ds_blklat_whoval), DS_BLKLAT_WHO_MAX,
+	    BPF_F_NO_PREALLOC, "dlat_who") : -EBADF;
+	b->map[M_STATS] = ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8,
+	    ST_N, 0, "dlat_stats");
+	b->map[M_ZERO] = ds_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4,
+	    sizeof(struct ds_blklat_whoval), 1, 0, "dlat_zero");
+	for (e = 0; e < M_N; e++)
+		if (b->map[e] < 0 && (e != M_WHO || (b->flags & DS_BLKLAT_WHO)))
+			return fail(b, "map create", b->map[e]);
+	/* The zero value, written from here: the stack is too small. */
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		return -ENOMEM;
+	e = ds_bpf_map_update(b->map[M_ZERO], &zero, z, BPF_ANY);
+	free(z);
+	return e < 0 ? fail(b, "map update", e) : 0;
+}
+
+void
+ds_blklat_init(struct ds_blklat *b)
+{
+	size_t i;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < M_N; i++)
+		b->map[i] = -1;
+	for (i = 0; i < DS_BLKLAT_PROGS; i++)
+		b->prog[i] = b->link[i] = -1;
+}
+
+/* Can this process use bpf(2) at all?  A tiny map says. */
+int
+ds_blklat_probe(void)
+{
+	int fd = ds_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, NULL);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int
+ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
+    size_t ndisks)
+{
+	struct ds_buf scratch = { 0 };
+	struct ds_tpfmt f;
+	struct ds_asm a;
+	size_t i;
+	int e;
+
+	b->flags = flags;
+	if ((b->ncpu = ds_bpf_ncpus()) < 0)
+		return fail(b, "sys/devices/system/cpu/possible", b->ncpu);
+	if (ndevs == 0 || ndisks == 0)
+		return fail(b, "devices", -ENODEV);
+	if ((e = ds_tracefs_find(&b->tfs)) < 0)
+		return fail(b, "tracefs", e);
+	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		if ((e = ds_tpfmt_read(&b->tfs, "block", progs[i].event,
+		    &scratch, &f)) < 0 ||
+		    (e = ds_blkev_layout(&f, progs[i].comm &&
+		    (flags & DS_BLKLAT_WHO), &b->ev[i])) < 0) {
+			ds_buf_free(&scratch);
+			return fail(b, progs[i].event, e);
+		}
+	}
+	ds_buf_free(&scratch);
+	if ((e = make_maps(b, ndevs, ndisks)) < 0)
+		return e;
+	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		ds_asm_init(&a);
+		progs[i].gen(&a, b, &b->ev[i]);
+		if ((e = ds_asm_end(&a)) < 0) {
+			ds_asm_free(&a);
+			return fail(b, "assembler", e);
+		}
+		if (b->log == NULL)
+			b->log = malloc(DS_BLKLAT_LOG);
+		e = ds_bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, a.ins, a.n,
+		    progs[i].name, b->log, b->log ? DS_BLKLAT_LOG : 0);
+		b->insns[i] = a.n;
+		ds_asm_free(&a);
+		if (e < 0)
+			return fail(b, progs[i].name, e);
+		b->prog[i] = e;
+	}
+	free(b->log);
+	b->log = NULL;
+	return 0;
+}
+
+int
+ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
+{
+	return ds_bpf_map_update(b->map[M_DEVS], &dev, &disk, BPF_ANY);
+}
+
+/* Completions first: a start is never kept without its end attached. */
+int
+ds_blklat_attach(struct ds_blklat *b)
+{
+	static const int order[] = { 3, 2, 1, 0 };
+	size_t i;
+	int e, k;
+
+	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		k = order[i];
+		if ((e = ds_bpf_attach_tp(b->ev[k].id, b->prog[k])) < 0)
+			return fail(b, progs[k].event, e);
+		b->link[k] = e;
+	}
+	return 0;
+}
+
+void
+ds_blklat_close(struct ds_blklat *b)
+{
+	size_t i;
+
+	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		if (b->link[i] >= 0)
+			close(b->link[i]);
+		if (b->prog[i] >= 0)
+			close(b->prog[i]);
+		b->link[i] = b->prog[i] = -1;
+	}
+	for (i = 0; i < M_N; i++) {
+		if (b->map[i] >= 0)
+			close(b->map[i]);
+		b->map[i] = -1;
+	}
+	free(b->log);
+	b->log = NULL;
+}
+
+static int
+cmp_row(const void *x, const void *y)
+{
+	const struct ds_blklat_row *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->op != b->op)
+		return a->op < b->op ? -1 : 1;
+	return (a->phase > b->phase) - (a->phase < b->phase);
+}
+
+static int
+cmp_who(const void *x, const void *y)
+{
+	const struct ds_blklat_who *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int
+grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	if ((q = realloc(*p, c * size)) == NULL)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int
+read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
+{
+	/*
+	 * Dev 0 is never traced: a key not in a hash map gives its first
+	 * (a NULL key would too, but valgrind takes it for a bad pointer).
+	 */
+	uint32_t key[2] = { 0, 0 }, next[2];
+	struct ds_blklat_row *r;
+	int e;
+
+	s->n = 0;
+	s->issued = 0;
+	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
+		memcpy(key, next, sizeof(key));
+		if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
+			return e;
+		r = &s->r[s->n];
+		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, &r->h)) == -ENOENT)
+			continue;
+		if (e < 0)
+			return e;
+		r->dev = key[0];
+		r->op = key[1] >> 2;
+		r->phase = key[1] & 3;
+		if (r->phase == PH_ISSUE)
+			s->issued += r->h.count;
+		else if (r->op < DS_BLK_OPS && r->phase < DS_BLK_PHASES)
+			s->n++;
+	}
+	if (e != -ENOENT)
+		return e;
+	if (s->n > 1)	/* qsort of NULL, even of none, is undefined */
+		qsort(s->r, s->n, sizeof(*s->r), cmp_row);
+	return 0;
+}
+
+static int
+read_who(struct ds_blklat *b, struct ds_blklat_snap *s)
+{
+	struct ds_blklat_whoval v;
+	uint32_t key[2] = { 0, 0 }, next[2];	/* dev 0: see read_hist */
+	struct ds_blklat_who *w;
+	int e;
+
+	s->nw = 0;
+	if (!(b->flags & DS_BLKLAT_WHO))
+		return 0;
+	while ((e = ds_bpf_map_next(b->map[M_WHO], key, next)) == 0) {
+		memcpy(key, next, sizeof(key));
+		if ((e = ds_bpf_map_lookup(b->map[M_WHO], key, &v)) == -ENOENT)
+			continue;
+		if (e < 0)
+			return e;
+		if ((e = grow((void **)&s->w, &s->capw, s->nw,
+		    sizeof(*s->w))) < 0)
+			return e;
+		w = &s->w[s->nw++];
+		w->dev = key[0];
+		w->pid = key[1];
+		memcpy(w->comm, v.comm, sizeof(w->comm));
+		w->comm[sizeof(w->comm) - 1] = '\0';
+		w->bytes = v.bytes;
+		w->h = v.h;
+	}
+	if (e != -ENOENT)
+		return e;
+	if (s->nw > 1)
+		qsort(s->w, s->nw, sizeof(*s->w), cmp_who);
+	return 0;
+}
+
+/* The counters of everything counted so far (they only grow). */
+int
+ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
+{
+	struct ds_bpf_prog_stats st;
+	uint64_t *v;
+	uint32_t i;
+	size_t k;
+	int e, c;
+
+	if ((e = read_hist(b, s)) < 0 || (e = read_who(b, s)) < 0)
+		return e;
+	memset(s->miss, 0, sizeof(s->miss));
+	if ((v = calloc((size_t)b->ncpu, sizeof(*v))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < ST_N; i++) {
+		if ((e = ds_bpf_map_lookup(b->map[M_STATS], &i, v)) < 0)
+			break;
+		for (c = 0; c < b->ncpu; c++)
+			s->miss[i == ST_UNMATCHED_D2C ? DS_MISS_UNMATCHED_D2C :
+			    i == ST_UNMATCHED_Q2C ? DS_MISS_UNMATCHED_Q2C :
+			    DS_MISS_MAP_FULL] += v[c];
+	}
+	free(v);
+	if (e < 0)
+		return e;
+	s->have_recursion = 1;
+	for (k = 0; k < DS_BLKLAT_PROGS; k++) {
+		if ((e = ds_bpf_prog_info(b->prog[k], &st)) < 0)
+			return e;
+		s->miss[DS_MISS_RECURSION] += st.recursion_misses;
+		s->have_recursion &= st.have_misses;
+		s->run_cnt[k] = st.run_cnt;
+		s->run_time_ns[k] = st.run_time_ns;
+	}
+	return 0;
+}
+
+void
+ds_blklat_snap_free(struct ds_blklat_snap *s)
+{
+	free(s->r);
+	free(s->w);
+	memset(s, 0, sizeof(*s));
+}
+
+/* prev's row of the same key as r, or NULL; both sorted. */
+const struct ds_blklat_row *
+ds_blklat_find(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_row *r)
+{
+	const struct ds_blklat_row *p;
+
+	if (prev == NULL || prev->n == 0)
+		return NULL;
+	p = bsearch(r, prev->r, prev->n, sizeof(*prev->r), cmp_row);
+	return p;
+}
+
+const struct ds_blklat_who *
+ds_blklat_find_who(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_who *w)
+{
+	if (prev == NULL || prev->nw == 0)
+		return NULL;
+	return bsearch(w, prev->w, prev->nw, sizeof(*prev->w), cmp_who);
+}
+
+/* MKDEV of the kernel (20 bits of minor), as tracepoints log dev_t. */
+uint32_t
+ds_kdev(unsigned int major, unsigned int minor)
+{
+	return (uint32_t)major << 20 | (minor & 0xfffff);
+}
+
+/* "8:0\n" of sys/block/DISK[/PART]/dev */
+static int
+read_devnum(const struct ds_root *r, const char *rel, struct ds_buf *sc,
+    uint32_t *dev)
+{
+	const char *p;
+	uint64_t ma, mi;
+	int e;
+
+	if ((e = ds_read_file(r, rel, sc)) < 0)
+		return e;
+	if (ds_parse_u64(sc->data, &p, &ma) < 0 || *p != ':' ||
+	    ds_parse_u64(p + 1, &p, &mi) < 0 || ma > 4095 || mi > 0xfffff)
+		return -EINVAL;
+	*dev = ds_kdev((unsigned int)ma, (unsigned int)mi);
+	return 0;
+}
+
+/*
+ * The dev_t of disk and of each of its partitions (directories of
+ * sys/block/DISK holding a "partition" file): out[0] is the disk.
+ * *n is set to the count, which may exceed max (the rest not stored).
+ */
+int
+ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
+    size_t max, size_t *n)
+{
+	struct ds_blockdevs sub = { 0 };
+	struct ds_buf sc = { 0 };
+	char rel[512];
+	uint32_t d;
+	size_t i;
+	int e;
+
+	*n = 0;
+	if (strchr(disk, '/') != NULL || disk[0] == '.' || disk[0] == '\0')
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "sys/block/%s/dev", disk);
+	if ((e = read_devnum(r, rel, &sc, &d)) < 0)
+		goto out;
+	if (max > 0)
+		out[0] = d;
+	*n = 1;
+	snprintf(rel, sizeof(rel), "sys/block/%s", disk);
+	if ((e = ds_dir_names(r->fd, rel, 1, &sub)) < 0)
+		goto out;
+	for (i = 0; i < sub.n; i++) {
+		snprintf(rel, sizeof(rel), "sys/block/%s/%s/partition", disk,
+		    sub.name[i]);
+		if (ds_read_file(r, rel, &sc) < 0)
+			continue;
+		snprintf(rel, sizeof(rel), "sys/block/%s/%s/dev", disk,
+		    sub.name[i]);
+		if (read_devnum(r, rel, &sc, &d) < 0)
+			continue;
+		if (*n < max)
+			out[*n] = d;
+		(*n)++;
+	}
+	e = 0;
+out:
+	ds_blockdevs_free(&sub);
+	ds_buf_free(&sc);
+	return e;
+}
+
+static const char *const miss_names[DS_MISS_N] = {
+	"recursion", "unmatched_d2c", "unmatched_q2c", "map_full",
+	"lost_completion"
+};
+
+/*
+ * Completions never seen: the kernel can skip a tracepoint's program
+ * without counting it anywhere (perf's own recursion guard), so issues
+ * are counted too.  What was issued and never completed under our
+ * eyes was lost, but only while nothing is in flight can the two
+ * counts be compared: idle says the traced disks had no request in
+ * flight just before and just after s was read.  Otherwise prev's
+ * figure is kept, so the counter never goes down nor guesses.
+ */
+void
+ds_blklat_lost(const struct ds_blklat_snap *prev, struct ds_blklat_snap *s,
+    int idle)
+{
+	uint64_t done = 0, lost;
+	size_t i;
+
+	lost = prev != NULL ? prev->miss[DS_MISS_LOST] : 0;
+	if (idle) {
+		for (i = 0; i < s->n; i++)
+			if (s->r[i].phase == DS_BLK_D2C)
+				done += s->r[i].h.count;
+		if (s->issued > done && s->issued - done > lost)
+			lost = s->issued - done;
+	}
+	s->miss[DS_MISS_LOST] = lost;
+}
+
+const char *
+ds_blklat_miss_name(unsigned int i)
+{
+	return i < DS_MISS_N ? miss_names[i] : NULL;
+}
+
+/* cur's missed events less prev's (NULL: all); *total their sum. */
+void
+ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, uint64_t m[DS_MISS_N], uint64_t *total)
+{
+	size_t i;
+
+	*total = 0;
+	for (i = 0; i < DS_MISS_N; i++) {
+		m[i] = cur->miss[i] - (prev != NULL &&
+		    prev->miss[i] <= cur->miss[i] ? prev->miss[i] : 0);
+		*total += m[i];
+	}
+}
+
+static int
+cmp_bytes(const void *x, const void *y)
+{
+	const struct ds_blklat_who *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/*
+ * The interval's figures of each submitter: cur's entries less prev's
+ * (NULL: all), those that completed nothing left out, by disk and then
+ * most bytes first.  *out is allocated (free it); *n its rows.
+ */
+int
+ds_blklat_who_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n)
+{
+	const struct ds_blklat_who *p;
+	struct ds_blklat_who *w;
+	size_t i;
+
+	*n = 0;
+	if ((*out = malloc((cur->nw + 1) * sizeof(**out))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < cur->nw; i++) {
+		w = &(*out)[*n];
+		*w = cur->w[i];
+		p = ds_blklat_find_who(prev, &cur->w[i]);
+		ds_lat_delta(p != NULL ? &p->h : NULL, &cur->w[i].h, &w->h);
+		if (p != NULL && p->bytes <= w->bytes)
+			w->bytes -= p->bytes;
+		if (w->h.count > 0)
+			(*n)++;
+	}
+	if (*n > 1)
+		qsort(*out, *n, sizeof(**out), cmp_bytes);
+	return 0;
+}
+
+static int
+puts_buf(struct ds_buf *b, const char *s, size_t n)
+{
+	int e;
+
+	if ((e = ds_buf_reserve(b, n)) < 0)
+		return e;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+#define PUTS(b, s) puts_buf(b, s, strlen(s))
+
+/*
+ * The Prometheus text of a snapshot (counters since attach): the
+ * histogram family dlat_latency_seconds{device,op,phase} and
+ * dlat_missed_events_total{reason}.  name(arg, dev) gives a disk's name.
+ */
+int
+ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
+    const char *(*name)(void *, uint32_t), void *arg)
+{
+	struct ds_buf lab = { 0 }, *b = out;
+	char num[32];
+	const char *n;
+	size_t i;
+	int e = 0;
+
+	e |= PUTS(b, "# HELP dlat_latency_seconds Block I/O latency by disk, "
+	    "operation and phase (d2c issue to completion, q2c queue to "
+	    "completion, q2d queue to issue).\n"
+	    "# TYPE dlat_latency_seconds histogram\n");
+	for (i = 0; i < s->n && e == 0; i++) {
+		n = name(arg, s->r[i].dev);
+		lab.len = 0;
+		e |= PUTS(&lab, "device=\"");
+		e |= ds_esc_prom(&lab, n, strlen(n));
+		e |= PUTS(&lab, "\",op=\"");
+		e |= PUTS(&lab, ds_blk_op_name(s->r[i].op));
+		e |= PUTS(&lab, "\",phase=\"");
+		e |= PUTS(&lab, ds_blk_phase_name(s->r[i].phase));
+		e |= PUTS(&lab, "\"");
+		if (e == 0)
+			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data,
+			    &s->r[i].h);
+	}
+	e |= PUTS(b, "# HELP dlat_missed_events_total Block events not "
+	    "counted in dlat_latency_seconds, by reason.\n"
+	    "# TYPE dlat_missed_events_total counter\n");
+	for (i = 0; i < DS_MISS_N; i++) {
+		e |= PUTS(b, "dlat_missed_events_total{reason=\"");
+		e |= PUTS(b, miss_names[i]);
+		snprintf(num, sizeof(num), "\"} %llu\n",
+		    (unsigned long long)s->miss[i]);
+		e |= PUTS(b, num);
+	}
+	ds_buf_free(&lab);
+	return e ? -ENOMEM : 0;
+}
+
+/* sys/block/DISK/inflight: "R W", requests in flight now. */
+int
+ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n)
+{
+	struct ds_buf b = { 0 };
+	const char *p;
+	uint64_t rd, wr;
+	char rel[512];
+	int e;
+
+	if (strchr(disk, '/') != NULL || disk[0] == '.' || disk[0] == '\0')
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "sys/block/%s/inflight", disk);
+	if ((e = ds_read_file(r, rel, &b)) == 0 &&
+	    (ds_parse_u64(b.data, &p, &rd) < 0 || ds_parse_u64(p, &p, &wr) < 0))
+		e = -EINVAL;
+	if (e == 0)
+		*n = rd + wr;
+	ds_buf_free(&b);
+	return e;
+}
+
+/*
+ * The disks to trace: every whole disk of sys/block, or those sel
+ * selects (marking its operands), with the count of their devices
+ * (disks and partitions) into *ndevs.  *out is allocated (free it).
+ */
+int
+ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
+    struct ds_blkdisk **out, size_t *n, size_t *ndevs)
+{
+	struct ds_blockdevs bd = { 0 };
+	uint32_t dev;
+	size_t i, k;
+	int e;
+
+	*out = NULL;
+	*n = *ndevs = 0;
+	if ((e = ds_blockdevs_read(r, &bd)) < 0)
+		return e;
+	if ((*out = calloc(bd.n + 1, sizeof(**out))) == NULL) {
+		ds_blockdevs_free(&bd);
+		return -ENOMEM;
+	}
+	for (i = 0; i < bd.n; i++) {
+		if (sel->n > 0 && ds_devsel_match(sel, bd.name[i], NULL, 1) == 0)
+			continue;
+		/* Gone since the listing: not traced. */
+		if (ds_disk_devnums(r, bd.name[i], &dev, 1, &k) < 0)
+			continue;
+		snprintf((*out)[*n].name, sizeof((*out)[*n].name), "%s",
+		    bd.name[i]);
+		(*out)[(*n)++].dev = dev;
+		*ndevs += k;
+	}
+	ds_blockdevs_free(&bd);
+	return 0;
+}
+
+/* Trace each disk of d and its partitions (as the disk). */
+int
+ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n)
+{
+	uint32_t devs[256];
+	size_t i, j, k;
+	int e;
+
+	for (i = 0; i < n; i++) {
+		if (ds_disk_devnums(r, d[i].name, devs,
+		    sizeof(devs) / sizeof(devs[0]), &k) < 0)
+			continue;
+		for (j = 0; j < k && j < sizeof(devs) / sizeof(devs[0]); j++)
+			if ((e = ds_blklat_dev(b, devs[j], d[i].dev)) < 0)
+				return e;
+	}
+	return 0;
+}
+
+const char *
+ds_blkdisk_name(const struct ds_blkdisk *d, size_t n, uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (d[i].dev == dev)
+			return d[i].name;
+	return NULL;
+}
+
+/* 1 when no disk of d has a request in flight (or one cannot be read: 0). */
+int
+ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
+    size_t n)
+{
+	uint64_t k;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ds_disk_inflight(r, d[i].name, &k) < 0 || k != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The kernel's lockdown mode (sys/kernel/security/lockdown, the
+ * bracketed word): "none", "integrity" or "confidentiality" into mode.
+ * -ENOENT without the file (no lockdown LSM).
+ */
+int
+ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size)
+{
+	struct ds_buf b = { 0 };
+	const char *p, *q;
+	int e;
+
+	if ((e = ds_read_file(r, "sys/kernel/security/lockdown", &b)) == 0) {
+		if ((p = strchr(b.data, '[')) == NULL ||
+		    (q = strchr(p, ']')) == NULL || (size_t)(q - p - 1) >= size)
+			e = -EINVAL;
+		else
+			snprintf(mode, size, "%.*s", (int)(q - p - 1), p + 1);
+	}
+	ds_buf_free(&b);
+	return e;
+}
+
+/*
+ * ds_blklat_read, with the completions never seen (ds_blklat_lost)
+ * brought up to date when the disks of d are idle: nothing in flight
+ * before and after a read, and a second read (the one kept) finds no
+ * request issued since the first.
+ */
+int
+ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
+    const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
+    struct ds_blklat_snap *s)
+{
+	int e, idle = ds_blkdisks_idle(r, d, n);
+	uint64_t issued;
+
+	if ((e = ds_blklat_read(b, s)) < 0)
+		return e;
+	if (idle && ds_blkdisks_idle(r, d, n)) {
+		issued = s->issued;
+		if ((e = ds_blklat_read(b, s)) < 0)
+			return e;
+		idle = s->issued == issued;
+	} else {
+		idle = 0;
+	}
+	ds_blklat_lost(prev, s, idle);
+	return 0;
+}
