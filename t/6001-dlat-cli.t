@@ -12,7 +12,7 @@ test_must_fail 1 dlat -R "$TRASH" 1 1 2>"$TRASH/u"
 ok "-R DIR: exit 1, dlat traces the running kernel" grep -q 'traces the running kernel' "$TRASH/u"
 ok "-b and -P together: usage" test_must_fail 2 dlat -b -P 1 1 2>/dev/null
 dlat --help >"$TRASH/h"
-ok "--help: the synopsis on stdout" grep -q '^usage: dlat \[-bHP\]' "$TRASH/h"
+ok "--help: the synopsis on stdout" grep -q '^usage: dlat \[-bHhP\]' "$TRASH/h"
 
 need_loop
 need_bpf
