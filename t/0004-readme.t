@@ -15,10 +15,10 @@ README=$TOP/README
 # not a command.)
 sed -n 's/^    //p' "$README" |
     sed -n -e 's/^\(\*[^ ]* \)\{5\} *root  *//p;t' \
-    -e '/^\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\)   *[a-z]/d' \
-    -e '/^\(make && \)\{0,1\}\(cmd\/\)\{0,1\}\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\)\( \|$\)/p' \
+    -e '/^\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)   *[a-z]/d' \
+    -e '/^\(make && \)\{0,1\}\(cmd\/\)\{0,1\}\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)\( \|$\)/p' \
     >"$TRASH/examples"
-N=26
+N=34
 is "$(wc -l <"$TRASH/examples" | tr -d ' ')" $N "README: the examples found ($N)"
 
 mkdir -p "$TRASH/var/tmp" "$TRASH/var/lib/prometheus/node-exporter"
@@ -40,8 +40,14 @@ for s in Tue-0000 Tue-0305 Tue-0310 Tue-0600; do
 	dxstat -s -w "$TRASH/var/lib/diskstat/$s.snap"
 	sleep 0.05
 done
+# dlat's examples name a disk: this host's first whole disk stands in.
+DISK=$(ls /sys/block 2>/dev/null | grep -v '^\(loop\|ram\|zram\)' | head -1)
 shorten() {
-	sed -e 's/ 10 1\( \|$\)/ 0.3 1\1/g' -e 's/ 5 1\( \|$\)/ 0.3 1\1/g' \
+	sed -e 's/^dtriage\( *#.*\)\{0,1\}$/dtriage 0.3/' \
+	    -e 's/^dtriage -H -o tsv 5 /dtriage -H -o tsv 0.3 /' \
+	    -e 's/^dtriage -b \([^ ]*\) -o json /dtriage -b \1 -o json 0.3 /' \
+	    -e 's/^dlat -H 60 /dlat -H 0.3 1 /' -e "s/ sda 5 1 / ${DISK:-sda} 0.3 1 /" \
+	    -e 's/ 10 1\( \|$\)/ 0.3 1\1/g' -e 's/ 5 1\( \|$\)/ 0.3 1\1/g' \
 	    -e 's/ 2 1\( \|$\)/ 0.3 1\1/g' -e 's/ 1 3\( \|$\)/ 0.2 2\1/g' \
 	    -e 's/ -z 2 3/ -z 0.2 2/' -e 's/ 50 1 *$/ 0.3 1/' \
 	    -e 's/sleep 60/:/' -e 's/-T 3600/-T 1/' \
@@ -56,6 +62,25 @@ while IFS= read -r ex; do
 	st=$?
 	out=$TRASH/out.$n
 	case $ex in
+	dlat*)
+		# Tracing needs root (CAP_BPF, CAP_PERFMON) and BPF.
+		if [ "$(id -u)" -ne 0 ]; then
+			skip "README: $ex" "needs root (CAP_BPF and CAP_PERFMON)"
+		elif [ "$st" -eq 1 ] && grep -q 'nvme0n1' "$TRASH/err.$n"; then
+			skip "README: $ex" "this host has no nvme0n1 (and the example traces until ^C)"
+		elif [ "$st" -eq 1 ] && grep -qi 'bpf\|lockdown' "$TRASH/err.$n"; then
+			skip "README: $ex" "BPF refused here: $(head -1 "$TRASH/err.$n")"
+		else
+			is "$st" 0 "README: $ex: exit 0"
+		fi
+		;;
+	dtriage*)
+		# 3 is a finding at warn or above, which a busy host can have.
+		case $st in
+		0|3) pass "README: $ex: exit $st" ;;
+		*) fail "README: $ex"; echo "# exit $st"; sed 's/^/# /' "$TRASH/err.$n" ;;
+		esac
+		;;
 	"dqueue -H --check"*)
 		# exit 1 (no NVMe) or 0 is no drift: nothing printed.
 		if ls -d /sys/block/nvme* >/dev/null 2>&1; then
