@@ -138,8 +138,16 @@ for t in $tools; do
 		ok "installed $t: the report on ${tree#$FIX/} is the tree's ($(($(wc -l <"$TRASH/tree.tsv") - 1)) rows)" \
 		    test_cmp "$TRASH/tree.tsv" "$TRASH/inst.tsv"
 	else
-		/usr/bin/$t -o tsv >"$TRASH/inst.tsv" 2>/dev/null
-		is "$?:$(head -1 "$TRASH/inst.tsv")" "0:$("$TOP/cmd/$t" -o tsv 2>/dev/null | head -1)" \
+		# dlat traces until a signal without an interval: one short one;
+		# dtriage's window is half a second, and its 3 (a finding at
+		# warn, which a shared machine can have) is a report too.
+		case $t in dlat) live="0.2 1" ;; dtriage) live=0.5 ;; *) live= ;; esac
+		# shellcheck disable=SC2086
+		/usr/bin/$t -o tsv $live >"$TRASH/inst.tsv" 2>/dev/null
+		st=$?
+		[ "$t:$st" != dtriage:3 ] || st=0
+		# shellcheck disable=SC2086
+		is "$st:$(head -1 "$TRASH/inst.tsv")" "0:$("$TOP/cmd/$t" -o tsv $live 2>/dev/null | head -1)" \
 		    "installed $t runs live (same header as the tree's)"
 	fi
 	if command -v man >/dev/null 2>&1; then
