@@ -46,6 +46,8 @@ struct tr {
 	size_t nblocked;
 	struct ds_base base;
 	int have_base;
+	struct ds_tr_dlat dl;	/* dlat's tracing, when it could start */
+	struct ds_tr_lat *lat;	/* per bd entry */
 	struct ds_buf buf, scratch;
 	struct ds_writer w;
 };
@@ -85,6 +87,14 @@ take(struct tr *x, struct sample *s)
 	s->ps_ok = ds_procstat_read(&x->t.r, &x->scratch, &s->ps) == 0;
 	if ((e = ds_procs_read(&x->t.r, fl, NULL, 0, NULL, NULL, &s->pr)) < 0)
 		tool_errc(1, e, "%s", s->pr.failed ? s->pr.failed : "proc");
+}
+
+/* One disk's dlat figures, into x->lat[i]; NULL without. */
+static const struct ds_tr_lat *
+lat_dev(struct tr *x, size_t i, struct ds_tr_load *load)
+{
+	return x->dl.on && ds_tr_dlat_dev(&x->dl, x->bd.name[i], &x->lat[i],
+	    load) == 0 ? &x->lat[i] : NULL;
 }
 
 /* One tick: each disk's in_flight, and the blocked tasks. */
@@ -128,8 +138,11 @@ sample_window(struct tr *x)
 	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
 	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
 	x->blocked = calloc(x->nmax, sizeof(*x->blocked));
-	if (x->fl == NULL || x->blocked == NULL)
+	x->lat = calloc(x->bd.n ? x->bd.n : 1, sizeof(*x->lat));
+	if (x->fl == NULL || x->blocked == NULL || x->lat == NULL)
 		tool_errc(1, -ENOMEM, "samples");
+	if (x->t.r.live && ds_tr_dlat_open(&x->t.r, &x->dl) < 0)
+		tool_errc(1, -ENOMEM, "block-latency tracing");
 	if (x->t.r.live)
 		take(x, &x->s[0]);
 	end = ds_boottime_ns() + (x->t.r.live ? x->window_ns : 0);
@@ -141,6 +154,8 @@ sample_window(struct tr *x)
 			;
 	}
 	/* Interrupted: the window so far is judged, shorter. */
+	if (x->t.r.live)
+		ds_tr_dlat_close(&x->t.r, &x->dl);
 	take(x, &x->s[1]);
 	if (x->t.r.live)
 		return;
@@ -219,8 +234,7 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 	(void)ds_tr_queue_depth(&x->t.r, name, &x->scratch, &d->queue_depth);
 	d->virt = ds_tr_virtual(&x->t.r, name, &x->scratch);
 	d->base = x->have_base ? ds_base_find(&x->base, name) : NULL;
-	/* dlat's hook: when lib/lat.c exists, d->lat is its d2c and q2c. */
-	d->lat = NULL;
+	d->lat = lat_dev(x, i, &d->load);
 }
 
 /* The block filesystems, each once, with their deleted-open space. */
@@ -301,6 +315,8 @@ judge(struct tr *x)
 	in.window_s = (double)ns / 1e9;
 	in.since_boot = !x->t.r.live;
 	baseline(x, &in);
+	in.have_dlat = x->dl.on;
+	in.dlat_why = x->dl.on ? NULL : x->dl.why;
 	if ((in.dev = calloc(x->bd.n ? x->bd.n : 1, sizeof(*in.dev))) == NULL)
 		tool_errc(1, -ENOMEM, "devices");
 	for (in.ndev = 0; in.ndev < x->bd.n; in.ndev++)
@@ -333,6 +349,8 @@ judge(struct tr *x)
 	free(in.fs);
 	free(in.proc);
 	free(in.dev);
+	free(x->lat);
+	ds_tr_dlat_free(&x->dl);
 	ds_findings_free(&f);
 	ds_deleted_free(&del);
 	ds_mounts_free(&ms);

@@ -1568,6 +1568,14 @@ struct ds_tr_lat {
 	uint64_t count;		/* requests timed */
 };
 
+/* dlat's submitter of the most bytes to one disk over the window. */
+struct ds_tr_load {
+	int pid;		/* 0: none */
+	char comm[16];
+	uint64_t bytes;		/* its bytes to the disk */
+	uint64_t total;		/* every submitter's bytes to the disk */
+};
+
 struct ds_tr_dev {
 	const char *name;	/* kernel name */
 	struct ds_xstat x;	/* the dxstat figures over the window */
@@ -1584,6 +1592,7 @@ struct ds_tr_dev {
 	int virt;		/* a virtual disk (virtio, xen, cloud): 1, 0,
 				   -1 unknown */
 	const struct ds_tr_lat *lat;	/* NULL: no dlat */
+	struct ds_tr_load load;	/* with dlat: the disk's largest load */
 	const struct ds_base_dev *base;	/* NULL: no quiet-time baseline */
 };
 
@@ -1644,6 +1653,7 @@ struct ds_triage_in {
 	const char *base_dir;	/* where the baseline was looked for */
 	int have_base;		/* a baseline directory was read */
 	int have_dlat;		/* dlat could run */
+	const char *dlat_why;	/* live without dlat: why (a no-latency row) */
 };
 
 /* One finding row. */
@@ -2331,6 +2341,35 @@ int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
 int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
     const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
     struct ds_blklat_snap *s);
+/*
+ * dlat's figures of disk dev between two reads (ds_blklat_take): d2c
+ * and q2c of the read and write requests merged (us), and the
+ * submitter of the most bytes (from the who map).  0; -ENOENT when
+ * nothing of dev was timed (*l zeroed); -ENOMEM.
+ */
+int ds_tr_blklat(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
+    uint32_t dev, struct ds_tr_lat *l, struct ds_tr_load *load);
+/* dtriage's window of block-latency tracing over every whole disk. */
+struct ds_tr_dlat {
+	struct ds_blklat b;
+	struct ds_blkdisk *disk;
+	size_t ndisk;
+	struct ds_blklat_snap s[2];	/* at the start and the end */
+	int on;			/* traced the whole window */
+	const char *why;	/* when not: why (static) */
+};
+/*
+ * Start tracing with the who map and take the first read; without
+ * privilege or on any failure t->on stays 0, t->why says why, and
+ * nothing is left attached.  0, or -ENOMEM.
+ */
+int ds_tr_dlat_open(const struct ds_root *r, struct ds_tr_dlat *t);
+/* Take the second read and detach everything (always). */
+void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
+/* Disk name's figures (ds_tr_blklat); -ENOENT without. */
+int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
+    struct ds_tr_lat *l, struct ds_tr_load *load);
+void ds_tr_dlat_free(struct ds_tr_dlat *t);
 /* Requests in flight on disk now (sys/block/DISK/inflight, R + W). */
 int ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n);
 /* The kernel's internal dev_t (20-bit minor), as block events log it. */

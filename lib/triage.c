@@ -103,6 +103,13 @@
  *			all processes' block bytes; the 3 largest.  info.
  *			value: bytes/s.  Writes are counted when dirtied,
  *			to the process that dirtied them (not the flusher).
+ *			From /proc, a parent's figures include the children
+ *			it reaped in the window and name no device (the
+ *			evidence says so).  With dlat instead: for each disk
+ *			the submitter of the most bytes to it (at least 64
+ *			KiB/s), from the traced requests.
+ * no-latency		live, without dlat (no privilege, lockdown): why,
+ *			once.  info.
  * sufferer		a process that waited for block I/O (delay
  *			accounting, summed over its threads) at least 10%
  *			of the window; the 3 largest.  info.  value: ratio.
@@ -923,6 +930,34 @@ subject(char *b, size_t size, const struct ds_tr_proc *p)
 	snprintf(b, size, "%d %s", p->pid, p->comm ? p->comm : "?");
 }
 
+/* With dlat: each disk's largest submitter, from the traced requests. */
+static int
+rows_load_dlat(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	char s[96];
+	size_t i;
+
+	for (i = 0; i < in->ndev; i++) {
+		const struct ds_tr_dev *d = &in->dev[i];
+		const struct ds_tr_load *l = &d->load;
+		double v = in->window_s > 0 ? (double)l->bytes / in->window_s : 0;
+
+		if (l->pid == 0 || v < LOAD_MIN_BPS)
+			continue;
+		snprintf(s, sizeof(s), "%d %s", l->pid, l->comm);
+		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "on %s: submitted %.0f%% "
+		    "of its block I/O (%s/s of %s/s), traced per device and "
+		    "process by dlat", d->name, l->total > 0 ?
+		    (double)l->bytes / (double)l->total * 100 : 0, HUMAN(v),
+		    HUMAN((double)l->total / in->window_s));
+		say(f->next, sizeof(f->next), "dlat -P 5 1 %s", d->name);
+	}
+	return 0;
+}
+
 static int
 rows_load(const struct ds_triage_in *in, struct ds_findings *out)
 {
@@ -931,6 +966,17 @@ rows_load(const struct ds_triage_in *in, struct ds_findings *out)
 	struct ds_finding *f;
 	char s[96];
 
+	if (in->have_dlat)
+		return rows_load_dlat(in, out);
+	if (in->dlat_why != NULL) {
+		if ((f = add(out, DS_TR_INFO, "no-latency", "-", NAN,
+		    "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "block-latency tracing "
+		    "could not run (%s): no q2c/d2c, and the load below is "
+		    "from /proc, not per device", in->dlat_why);
+		say(f->next, sizeof(f->next), "dlat -P 5 1");
+	}
 	for (i = 0; i < in->nproc; i++)
 		total += block_bps(&in->proc[i].rate);
 	min = total * LOAD_SHARE > LOAD_MIN_BPS ? total * LOAD_SHARE :
@@ -945,10 +991,11 @@ rows_load(const struct ds_triage_in *in, struct ds_findings *out)
 		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL)
 			return -ENOMEM;
 		say(f->evidence, sizeof(f->evidence), "causes %.0f%% of the "
-		    "block I/O: read %s/s, write %s/s at the block layer%s",
-		    total > 0 ? v / total * 100 : 0, HUMAN(r->v[DS_WR_READ]),
-		    HUMAN(r->v[DS_WR_WRITE]), p->kthread ? " (kernel thread)" :
-		    "");
+		    "block I/O: read %s/s, write %s/s at the block layer%s "
+		    "(from /proc: includes children reaped in the window, no "
+		    "device named)", total > 0 ? v / total * 100 : 0,
+		    HUMAN(r->v[DS_WR_READ]), HUMAN(r->v[DS_WR_WRITE]),
+		    p->kthread ? " (kernel thread)" : "");
 		say(f->next, sizeof(f->next), "dwho -s %s -n 10 5 1",
 		    r->v[DS_WR_READ] >= r->v[DS_WR_WRITE] ? "kB_rd/s" :
 		    "kB_wr/s");
@@ -1184,6 +1231,21 @@ worst_dev(const struct ds_findings *fs)
 	return NULL;
 }
 
+/* The load row of d's device (dlat's, "on DEV: ..."), else the first. */
+static const struct ds_finding *
+load_of(const struct ds_findings *fs, const struct ds_finding *d)
+{
+	size_t i, n = d != NULL ? strlen(d->subject) : 0;
+
+	for (i = 0; d != NULL && i < fs->n; i++)
+		if (strcmp(fs->f[i].finding, "load") == 0 &&
+		    strncmp(fs->f[i].evidence, "on ", 3) == 0 &&
+		    strncmp(fs->f[i].evidence + 3, d->subject, n) == 0 &&
+		    fs->f[i].evidence[3 + n] == ':')
+			return &fs->f[i];
+	return first_of(fs, "load");
+}
+
 /* What a device finding says of its device, for the verdict. */
 static const char *
 state_phrase(const char *finding)
@@ -1233,7 +1295,7 @@ verdict_text(const struct ds_triage_in *in, const struct ds_findings *fs,
 	else
 		say(e, size, "the disk holds nothing up%s", in->io.have ? "" :
 		    " that the figures show (PSI unknown)");
-	if ((l = first_of(fs, "load")) != NULL)
+	if ((l = load_of(fs, d)) != NULL)
 		more(e, size, "; load: %s", l->subject);
 	if ((s = first_of(fs, "sufferer")) != NULL)
 		more(e, size, "; waiting: %s", s->subject);

@@ -7,8 +7,9 @@
 #    baseline: a long queue, not saturation;
 #  - scheduler none, nr_requests 4 (the slots), 8 readers: saturated at
 #    the request limit, the wait before dispatch shown (8 tasks waiting
-#    on 4 slots, from delay accounting: dlat is not in the library yet),
-#    the fio readers named, exit 3.
+#    on 4 slots, from delay accounting; with dlat tracing as root, q2c
+#    about 20 ms against d2c 10 ms), the fio readers named as the load
+#    of the lab disk (dlat's per-device submitters), exit 3.
 # Skipped where the lab cannot run (root, FUSE, loop devices, fio).
 . "${0%/*}/lib.sh"
 [ -f "$T/lab.sh" ] || skip_all "the latency lab (t/lab.sh) is not in this tree"
@@ -72,11 +73,46 @@ is "$(row saturated "$TRASH/out.nobase")" "" "8 readers, no baseline: not satura
 ok "8 readers, no baseline: a long queue of about 8" awk -F'\t' -v d="$LAB_DEV" \
     '$2 == "queue-long" && $3 == d && $4 >= 7 && $4 <= 8.5 { f = 1 } END { exit !f }' "$TRASH/out.nobase"
 
+# dlat NAME: dtriage traced the window (no no-latency row).
+dlat() {
+	[ -s "$TRASH/out.$1" ] && ! grep -q '	no-latency	' "$TRASH/out.$1"
+}
+# load_fio NAME DESC: the fio readers are the LOAD of the lab disk
+# (dlat's per-device submitters), not only among the sufferers.
+load_fio() {
+	if dlat "$1"; then
+		ok "$2: a fio reader is the load of $LAB_DEV (dlat)" \
+		    awk -F'\t' -v d="$LAB_DEV" '$2 == "load" && $3 ~ / fio$/ &&
+		    index($5, "on " d ":") == 1 { f = 1 } END { exit !f }' "$TRASH/out.$1"
+		ok "$2: the verdict names a fio reader as the load" \
+		    awk -F'\t' '$2 == "verdict" && $5 ~ /; load: [0-9]+ fio(;|$)/ { f = 1 }
+		    END { exit !f }' "$TRASH/out.$1"
+	else
+		skip "$2: fio named as the load" "no block-latency tracing: $(awk -F'\t' '$2 == "no-latency" { print $5 }' "$TRASH/out.$1")"
+		skip "$2: the verdict names fio" "no block-latency tracing"
+	fi
+}
+load_fio eight "8 readers with a baseline"
+load_fio nobase "8 readers, no baseline"
+
 lab_queue none 4 || skip_all "cannot set scheduler none and nr_requests 4 on $LAB_DEV"
 triage tags 8 "$TRASH/nobase"
 is "$(cat "$TRASH/out.tags.st")" 3 "none, 4 tags, 8 readers: exit 3"
 sat=$(row saturated "$TRASH/out.tags")
-if [ -n "$sat" ]; then
+if dlat tags; then
+	# 8 readers on 4 slots of 10 ms: each waits a service for a slot.
+	ok "saturated at the request limit, q2c about twice d2c (dlat)" \
+	    sh -c "printf '%s\n' '$sat' | grep -q 'at the request limit: in_flight at the limit of 4 .*; q2c [0-9.]* ms against d2c [0-9.]* ms: requests wait'"
+	q2c=$(printf '%s\n' "$sat" | sed -n 's/.*; q2c \([0-9.]*\) ms against d2c.*/\1/p')
+	d2c=$(printf '%s\n' "$sat" | sed -n 's/.* against d2c \([0-9.]*\) ms.*/\1/p')
+	echo "# tags: q2c $q2c ms, d2c $d2c ms"
+	ok "q2c within 25% of 20 ms, d2c within 25% of 10 ms" \
+	    awk -v q="$q2c" -v d="$d2c" 'BEGIN { exit !(q != "" && d != "" &&
+	    q >= 15 && q <= 25 && d >= 7.5 && d <= 12.5) }'
+	ok "saturated's value is the q2c mean" awk -F'\t' -v d="$LAB_DEV" -v q="$q2c" \
+	    '$2 == "saturated" && $3 == d && ($4 * 1000 - q) ^ 2 < 0.01 { f = 1 } END { exit !f }' "$TRASH/out.tags"
+elif [ -n "$sat" ]; then
+	skip "q2c against d2c" "no block-latency tracing"
 	ok "saturated at the request limit, the hidden wait shown" \
 	    sh -c "printf '%s\n' '$sat' | grep -q 'at the request limit: in_flight at the limit of 4 .*tasks waiting on I/O for 4 slots: the rest wait before dispatch'"
 elif grep -q '	delayacct-off	' "$TRASH/out.tags" ||
@@ -87,8 +123,6 @@ else
 	fail "saturated at the request limit"
 	sed 's/^/# /' "$TRASH/out.tags"
 fi
-# Block bytes per process are not per device: on a shared machine other
-# work can be the larger load, so the readers are looked for among the
-# loads and the sufferers (a cgroup's io.stat per device will say more).
+load_fio tags "none, 4 tags, 8 readers"
 ok "the fio readers are named (load or sufferer)" \
     awk -F'\t' '($2 == "load" || $2 == "sufferer") && $3 ~ / fio$/ { f = 1 } END { exit !f }' "$TRASH/out.tags"

@@ -1,4 +1,5 @@
 /* dtriage's judgement: every rule and its boundaries, on figures given. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -244,6 +245,11 @@ sat_limit_in(struct ds_triage_in *in, struct ds_tr_dev *d, uint32_t *fl,
 	lat->q2c_p99 = 20200;
 	lat->count = 4000;
 	d->lat = lat;
+	/* dlat's who map: fio 600 the largest of 8 equal submitters. */
+	d->load.pid = 600;
+	snprintf(d->load.comm, sizeof(d->load.comm), "fio");
+	d->load.bytes = 51 * 4096 * 10;
+	d->load.total = 8 * 50 * 4096 * 10 + 4096 * 10;
 	in->dev = d;
 	in->ndev = 1;
 	for (i = 0; i < 8; i++) {
@@ -280,10 +286,16 @@ t_sat_limit(void)
 	ok(has_text(f, "50 of 50 samples"), "limit: samples at the limit");
 	is_str(f ? f->next : "", "dlat 5 1 loop7", "limit: next is dlat");
 	is_int(ds_triage_exit(&out), 3, "limit: exit 3");
-	is_int((int)count("load"), 3, "limit: three loaders named");
+	is_int((int)count("load"), 1, "limit: dlat names the device's load");
 	ok(row("load", "600 fio") != NULL, "limit: fio 600 is load");
-	is_int((int)(row("load", "600 fio")->value + 0.5), 50 * 4096,
-	    "load: value bytes/s");
+	is_int(row("load", "600 fio") ? (int)(row("load", "600 fio")->value +
+	    0.5) : 0, 51 * 4096, "load: value bytes/s, from dlat");
+	ok(has_text(row("load", "600 fio"), "on loop7: submitted 13% of its "
+	    "block I/O (204.0 KiB/s of 1.6 MiB/s)"),
+	    "load: per device, its share from dlat");
+	ok(!has_text(row("load", "600 fio"), "from /proc"),
+	    "load from dlat: no /proc caveat");
+	ok(row("no-latency", NULL) == NULL, "with dlat: no no-latency row");
 	is_int((int)count("sufferer"), 3, "limit: three sufferers named");
 	is_str(out.f[0].finding, "verdict", "limit: verdict first");
 	is_str(out.f[0].subject, "loop7", "verdict subject: the device blamed");
@@ -303,6 +315,19 @@ t_sat_limit(void)
 	f = row("saturated", "loop7");
 	ok(f != NULL && has_text(f, "8.0 tasks waiting on I/O for 4 slots"),
 	    "limit without dlat: saturated by waiters over slots");
+	is_int((int)count("load"), 3, "without dlat: three loaders from /proc");
+	is_int(row("load", "600 fio") ? (int)(row("load", "600 fio")->value +
+	    0.5) : 0, 50 * 4096, "load from /proc: value bytes/s");
+	ok(has_text(row("load", "600 fio"), "(from /proc: includes children "
+	    "reaped in the window, no device named)"),
+	    "load from /proc: the caveat said");
+	ok(row("no-latency", NULL) == NULL, "no reason given: no no-latency row");
+	in.dlat_why = "needs CAP_BPF and CAP_PERFMON, or root";
+	run(&in);
+	ok(has_text(row("no-latency", "-"), "block-latency tracing could not "
+	    "run (needs CAP_BPF"), "no-latency: why, once");
+	is_int((int)count("no-latency"), 1, "no-latency: one row");
+	in.dlat_why = NULL;
 	is_int(f ? (int)(f->value * 1e3 + 0.5) : 0, 10,
 	    "limit without dlat: value is r_await 0.010 s");
 
@@ -827,6 +852,86 @@ t_limit(void)
 	ok(ds_tr_sev_name((enum ds_tr_sev)7) == NULL, "severity out of range");
 }
 
+/* dlat's two reads into ds_tr_lat and the device's largest submitter. */
+static void
+t_blklat(void)
+{
+	struct ds_blklat_row r0[2], r1[3];
+	struct ds_blklat_who w0[1], w1[3];
+	struct ds_blklat_snap a, b;
+	struct ds_tr_lat l;
+	struct ds_tr_load ld;
+	int i;
+
+	memset(r0, 0, sizeof(r0));
+	memset(r1, 0, sizeof(r1));
+	memset(w0, 0, sizeof(w0));
+	memset(w1, 0, sizeof(w1));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	/* Sorted by (dev, op, phase): dev 7 read d2c, q2c; write d2c. */
+	r0[0].dev = r1[0].dev = r1[1].dev = r1[2].dev = r0[1].dev = 7;
+	r0[0].op = r1[0].op = r0[1].op = r1[1].op = DS_BLK_READ;
+	r0[0].phase = r1[0].phase = DS_BLK_D2C;
+	r0[1].phase = r1[1].phase = DS_BLK_Q2C;
+	r1[2].op = DS_BLK_WRITE;
+	r1[2].phase = DS_BLK_D2C;
+	for (i = 0; i < 100; i++) {
+		/* Before the window: 100 of 1 ms each. */
+		ds_lat_add(&r0[0].h, 1000000);
+		ds_lat_add(&r0[1].h, 1000000);
+		ds_lat_add(&r1[0].h, 1000000);
+		ds_lat_add(&r1[1].h, 1000000);
+	}
+	for (i = 0; i < 200; i++) {
+		/* In it: 200 reads of 10 ms d2c, 20 ms q2c. */
+		ds_lat_add(&r1[0].h, 10000000);
+		ds_lat_add(&r1[1].h, 20000000);
+	}
+	for (i = 0; i < 50; i++)
+		ds_lat_add(&r1[2].h, 10000000);
+	a.r = r0;
+	a.n = 2;
+	b.r = r1;
+	b.n = 3;
+	/* Who, by (dev, pid): pid 9 had 1 MiB before, 2 MiB more in it. */
+	w0[0].dev = w1[0].dev = w1[1].dev = 7;
+	w0[0].pid = w1[0].pid = 9;
+	snprintf(w0[0].comm, 16, "make");
+	snprintf(w1[0].comm, 16, "make");
+	w0[0].bytes = 1 << 20;
+	w1[0].bytes = 3 << 20;
+	ds_lat_add(&w0[0].h, 1000000);
+	ds_lat_add(&w1[0].h, 1000000);
+	ds_lat_add(&w1[0].h, 1000000);
+	w1[1].pid = 12;
+	snprintf(w1[1].comm, 16, "fio");
+	w1[1].bytes = 5 << 20;
+	ds_lat_add(&w1[1].h, 1000000);
+	w1[2].dev = 8;
+	w1[2].pid = 13;
+	snprintf(w1[2].comm, 16, "dd");
+	w1[2].bytes = 50 << 20;
+	ds_lat_add(&w1[2].h, 1000000);
+	a.w = w0;
+	a.nw = 1;
+	b.w = w1;
+	b.nw = 3;
+	is_int(ds_tr_blklat(&a, &b, 7, &l, &ld), 0, "blklat: dev 7 timed");
+	is_u64(l.count, 250, "blklat: read and write d2c of the window");
+	ok(fabs(l.d2c_mean - 10000) < 1, "blklat: d2c mean 10 ms, in us");
+	ok(fabs(l.q2c_mean - 20000) < 1, "blklat: q2c mean 20 ms (reads)");
+	ok(l.q2c_p99 > 15000 && l.q2c_p99 <= 20000, "blklat: q2c p99 in "
+	    "its bucket");
+	is_int(ld.pid, 12, "blklat: the load is the most bytes on dev 7");
+	is_str(ld.comm, "fio", "blklat: its comm");
+	is_u64(ld.bytes, 5u << 20, "blklat: its bytes");
+	is_u64(ld.total, 7u << 20, "blklat: dev 7's bytes in the window");
+	is_int(ds_tr_blklat(&a, &b, 9, &l, &ld), -ENOENT,
+	    "blklat: an untraced dev: -ENOENT");
+	is_int(ld.pid, 0, "blklat: no load there");
+}
+
 int
 main(void)
 {
@@ -840,6 +945,7 @@ main(void)
 	t_settings();
 	t_system();
 	t_limit();
+	t_blklat();
 	ds_findings_free(&out);
 	return tap_done();
 }
