@@ -357,7 +357,10 @@ for t in $tools; do
 	if tree=$(fleet_tree "$t"); then
 		"$t" -R "$tree" -o prom -w "$P/tf/$t.prom" 2>/dev/null
 	else
-		"$t" -o prom -w "$P/tf/$t.prom" 2>/dev/null
+		# dlat traces until a signal without an interval.
+		case $t in dlat) live="0.2 1" ;; *) live= ;; esac
+		# shellcheck disable=SC2086
+		"$t" -o prom -w "$P/tf/$t.prom" $live 2>/dev/null
 	fi
 	[ -s "$P/tf/$t.prom" ] || continue
 	files="$files,$P/tf/$t.prom"
