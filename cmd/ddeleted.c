@@ -431,7 +431,8 @@ main(int argc, char **argv)
 	struct ds_deleted d = { 0 };
 	struct ds_writer w;
 	struct tool t;
-	struct want *wt;
+	/* Static: -O help exits inside tool_writer with it still held. */
+	static struct want *wt;
 	const char *trunc = NULL;
 	uint64_t min = 0;
 	size_t i, j;
