@@ -341,6 +341,9 @@ struct ds_writer {
 	size_t *width;		/* table: widths, kept across reports */
 	int dates;		/* table: times carry their date from now on */
 	long day0;		/* table: the local day the writer began */
+	/* where rows go: ds_writer_to_file() */
+	FILE *stream;		/* the stream given to ds_writer_init() */
+	struct ds_atomic *file;	/* the report's file, or NULL: stream */
 };
 
 #define DS_W_HUMAN	1u	/* table: DS_C_KB/DS_C_BYTES as 4G, 251.9M */
@@ -381,6 +384,36 @@ int ds_w_row_end(struct ds_writer *w);
  * the first failure of any call since init (a full disk gives -ENOSPC).
  */
 int ds_w_report_end(struct ds_writer *w);
+/*
+ * The same, for a second writer whose rows follow those of w in w's
+ * destination (two sets of columns in one output, as dqueue's prom
+ * families): w2's held rows go where w writes now, and a failure is
+ * kept in w too.
+ */
+int ds_w_report_end_into(struct ds_writer *w2, struct ds_writer *w);
+/* Bytes as they are, where the rows go (text a caller made itself). */
+void ds_w_raw(struct ds_writer *w, const void *p, size_t len);
+/* The first failure (-errno) since init or the last commit, or 0. */
+int ds_writer_error(const struct ds_writer *w);
+/*
+ * The writer owns its destination.  Rows go to the stream given to
+ * ds_writer_init(), or, after ds_writer_to_file(), to a temporary file
+ * beside path (see ds_atomic_open; the file gets its own header).
+ * ds_writer_commit() ends the report (ds_w_report_end) and renames the
+ * file over path; on any failure the file is removed and the old one
+ * stays.  ds_writer_abort() removes it unrenamed (a report that failed
+ * half way).  Both leave the writer on its stream again, with no error
+ * kept, ready for the next report.  Without a file, ds_writer_commit()
+ * is ds_w_report_end() and abort does nothing.  Returns 0 or -errno.
+ */
+int ds_writer_to_file(struct ds_writer *w, const char *path);
+int ds_writer_commit(struct ds_writer *w);
+void ds_writer_abort(struct ds_writer *w);
+/*
+ * The columns (-O help): a line each, the name, "(+) " for DS_C_WIDE,
+ * the help text.  Returns 0 or -errno.
+ */
+int ds_writer_help(const struct ds_writer *w, FILE *fp);
 
 /*
  * Escaping, exposed for tests and for tools that write text themselves.

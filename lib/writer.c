@@ -24,6 +24,7 @@ ds_writer_init(struct ds_writer *w, FILE *out, enum ds_fmt fmt,
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
+	w->stream = out;
 	w->fmt = fmt;
 	w->cols = cols;
 	w->ncols = ncols;
@@ -44,6 +45,9 @@ ds_writer_free(struct ds_writer *w)
 	w->width = NULL;
 	ds_buf_free(&w->text);
 	ds_buf_free(&w->line);
+	ds_writer_abort(w);
+	free(w->file);
+	w->file = NULL;
 }
 
 static void
@@ -819,4 +823,91 @@ ds_w_report_end(struct ds_writer *w)
 	if (fflush(w->out) == EOF || ferror(w->out))
 		fail(w, errno ? -errno : -EIO);
 	return w->error;
+}
+
+int
+ds_w_report_end_into(struct ds_writer *w2, struct ds_writer *w)
+{
+	int e;
+
+	w2->out = w->out;
+	if ((e = ds_w_report_end(w2)) < 0)
+		fail(w, e);
+	return e;
+}
+
+void
+ds_w_raw(struct ds_writer *w, const void *p, size_t len)
+{
+	emit(w, p, len);
+}
+
+int
+ds_writer_error(const struct ds_writer *w)
+{
+	return w->error;
+}
+
+/* Back on the stream, nothing kept from the report that went to a file. */
+static void
+to_stream(struct ds_writer *w)
+{
+	w->out = w->stream;
+	w->error = 0;
+}
+
+int
+ds_writer_to_file(struct ds_writer *w, const char *path)
+{
+	int e;
+
+	ds_writer_abort(w);
+	if (w->file == NULL && (w->file = calloc(1, sizeof(*w->file))) == NULL)
+		return -ENOMEM;
+	if ((e = ds_atomic_open(w->file, path)) < 0)
+		return e;
+	w->out = w->file->fp;
+	w->header_done = 0;	/* every file carries its header */
+	w->reports = 0;
+	return 0;
+}
+
+int
+ds_writer_commit(struct ds_writer *w)
+{
+	int e = ds_w_report_end(w);
+
+	if (w->file == NULL || w->file->fp == NULL)
+		return e;
+	if (e < 0)
+		ds_atomic_abort(w->file);
+	else
+		e = ds_atomic_commit(w->file);
+	to_stream(w);
+	return e;
+}
+
+void
+ds_writer_abort(struct ds_writer *w)
+{
+	if (w->file == NULL || w->file->fp == NULL)
+		return;
+	ds_atomic_abort(w->file);
+	to_stream(w);
+}
+
+int
+ds_writer_help(const struct ds_writer *w, FILE *fp)
+{
+	const struct ds_col *c;
+	size_t i;
+
+	for (i = 0; i < w->ncols; i++) {
+		c = &w->cols[i];
+		if (fprintf(fp, "%-22s %s%s\n", c->name,
+		    c->flags & DS_C_WIDE ? "(+) " : "",
+		    c->help != NULL ? c->help : "") < 0)
+			return errno ? -errno : -EIO;
+	}
+	return 0;
 }
