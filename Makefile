@@ -24,12 +24,16 @@ endif
 LIBSRC := $(sort $(wildcard lib/*.c))
 LIBOBJ := $(LIBSRC:.c=.o)
 LIB := lib/libdiskstat.a
+# The tools' own archive (cmd/util/util.h): options, messages, reports.
+UTILSRC := $(sort $(wildcard cmd/util/*.c))
+UTILOBJ := $(UTILSRC:.c=.o)
+UTIL := cmd/util/libutil.a
 TOOLS := $(patsubst %.c,%,$(sort $(wildcard cmd/*.c)))
 UNITS := $(patsubst %.c,%,$(sort $(wildcard t/unit/*.c)))
 MAN1 := $(sort $(wildcard doc/*.1))
 MAN3 := $(sort $(wildcard doc/*.3))
 
-all: $(LIB) $(TOOLS)
+all: $(LIB) $(UTIL) $(TOOLS)
 
 # make static: the tools linked with -static into cmd/static/, for rescue
 # shells and minimal images.  Built from their own objects without the
@@ -40,6 +44,8 @@ SCFLAGS := $(filter-out -fsanitize=% -fno-sanitize% -fno-omit-frame-pointer,$(CF
 SLDFLAGS := $(filter-out -fsanitize=%,$(LDFLAGS)) -static
 SLIBOBJ := $(patsubst lib/%.c,cmd/static/lib/%.o,$(LIBSRC))
 SLIB := cmd/static/libdiskstat.a
+SUTILOBJ := $(patsubst cmd/util/%.c,cmd/static/util/%.o,$(UTILSRC))
+SUTIL := cmd/static/libutil.a
 STATIC := $(patsubst cmd/%,cmd/static/%,$(TOOLS))
 
 static: $(STATIC)
@@ -58,8 +64,15 @@ $(LIB): $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-cmd/%: cmd/%.c cmd/tool.h lib/diskstat.h $(LIB) .flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+cmd/util/%.o: cmd/util/%.c cmd/util/util.h lib/diskstat.h .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(UTIL): $(UTILOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(UTILOBJ)
+
+cmd/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(UTIL) $(LIB) .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
 
 # Unit tests may use libm (the tools never do).
 t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
@@ -73,8 +86,16 @@ $(SLIB): $(SLIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(SLIBOBJ)
 
-cmd/static/%: cmd/%.c cmd/tool.h lib/diskstat.h $(SLIB) .flags
-	$(CC) $(CPPFLAGS) $(SCFLAGS) $(SLDFLAGS) -o $@ $< $(SLIB)
+cmd/static/util/%.o: cmd/util/%.c cmd/util/util.h lib/diskstat.h .flags
+	@mkdir -p cmd/static/util
+	$(CC) $(CPPFLAGS) $(SCFLAGS) -c -o $@ $<
+
+$(SUTIL): $(SUTILOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(SUTILOBJ)
+
+cmd/static/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(SUTIL) $(SLIB) .flags
+	$(CC) $(CPPFLAGS) $(SCFLAGS) $(SLDFLAGS) -o $@ $< $(SUTIL) $(SLIB)
 
 # The lab's test helpers (t/lab/*.c, see t/lab.sh): built for check,
 # never installed.
@@ -167,7 +188,8 @@ uninstall:
 	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
 
 clean:
-	rm -f lib/*.o $(LIB) $(TOOLS) $(UNITS) $(LABS) libdiskstat.pc .flags
+	rm -f lib/*.o $(LIB) cmd/util/*.o $(UTIL) $(TOOLS) $(UNITS) $(LABS) \
+	    libdiskstat.pc .flags
 	rm -rf cmd/static
 	rm -rf t/trash.*
 

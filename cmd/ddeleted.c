@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <sys/sysmacros.h>
 
-#include "tool.h"
+#include "util/util.h"
 
 static const struct ds_col rowcols[] = {
 	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
@@ -69,12 +69,7 @@ static const char options[] =
     "                free a deleted file's space through its descriptor\n"
     "  -n, --dry-run with --truncate: say what would be freed, change nothing\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, options, TOOL_N_DRYRUN };
 
 /* "1048576", "512K", "10M", "2G": bytes, powers of 1024. */
 static int
@@ -437,13 +432,11 @@ main(int argc, char **argv)
 	uint64_t min = 0;
 	size_t i, j;
 	int ch, e, sum = 0, du = 0, tpid = 0, tfd = 0, k, status = 0, all = 0;
-	int dry = 0;
 
-	tool_init(&t, argv);
-	tool_usage_fn = usage;
+	tool_init(&t, argv, &info);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ans", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&t, ch, optarg, usage))
+		if (tool_option(&t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'a':
@@ -451,9 +444,6 @@ main(int argc, char **argv)
 			break;
 		case 's':
 			sum = 1;
-			break;
-		case 'n':
-			dry = 1;
 			break;
 		case OPT_DU:
 			du = sum = 1;
@@ -469,9 +459,6 @@ main(int argc, char **argv)
 				tool_usage("--truncate '%s': not PID:FD", optarg);
 			trunc = optarg;
 			break;
-		case TOOL_HELP:
-			tool_help(synopsis, options);
-			break;
 		default:
 			usage();
 		}
@@ -483,7 +470,7 @@ main(int argc, char **argv)
 		    argv[0]);
 	if (trunc != NULL && sum)
 		tool_usage("--truncate does not go with -s or --du");
-	if (dry && trunc == NULL)
+	if (t.dry_run && trunc == NULL)
 		tool_usage("-n goes with --truncate");
 	tool_start(&t);
 	if (trunc != NULL) {
@@ -491,7 +478,7 @@ main(int argc, char **argv)
 		if (!t.r.live)
 			errx(1, "--truncate acts only on the live system, not "
 			    "under %s", t.r.path);
-		truncate_one(&t, trunc, tpid, tfd, dry);
+		truncate_one(&t, trunc, tpid, tfd, t.dry_run);
 		tool_exit(0);
 	}
 	/* Prometheus gets the per-filesystem figures an alert needs. */
@@ -528,8 +515,7 @@ main(int argc, char **argv)
 	}
 
 	if ((e = ds_deleted_scan(&t.r, &d)) < 0)
-		tool_errc(1, e, "%s/proc", strcmp(t.r.path, "/") == 0 ? "" :
-		    t.r.path);
+		tool_errc(1, e, "%s", tool_path(&t, "proc"));
 	if (d.denied > 0)
 		warnx("not root: the descriptors of %zu of %zu processes "
 		    "could not be read; only your own are listed", d.denied,

@@ -4,7 +4,7 @@
  */
 #include <math.h>
 
-#include "tool.h"
+#include "util/util.h"
 
 /* Every row's first columns (in prom, the histograms' labels). */
 #define KEY_COLS \
@@ -75,12 +75,7 @@ static const char optlines[] =
     "  -P            per submitting process: pid, command, bytes, q2c\n"
     "  interval      seconds between reports; none: trace until SIGINT\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, optlines, TOOL_N_NONE };
 
 /* A disk's name (void *: also ds_blklat_prom's callback). */
 static const char *
@@ -131,7 +126,7 @@ start(struct dl *d)
 		open_fail(d, e);
 	if ((e = ds_blkdisks_pick(&d->t.r, &d->sel, &d->disk, &d->ndisk,
 	    &ndevs)) < 0)
-		tool_errc(1, e, "/sys/block");
+		tool_errc(1, e, "%s", tool_path(&d->t, "sys/block"));
 	for (i = 0; i < d->sel.n; i++)
 		if (!d->sel.op[i].matched)
 			errx(1, "%s: %s", d->sel.op[i].arg, d->sel.op[i].glob ?
@@ -283,8 +278,7 @@ report(struct dl *d, const struct ds_blklat_snap *prev,
 		d->out.len = 0;
 		if (ds_blklat_prom(&d->out, cur, disk_name, d) < 0)
 			errx(1, "out of memory");
-		if (fwrite(d->out.data, 1, d->out.len, d->w.out) != d->out.len)
-			d->w.error = d->w.error ? d->w.error : -EIO;
+		ds_w_raw(&d->w, d->out.data, d->out.len);
 	} else if (d->who)
 		report_who(d, prev, cur, now);
 	else
@@ -342,7 +336,7 @@ options(struct dl *d, int argc, char **argv)
 
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bP", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&d->t, ch, optarg, usage))
+		if (tool_option(&d->t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'b':
@@ -351,16 +345,13 @@ options(struct dl *d, int argc, char **argv)
 		case 'P':
 			d->who = 1;
 			break;
-		case TOOL_HELP:
-			tool_help(synopsis, optlines);
-			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval(&d->t, &argc, argv, usage);
+	tool_interval(&d->t, &argc, argv);
 	if (d->buckets && d->who)
 		tool_usage("-b and -P: one or the other");
 	if (ds_devsel_init(&d->sel, argv, (size_t)argc) < 0)
@@ -373,8 +364,7 @@ main(int argc, char **argv)
 	struct dl d;
 
 	memset(&d, 0, sizeof(d));
-	tool_init(&d.t, argv);
-	tool_usage_fn = usage;
+	tool_init(&d.t, argv, &info);
 	options(&d, argc, argv);
 	tool_start(&d.t);
 	if (!d.t.r.live)

@@ -5,7 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 
-#include "tool.h"
+#include "util/util.h"
 
 #define EXIT_TIMEOUT 3
 
@@ -64,12 +64,7 @@ static const char options[] =
     "                wait for resource:kind:stall/window (io:some:150ms/2s)\n"
     "  -T seconds    with -W: give up after seconds (exit 3)\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, options, TOOL_N_COUNT };
 
 /* A trigger that does not parse: which part is wrong, and why. */
 static void
@@ -831,12 +826,11 @@ main(int argc, char **argv)
 	int ch, e, status;
 
 	memset(&d, 0, sizeof(d));
-	tool_init(&d.t, argv);
+	tool_init(&d.t, argv, &info);
 	d.topfd = -1;
 	for (i = 0; i < DS_PSI_NRES; i++)
 		d.order[i] = default_order[i];
 	d.nres = DS_PSI_NRES;
-	tool_usage_fn = usage;
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "Cc:n:r:T:W:", longopts,
 	    NULL)) != -1) {
 		/* The trigger has its own option: -w is the output file. */
@@ -849,7 +843,7 @@ main(int argc, char **argv)
 			wt.spec = optarg;
 			continue;
 		}
-		if (tool_option(&d.t, ch, optarg, usage))
+		if (tool_option(&d.t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'C':
@@ -857,11 +851,6 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			d.cpath = optarg;
-			break;
-		case 'n':
-			if (ds_parse_count(optarg, &d.topn) < 0)
-				tool_usage("-n '%s': not a count (1 to "
-				    "4294967295)", optarg);
 			break;
 		case 'r':
 			parse_resources(&d, optarg);
@@ -874,15 +863,13 @@ main(int argc, char **argv)
 			wt.has_timeout = 1;
 			wt.timeout_arg = optarg;
 			break;
-		case TOOL_HELP:
-			tool_help(synopsis, options);
-			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	d.topn = d.t.top;
 	if (wt.spec != NULL) {
 		/* Wait mode: the only operand is how many events to report. */
 		if (argc > 1)
@@ -895,7 +882,7 @@ main(int argc, char **argv)
 			tool_usage("--wait RESOURCE:KIND:STALL/WINDOW names one "
 			    "line: no -C, -n or -r");
 	} else {
-		tool_interval_only(&d.t, argc, argv, usage);
+		tool_interval_only(&d.t, argc, argv);
 		argc = 0;
 		if (wt.has_timeout)
 			tool_usage("-T needs --wait RESOURCE:KIND:STALL/WINDOW");

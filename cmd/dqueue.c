@@ -3,7 +3,7 @@
  * wanted values, and set with a read-back that proves the kernel kept
  * what it was given.
  */
-#include "tool.h"
+#include "util/util.h"
 
 #define EXIT_DIFFERS 3		/* --check: some setting does not hold */
 
@@ -164,12 +164,7 @@ static const char options[] =
     "  -n, --dry-run with --set: say what would be written, change nothing\n"
     "  --allow-tree  let --set write under -R DIR (a tree, not this system)\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, options, TOOL_N_DRYRUN };
 
 static void
 add_target(struct ctx *c, const char *name, const char *disk)
@@ -428,10 +423,8 @@ list(struct ctx *c)
 	ds_queue_free(&q);
 	if (prom) {
 		/* The info family first, then the gauges, into one stream. */
-		w2.out = w.out;
-		if ((e = ds_w_report_end(&w)) < 0 ||
-		    (e = ds_w_report_end(&w2)) < 0)
-			w.error = e;
+		if (ds_w_report_end(&w) == 0)
+			(void)ds_w_report_end_into(&w2, &w);
 		ds_writer_free(&w2);
 	}
 	tool_report_end(&c->t, &w);
@@ -858,17 +851,14 @@ main(int argc, char **argv)
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
-	tool_init(&c.t, argv);
+	tool_init(&c.t, argv, &info);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "an", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&c.t, ch, optarg, usage))
+		if (tool_option(&c.t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'a':
 			aflag = 1;
-			break;
-		case 'n':
-			c.dry = 1;
 			break;
 		case 'T':
 			c.allow_tree = 1;
@@ -882,15 +872,13 @@ main(int argc, char **argv)
 			mode = ch == 'C' ? CHECK : SET;
 			parse_settings(&c, optarg);
 			break;
-		case TOOL_HELP:
-			tool_help(synopsis, options);
-			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	c.dry = c.t.dry_run;
 	if (aflag) {
 		if (mode != LIST) {
 			warnx("-a lists; it does not go with --check or --set");
@@ -918,8 +906,7 @@ main(int argc, char **argv)
 		    "(--allow-tree to write into the tree, -n to see what "
 		    "would be written)", c.t.r.path);
 	if ((e = ds_blockdevs_read(&c.t.r, &c.disks)) < 0)
-		tool_errc(1, e, "%s/sys/block", strcmp(c.t.r.path, "/") == 0 ?
-		    "" : c.t.r.path);
+		tool_errc(1, e, "%s", tool_path(&c.t, "sys/block"));
 	targets(&c, argc, argv);
 	switch (mode) {
 	case LIST:

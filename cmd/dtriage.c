@@ -7,7 +7,7 @@
 #include <math.h>
 #include <sys/sysmacros.h>
 
-#include "tool.h"
+#include "util/util.h"
 
 static const struct ds_col cols[] = {
 	{ "severity", DS_T_STR, DS_P_LABEL, "severity", NULL, 0, 0, 0 },
@@ -60,12 +60,7 @@ static const char options[] =
     "  -b dir        quiet-time history: a directory of dxstat -s snapshots\n"
     "  seconds       the window sampled (default 10, 0.1 to 3600)\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, options, TOOL_N_NONE };
 
 /* Everything read at the start and at the end of the window. */
 static void
@@ -77,16 +72,18 @@ take(struct tr *x, struct sample *s)
 	/* Without diskstats the rest is still judged; said once. */
 	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &s->ds)) < 0 &&
 	    s == &x->s[1])
-		tool_warnc(e, "proc/diskstats: devices not judged");
+		tool_warnc(e, "%s: devices not judged",
+		    tool_path(&x->t, "proc/diskstats"));
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s->up)) < 0)
-		tool_errc(1, e, "proc/uptime");
+		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
 	s->io_ok = ds_psi_read(&x->t.r, "proc/pressure/io", &x->scratch,
 	    &s->io) == 0;
 	s->mem_ok = ds_psi_read(&x->t.r, "proc/pressure/memory", &x->scratch,
 	    &s->mem) == 0;
 	s->ps_ok = ds_procstat_read(&x->t.r, &x->scratch, &s->ps) == 0;
 	if ((e = ds_procs_read(&x->t.r, fl, NULL, 0, NULL, NULL, &s->pr)) < 0)
-		tool_errc(1, e, "%s", s->pr.failed ? s->pr.failed : "proc");
+		tool_errc(1, e, "%s", tool_path(&x->t, s->pr.failed ?
+		    s->pr.failed : "proc"));
 }
 
 /* One disk's dlat figures, into x->lat[i]; NULL without. */
@@ -134,7 +131,7 @@ sample_window(struct tr *x)
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
 	if ((e = ds_tr_disks(&x->t.r, &x->buf, &x->bd)) < 0 && e != -ENOENT)
-		tool_errc(1, e, "sys/block");
+		tool_errc(1, e, "%s", tool_path(&x->t, "sys/block"));
 	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
 	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
 	x->blocked = calloc(x->nmax, sizeof(*x->blocked));
@@ -365,14 +362,11 @@ main(int argc, char **argv)
 	int ch, st;
 
 	memset(&x, 0, sizeof(x));
-	tool_init(&x.t, argv);
-	tool_usage_fn = usage;
+	tool_init(&x.t, argv, &info);
 	x.window_ns = 10000000000ull;
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "b:", lo, NULL)) != -1) {
-		if (tool_option(&x.t, ch, optarg, usage))
+		if (tool_option(&x.t, ch, optarg))
 			continue;
-		if (ch == TOOL_HELP)
-			tool_help(synopsis, options);
 		if (ch != 'b')
 			usage();
 		x.base_dir = optarg;

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <regex.h>
 
-#include "tool.h"
+#include "util/util.h"
 
 enum mode { M_PROC, M_THREAD, M_GROUP };
 
@@ -146,12 +146,7 @@ static const char options[] =
     "  -t            per thread\n"
     "  -u user       only processes of user (a name or a uid)\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, options, TOOL_N_COUNT };
 
 static int
 cmp_int(const void *a, const void *b)
@@ -660,9 +655,8 @@ static void
 sampled(struct state *s, int e, const struct ds_procs *ps)
 {
 	if (e < 0)
-		tool_errc(1, e, "%s%s%s", s->t->r.live ? "/" : s->t->r.path,
-		    s->t->r.live ? "" : "/", ps->failed != NULL ? ps->failed :
-		    "proc");
+		tool_errc(1, e, "%s", tool_path(s->t, ps->failed != NULL ?
+		    ps->failed : "proc"));
 	if (ps->bad > 0 && s->bad == 0) {
 		s->bad = ps->bad;
 		s->first_bad = ps->first_bad;
@@ -763,7 +757,7 @@ entry_out(struct state *s, const struct ds_proc *q, const struct ds_proc *p,
 		tool_report_begin(s->t, &s->w);
 	}
 	write_row(s, &rw, s->now, s->delay);
-	return s->w.error != 0;
+	return ds_writer_error(&s->w) != 0;
 }
 
 /* The streamed path: an entry as it is read. */
@@ -1032,7 +1026,7 @@ cg_sample(struct state *s, struct tool *t, struct ds_cgios *cs)
 		tool_errc(1, e, "%s%s", cgs.mnt[0] == '/' ? "" : "/",
 		    cgs.mnt);
 	if (t->has_interval && cs->uptime_ns == 0)
-		tool_errc(1, ENOENT, "%s/proc/uptime", t->r.path);
+		tool_errc(1, ENOENT, "%s", tool_path(t, "proc/uptime"));
 	/* Subtrees the walk left out (too deep, out of descriptors). */
 	for (i = 0; i < cs->nskipped && !s->skip_said; i++)
 		if (cs->skipped_err[i] == -ELOOP)
@@ -1113,14 +1107,13 @@ main(int argc, char **argv)
 	unsigned int flags = 0;
 	int ch, e, delay, stream;
 
-	tool_init(&t, argv);
-	tool_usage_fn = usage;
+	tool_init(&t, argv, &info);
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	o.sort = -1;
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:gG:ln:p:s:tu:",
 	    longopts, NULL)) != -1) {
-		if (tool_option(&t, ch, optarg, usage))
+		if (tool_option(&t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'a':
@@ -1144,11 +1137,6 @@ main(int argc, char **argv)
 			break;
 		case 'l':
 			o.cmdline = 1;
-			break;
-		case 'n':
-			if (ds_parse_count(optarg, &o.top) < 0)
-				tool_usage("-n '%s': not a count (1 to "
-				    "4294967295)", optarg);
 			break;
 		case 'p':
 			parse_pids(&o, optarg);
@@ -1180,16 +1168,14 @@ main(int argc, char **argv)
 				o.uid = (uint32_t)v;
 			}
 			break;
-		case TOOL_HELP:
-			tool_help(synopsis, options);
-			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval_only(&t, argc, argv, usage);
+	o.top = t.top;
+	tool_interval_only(&t, argc, argv);
 	if (o.mode == M_GROUP && o.threads) {
 		warnx("-g and -t: cgroups hold processes, not threads");
 		usage();

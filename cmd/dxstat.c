@@ -8,7 +8,7 @@
 
 #include <sys/vfs.h>
 
-#include "tool.h"
+#include "util/util.h"
 
 static const struct ds_col cols[] = {
 	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
@@ -109,12 +109,7 @@ static const char options[] =
     "  -y            skip the since-boot report\n"
     "  -z            hide devices idle over the interval\n";
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(2);
-}
+static const struct tool_info info = { synopsis, options, TOOL_N_NONE };
 
 static const char *rootpath(struct dx *, const char *);
 
@@ -405,13 +400,7 @@ warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
 static const char *
 rootpath(struct dx *x, const char *rel)
 {
-	static char p[sizeof(x->t.r.path) + 64];
-
-	if (x->t.r.live)
-		snprintf(p, sizeof(p), "/%s", rel);
-	else
-		snprintf(p, sizeof(p), "%s/%s", x->t.r.path, rel);
-	return p;
+	return tool_path(&x->t, rel);
 }
 
 /* Read proc/diskstats and, next to it, the time base. */
@@ -467,9 +456,9 @@ static void
 snapshot(struct dx *x)
 {
 	struct ds_buf out = { 0 };
+	struct ds_writer w;
 	struct sample s;
-	FILE *f = stdout;
-	int e, nl;
+	int e;
 
 	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
@@ -483,26 +472,16 @@ snapshot(struct dx *x)
 	if ((e = ds_snap_format(&out, s.uptime_ns,
 	    x->t.r.live ? ds_realtime_ns() : 0, "", 0)) < 0)
 		tool_errc(1, e, "snapshot");
-	if (x->t.outfile != NULL) {
-		if ((e = ds_atomic_open(&x->t.atomic, x->t.outfile)) < 0)
-			tool_errc(1, e, "%s", x->t.outfile);
-		f = x->t.atomic.fp;
-	}
+	/* Raw text through a writer of no columns: it owns -w's file. */
+	ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0, "dxstat");
+	tool_report_begin(&x->t, &w);
 	/* The header, then the text as read (not copied behind it). */
-	nl = x->buf.len > 0 && x->buf.data[x->buf.len - 1] != '\n';
-	if (fwrite(out.data, 1, out.len, f) != out.len ||
-	    fwrite(x->buf.data, 1, x->buf.len, f) != x->buf.len ||
-	    (nl && putc('\n', f) == EOF) || fflush(f) == EOF) {
-		e = errno;
-		if (x->t.outfile != NULL) {
-			ds_atomic_abort(&x->t.atomic);
-			tool_errc(1, e, "%s: write error", x->t.outfile);
-		}
-		tool_errc(1, e, "write error");
-	}
-	if (x->t.outfile != NULL &&
-	    (e = ds_atomic_commit(&x->t.atomic)) < 0)
-		tool_errc(1, e, "%s: write error", x->t.outfile);
+	ds_w_raw(&w, out.data, out.len);
+	ds_w_raw(&w, x->buf.data, x->buf.len);
+	if (x->buf.len > 0 && x->buf.data[x->buf.len - 1] != '\n')
+		ds_w_raw(&w, "\n", 1);
+	tool_report_end(&x->t, &w);
+	ds_writer_free(&w);
 	ds_buf_free(&out);
 }
 
@@ -623,10 +602,10 @@ main(int argc, char **argv)
 	int ch;
 
 	memset(&x, 0, sizeof(x));
-	tool_init(&x.t, argv);
+	tool_init(&x.t, argv, &info);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "af:Npsyz", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&x.t, ch, optarg, usage))
+		if (tool_option(&x.t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'a':
@@ -654,16 +633,13 @@ main(int argc, char **argv)
 		case 'z':
 			x.zero = 1;
 			break;
-		case TOOL_HELP:
-			tool_help(synopsis, options);
-			break;
 		default:
 			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval(&x.t, &argc, argv, usage);
+	tool_interval(&x.t, &argc, argv);
 	if (ds_devsel_init(&x.sel, argv, (size_t)argc) < 0)
 		err(1, NULL);
 	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.sel.n > 0)) {

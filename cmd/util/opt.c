@@ -1,0 +1,249 @@
+/* Start-up, the options every tool shares, usage and help, operands. */
+#include "util.h"
+
+/* The common options' lines of --help, after a tool's own. */
+#define TOOL_HELP_LINES \
+	"  -H            no header line (tsv, table)\n" \
+	"  -h            human units in table mode (4G, 251.9M)\n" \
+	"  -O cols       columns to show: a,b; +a adds to the default; help\n" \
+	"  -o fmt        output format: table, tsv, json, prom\n" \
+	"  -R dir        read proc and sys below dir (also --root, " \
+	"DISKSTAT_ROOT)\n" \
+	"  -w file       write each report to file atomically\n" \
+	"  --utc         table time in UTC, not local time\n" \
+	"  --help        this help;  -V, --version  the version\n"
+
+/* The tool's synopsis and options, as tool_init() registered them. */
+static const struct tool_info *info;
+
+/*
+ * Started with 0, 1 or 2 closed (">&-"), the first file we open would
+ * take its number: rows meant for stdout, or messages, would land in a
+ * -w file.  Each closed one is held by /dev/null, stdout read-only so
+ * that writing to it still fails (EBADF) while a run that never uses
+ * it (-w) ends well, in every tool alike.
+ */
+static void
+std_fds(void)
+{
+	static const int mode[3] = { O_RDONLY, O_RDONLY, O_WRONLY };
+	int fd, i;
+
+	for (i = 0; i < 3; i++) {
+		if (fcntl(i, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if ((fd = open("/dev/null", mode[i])) < 0)
+			exit(1);
+		if (fd != i) {
+			dup2(fd, i);
+			close(fd);
+		}
+	}
+}
+
+void
+tool_init(struct tool *t, char **argv, const struct tool_info *ti)
+{
+	/* getopt's own messages name argv[0]: "dxstat", not "cmd/dxstat". */
+	argv[0] = program_invocation_short_name;
+	std_fds();
+
+	info = ti;
+	memset(t, 0, sizeof(*t));
+	t->header = 1;
+	t->out = stdout;
+	t->r.fd = -1;
+	tool_signals();
+}
+
+/* The synopsis, as the man page's SYNOPSIS has it; exit 2. */
+void
+usage(void)
+{
+	fprintf(stderr, "usage: %s\n", info->synopsis);
+	exit(2);
+}
+
+/* A usage error: what was wrong, then the synopsis, exit 2. */
+void
+tool_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	usage();
+}
+
+/* --help: the synopsis (as usage() prints it), then one line an option. */
+void
+tool_help(void)
+{
+	printf("usage: %s\n%s%s", info->synopsis, info->options,
+	    TOOL_HELP_LINES);
+	tool_exit_check();
+	exit(0);
+}
+
+void
+tool_version(void)
+{
+	printf("%s (diskstat) %s\n", program_invocation_short_name,
+	    DS_VERSION);
+	tool_exit_check();
+	exit(0);
+}
+
+/* -n: a dry run, or how many rows (the tool registered which). */
+static int
+n_option(struct tool *t, const char *arg)
+{
+	switch (info->n) {
+	case TOOL_N_DRYRUN:
+		t->dry_run = 1;
+		return 1;
+	case TOOL_N_COUNT:
+		if (ds_parse_count(arg, &t->top) < 0)
+			tool_usage("-n '%s': not a count (1 to 4294967295)",
+			    arg);
+		return 1;
+	case TOOL_N_NONE:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Handle one of the common options (--help and -n among them).
+ * Returns 1 when ch was one of them, 0 otherwise.  A bad value is a
+ * usage error (exit 2).
+ */
+int
+tool_option(struct tool *t, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'o':
+		if (ds_fmt_parse(arg, &t->fmt) < 0)
+			tool_usage("-o '%s': unknown format (tsv, json, table, "
+			    "prom)", arg);
+		t->fmt_set = 1;
+		return 1;
+	case 'H':
+		t->header = 0;
+		return 1;
+	case 'h':
+		t->wopts |= DS_W_HUMAN;
+		return 1;
+	case TOOL_UTC:
+		t->wopts |= DS_W_UTC;
+		return 1;
+	case 'O':
+		t->cols = arg;
+		return 1;
+	case 'R':
+		t->root = arg;
+		return 1;
+	case 'w':
+		t->outfile = arg;
+		return 1;
+	case 'V':
+		tool_version();
+	case TOOL_HELP:
+		tool_help();
+	case 'n':
+		return n_option(t, arg);
+	}
+	return 0;
+}
+
+/*
+ * An operand that begins like a number (a digit, or a point and a
+ * digit) is meant as an interval or a count, never a device name: "1e1"
+ * and "1x" are refused as numbers instead of being looked up.
+ */
+int
+tool_numeric(const char *s)
+{
+	return (s[0] >= '0' && s[0] <= '9') ||
+	    (s[0] == '.' && s[1] >= '0' && s[1] <= '9');
+}
+
+void
+tool_set_interval(struct tool *t, const char *s)
+{
+	int e;
+
+	if ((e = ds_parse_interval(s, &t->interval_ns)) < 0)
+		tool_usage("interval '%s': %s", s, e == -ERANGE ?
+		    "out of range (0.01 to 2678400 seconds)" :
+		    "not a number");
+	t->has_interval = 1;
+}
+
+void
+tool_set_count(struct tool *t, const char *s)
+{
+	int e;
+
+	if ((e = ds_parse_count(s, &t->count)) < 0)
+		tool_usage("count '%s': %s", s, e == -ERANGE ?
+		    "out of range (1 to 4294967295)" : "not a whole number");
+}
+
+/*
+ * Take "interval [count]" from the end of the operands; *argc shrinks
+ * by what was taken.  The last two operands that begin like numbers are
+ * the interval and the count, and must be valid; one before them that
+ * begins like a number is one too many.
+ */
+void
+tool_interval(struct tool *t, int *argc, char **argv)
+{
+	int n = *argc, i;
+
+	if (n > 1 && tool_numeric(argv[n - 1]) && tool_numeric(argv[n - 2])) {
+		if (n > 2 && tool_numeric(argv[n - 3]))
+			tool_usage("extra operand '%s': interval and count "
+			    "are the last two", argv[n - 1]);
+		tool_set_interval(t, argv[n - 2]);
+		tool_set_count(t, argv[n - 1]);
+		n -= 2;
+	} else if (n > 0 && tool_numeric(argv[n - 1])) {
+		tool_set_interval(t, argv[n - 1]);
+		n--;
+	}
+	for (i = 0; i < n; i++)
+		if (tool_numeric(argv[i]))
+			tool_usage("operand '%s': a number among the devices "
+			    "(interval and count come last)", argv[i]);
+	*argc = n;
+}
+
+/* For a tool whose only operands are "[interval [count]]". */
+void
+tool_interval_only(struct tool *t, int argc, char **argv)
+{
+	if (argc > 2)
+		tool_usage("extra operand '%s': only interval and count",
+		    argv[2]);
+	if (argc > 0)
+		tool_set_interval(t, argv[0]);
+	if (argc > 1)
+		tool_set_count(t, argv[1]);
+}
+
+/* After option parsing: default format, open the root. */
+void
+tool_start(struct tool *t)
+{
+	int e;
+
+	if (!t->fmt_set)
+		t->fmt = t->outfile != NULL ? DS_FMT_TSV :
+		    ds_fmt_default(STDOUT_FILENO);
+	if ((e = ds_root_open(&t->r, t->root)) < 0)
+		tool_errc(1, e, "%s", t->root != NULL ? t->root :
+		    getenv("DISKSTAT_ROOT") != NULL ? getenv("DISKSTAT_ROOT") :
+		    "/");
+}
