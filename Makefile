@@ -78,6 +78,11 @@ cmd/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(UTIL) $(LIB) .flags
 t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lm
 
+# The tools' archive has its own test, linked with it.
+t/unit/util: t/unit/util.c t/unit/tap.h cmd/util/util.h lib/diskstat.h \
+    $(UTIL) $(LIB) .flags
+	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
+
 cmd/static/lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
 	@mkdir -p cmd/static/lib
 	$(CC) $(CPPFLAGS) $(SCFLAGS) -c -o $@ $<

@@ -344,6 +344,8 @@ struct ds_writer {
 	/* where rows go: ds_writer_to_file() */
 	FILE *stream;		/* the stream given to ds_writer_init() */
 	struct ds_atomic *file;	/* the report's file, or NULL: stream */
+	int stream_header_done;	/* the stream's, kept while on a file */
+	size_t stream_reports;
 };
 
 #define DS_W_HUMAN	1u	/* table: DS_C_KB/DS_C_BYTES as 4G, 251.9M */

@@ -854,6 +854,8 @@ to_stream(struct ds_writer *w)
 {
 	w->out = w->stream;
 	w->error = 0;
+	w->header_done = w->stream_header_done;
+	w->reports = w->stream_reports;
 }
 
 int
@@ -866,6 +868,8 @@ ds_writer_to_file(struct ds_writer *w, const char *path)
 		return -ENOMEM;
 	if ((e = ds_atomic_open(w->file, path)) < 0)
 		return e;
+	w->stream_header_done = w->header_done;
+	w->stream_reports = w->reports;
 	w->out = w->file->fp;
 	w->header_done = 0;	/* every file carries its header */
 	w->reports = 0;
