@@ -31,36 +31,39 @@ static const struct ds_col cols2[] = {
 	    0, 0 },
 };
 
+/* Temporary files left in dir ("NAME.tmpXXXXXX", see ds_atomic_open). */
 static int
-nentries(void)
+is_tmp(const struct dirent *e)
 {
-	struct dirent *e;
-	DIR *d;
-	int n = 0;
+	return strstr(e->d_name, ".tmp") != NULL;
+}
 
-	if ((d = opendir(dir)) == NULL)
+static int
+ntmp(void)
+{
+	struct dirent **v;
+	int n, i;
+
+	if ((n = scandir(dir, &v, is_tmp, NULL)) < 0)
 		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	closedir(d);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 	return n;
 }
 
+/* The file as the library reads it; "(missing)" when it is not there. */
 static const char *
-slurp(const char *path)
+slurp(const char *name)
 {
-	static char buf[4096];
-	ssize_t n;
-	int fd;
+	static struct ds_buf b;
+	static struct ds_root r = { .fd = -1 };
 
-	buf[0] = '\0';
-	if ((fd = open(path, O_RDONLY)) < 0)
+	if (r.fd < 0 && ds_root_open(&r, dir) < 0)
+		return "(no root)";
+	if (ds_read_file(&r, name, &b) < 0)
 		return "(missing)";
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n < 0 ? 0 : n] = '\0';
-	return buf;
+	return b.data;
 }
 
 static void
@@ -77,27 +80,28 @@ static void
 test_commit(void)
 {
 	struct ds_writer w;
+	const char *name = "out.tsv";
 	char path[256], *mem = NULL;
 	size_t memlen = 0;
 	FILE *stream = open_memstream(&mem, &memlen);
 
-	snprintf(path, sizeof(path), "%s/out.tsv", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	ds_writer_init(&w, stream, DS_FMT_TSV, cols, 3, 1, "t");
 	is_int(ds_writer_to_file(&w, path), 0, "to_file: opened");
 	row(&w, "sda", 1);
-	is_str(slurp(path), "(missing)", "nothing at path before commit");
-	is_int(nentries(), 1, "one temporary file beside path");
+	is_str(slurp(name), "(missing)", "nothing at path before commit");
+	is_int(ntmp(), 1, "one temporary file beside path");
 	is_int(ds_writer_commit(&w), 0, "commit: 0");
-	is_str(slurp(path), "device\treads\textra\nsda\t1\t2\n",
+	is_str(slurp(name), "device\treads\textra\nsda\t1\t2\n",
 	    "the file: header and row");
-	is_int(nentries(), 1, "the temporary file renamed, not left");
+	is_int(ntmp(), 0, "the temporary file renamed, not left");
 
 	is_int(ds_writer_to_file(&w, path), 0, "second report: opened");
 	row(&w, "sdb", 3);
-	is_str(slurp(path), "device\treads\textra\nsda\t1\t2\n",
+	is_str(slurp(name), "device\treads\textra\nsda\t1\t2\n",
 	    "the old file stays while the new one is written");
 	is_int(ds_writer_commit(&w), 0, "second commit: 0");
-	is_str(slurp(path), "device\treads\textra\nsdb\t3\t6\n",
+	is_str(slurp(name), "device\treads\textra\nsdb\t3\t6\n",
 	    "every file carries its own header");
 
 	/* Back on the stream: the header there too, once. */
@@ -108,7 +112,7 @@ test_commit(void)
 	fflush(stream);
 	is_str(mem, "device\treads\textra\nsdc\t5\t10\nsdd\t7\t14\n",
 	    "after a commit the rows go to the stream again");
-	is_str(slurp(path), "device\treads\textra\nsdb\t3\t6\n",
+	is_str(slurp(name), "device\treads\textra\nsdb\t3\t6\n",
 	    "the file untouched by the stream's reports");
 	ds_writer_free(&w);
 	fclose(stream);
@@ -121,10 +125,11 @@ static void
 test_abort(void)
 {
 	struct ds_writer w;
+	const char *name = "keep.tsv";
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/keep.tsv", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if ((f = fopen(path, "w")) != NULL) {
 		fputs("old\n", f);
 		fclose(f);
@@ -133,18 +138,18 @@ test_abort(void)
 	is_int(ds_writer_to_file(&w, path), 0, "abort: opened");
 	row(&w, "sda", 1);
 	ds_writer_abort(&w);
-	is_str(slurp(path), "old\n", "abort: the old file stays");
-	is_int(nentries(), 1, "abort: no temporary file left");
+	is_str(slurp(name), "old\n", "abort: the old file stays");
+	is_int(ntmp(), 0, "abort: no temporary file left");
 	ds_writer_abort(&w);
-	is_int(nentries(), 1, "abort twice: nothing more happens");
+	is_int(ntmp(), 0, "abort twice: nothing more happens");
 	is_int(ds_writer_error(&w), 0, "abort: no error kept");
 
 	/* Freed with a file open: removed, not renamed. */
 	is_int(ds_writer_to_file(&w, path), 0, "free: opened");
 	row(&w, "sdb", 2);
 	ds_writer_free(&w);
-	is_str(slurp(path), "old\n", "free with a file open: old file stays");
-	is_int(nentries(), 1, "free: no temporary file left");
+	is_str(slurp(name), "old\n", "free with a file open: old file stays");
+	is_int(ntmp(), 0, "free: no temporary file left");
 	unlink(path);
 
 	/* A directory that is not there: the error, and nothing opened. */
@@ -180,9 +185,10 @@ static void
 test_raw_into(void)
 {
 	struct ds_writer w, w2;
+	const char *name = "m.prom";
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/m.prom", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	ds_writer_init(&w, stdout, DS_FMT_PROM, cols, 2, 1, "t");
 	ds_writer_init(&w2, stdout, DS_FMT_PROM, cols2, 2, 1, "t");
 	is_int(ds_writer_to_file(&w, path), 0, "into: opened");
@@ -196,7 +202,7 @@ test_raw_into(void)
 	is_int(ds_w_report_end(&w), 0, "into: the first report ends");
 	is_int(ds_w_report_end_into(&w2, &w), 0, "into: the second too");
 	is_int(ds_writer_commit(&w), 0, "into: committed");
-	is_str(slurp(path), "# raw\n"
+	is_str(slurp(name), "# raw\n"
 	    "# HELP t_reads_total reads done\n"
 	    "# TYPE t_reads_total counter\n"
 	    "t_reads_total{device=\"sda\"} 4\n"
