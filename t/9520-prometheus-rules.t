@@ -6,15 +6,15 @@
 # ddeleted on tmpfs mounts of our own holding a deleted file, dlat on a
 # loop device of our own, fast and then throttled, each run with -o prom
 # -w, their files turned into one-minute test series by
-# t/fixtures/fleet/promseries.py.
+# t/fixtures/prom/promseries.py.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 . "${0%/*}/dlat-lib.sh"
 need_cmd python3
 PROMTOOL=$(command -v promtool) || skip_all "needs promtool (package prometheus)"
 fleet_tools
 RULES=$TOP/prometheus/diskstat-rules.yml
-SER=$FIX/fleet/promseries.py
+SER=$FIX/prom/promseries.py
 P=$TRASH/prom
 mkdir "$P"
 have() { case " $tools " in *" $1 "*) return 0 ;; esac; return 1; }

@@ -4,7 +4,7 @@
 # library through pkg-config and runs; the installed tools run;
 # make uninstall leaves nothing but directories.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd make pkg-config cc
 fleet_tools
 VERSION=$(sed -n 's/^#define DS_VERSION "\(.*\)"/\1/p' "$TOP/lib/diskstat.h")
