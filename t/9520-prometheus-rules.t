@@ -426,7 +426,8 @@ fi
 
 # throttled MAJ:MIN IOPS DIR: make DIR a cgroup of our own (v2 with the
 # io controller, else v1 blkio) whose reads from MAJ:MIN are held to IOPS
-# a second, or (IOPS 0) not held; print its cgroup.procs.
+# a second, or (IOPS 0) not held; print its cgroup.procs.  Run in $(),
+# so the caller removes DIR at exit.
 cg_base=
 cg_v=
 v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
@@ -444,7 +445,6 @@ fi
     dlat_why="needs a cgroup with the io (v2) or blkio (v1) controller"
 throttled() {
 	mkdir "$cg_base/$3" || return 1
-	at_exit "rmdir '$cg_base/$3' 2>/dev/null"
 	if [ "$2" -gt 0 ]; then
 		if [ $cg_v = 2 ]; then
 			echo "$1 riops=$2" >"$cg_base/$3/io.max" || return 1
@@ -521,6 +521,7 @@ if [ -z "$dlat_why" ]; then
 	command -v udevadm >/dev/null 2>&1 && udevadm settle 2>/dev/null
 	echo none >"/sys/block/$lb/queue/scheduler" 2>/dev/null
 	ma=$(cat "/sys/block/$la/dev")
+	at_exit "rmdir '$cg_base/diskstat-9520-fast.$$' '$cg_base/diskstat-9520-slow.$$' 2>/dev/null"
 	fastcg=$(throttled "$ma" 0 "diskstat-9520-fast.$$") &&
 	    slowcg=$(throttled "$ma" 40 "diskstat-9520-slow.$$") ||
 	    dlat_why="cannot make the readers' cgroups under $cg_base"
