@@ -12,7 +12,7 @@
 # diskstat is installed already or a file it would install exists, holds
 # a lock so two runs never meet, and purges at exit whatever happens.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_root
 need_cmd dpkg-buildpackage dpkg-deb dpkg-query apt-get flock
 fleet_tools

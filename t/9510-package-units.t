@@ -6,7 +6,7 @@
 # the snapshot service's commands name the file weekday-HHMM (UTC), write
 # what "dxstat -s" writes, and prune only snapshots older than a week.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 fleet_tools
 U=$TOP/systemd
 VERSION=$(sed -n 's/^#define DS_VERSION "\(.*\)"/\1/p' "$TOP/lib/diskstat.h")

@@ -3,19 +3,18 @@
 # alert fires, with its labels and text, and stays silent where it must,
 # under "promtool test rules" on series the tools wrote: dxstat on pairs
 # of snapshots, dqueue on a sys tree, dpsi on a tree a minute apart each,
-# ddeleted on tmpfs mounts of our own holding a deleted file, each run
-# with -o prom -w, their files turned into one-minute test series by
-# t/fixtures/fleet/promseries.py.  dlat's rules run on hand-written series
-# of the agreed shape (dlat_latency_seconds_bucket{device,op,phase,le},
-# dlat_missed_events_total): to be replaced by series dlat writes when it
-# lands.
+# ddeleted on tmpfs mounts of our own holding a deleted file, dlat on a
+# loop device of our own, fast and then throttled, each run with -o prom
+# -w, their files turned into one-minute test series by
+# t/fixtures/prom/promseries.py.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
+. "${0%/*}/dlat-lib.sh"
 need_cmd python3
 PROMTOOL=$(command -v promtool) || skip_all "needs promtool (package prometheus)"
 fleet_tools
 RULES=$TOP/prometheus/diskstat-rules.yml
-SER=$FIX/fleet/promseries.py
+SER=$FIX/prom/promseries.py
 P=$TRASH/prom
 mkdir "$P"
 have() { case " $tools " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -405,64 +404,208 @@ else
 	skip "textfile rules" "no tool with a textfile unit wrote a file"
 fi
 
-# ---- dlat, hand-written until dlat lands: 100 reads a second on
-# nvme0n1, all within 1 ms for 20 minutes, then 2% of them between 100
-# and 250 ms (p99 175 ms by histogram_quantile's interpolation); sda
-# slow too but with one read in two seconds (too few to judge); 3
-# missed events in minute 31.
-b() {
-	printf "      - series: 'dlat_latency_seconds_bucket{device=\"%s\",op=\"read\",phase=\"d2c\",le=\"%s\",instance=\"host1\",job=\"node\"}'\n        values: '%s'\n" "$@"
+# ---- dlat on its own output: two windows traced on a loop device of our
+# own, read by 8 direct readers, once as it is (fast: sub-millisecond)
+# and once with the reads below it held to 40 a second (slow: each read
+# waits about 8/40 s).  The device is loop B over loop A over a file: the
+# throttle is set on A in a cgroup of our own, so B's requests, whose
+# loop worker reads A in the readers' cgroup, take the wait between their
+# issue and their completion (d2c), where dlat's rule looks.  Each window
+# is one run of dlat, as the textfile unit runs it; the fast one for 20
+# minutes, then the slow one for 20.
+dlat_why=
+if ! have dlat; then
+	dlat_why="needs dlat built"
+elif [ "$(id -u)" -ne 0 ]; then
+	dlat_why="needs root (CAP_BPF, CAP_PERFMON, loop devices, a cgroup)"
+elif ! command -v losetup >/dev/null 2>&1 || [ ! -e /dev/loop-control ]; then
+	dlat_why="needs losetup and /dev/loop-control"
+elif ! dlat -o prom 0.01 1 >/dev/null 2>"$TRASH/dlat.err"; then
+	dlat_why="dlat cannot trace here: $(head -1 "$TRASH/dlat.err")"
+fi
+
+# throttled MAJ:MIN IOPS DIR: make DIR a cgroup of our own (v2 with the
+# io controller, else v1 blkio) whose reads from MAJ:MIN are held to IOPS
+# a second, or (IOPS 0) not held; print its cgroup.procs.  Run in $(),
+# so the caller removes DIR at exit.
+cg_base=
+cg_v=
+v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)blkio(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+if [ -n "$v2" ] && grep -qw io "$v2/cgroup.subtree_control" 2>/dev/null; then
+	cg_base=$v2 cg_v=2
+elif [ -n "$v2" ] && grep -qw io "$v2/cgroup.controllers" 2>/dev/null &&
+    echo +io >"$v2/cgroup.subtree_control" 2>/dev/null; then
+	at_exit "echo -io >'$v2/cgroup.subtree_control' 2>/dev/null"
+	cg_base=$v2 cg_v=2
+elif [ -n "$v1" ] && [ -e "$v1/blkio.throttle.read_iops_device" ]; then
+	cg_base=$v1 cg_v=1
+fi
+[ -n "$dlat_why" ] || [ -n "$cg_base" ] ||
+    dlat_why="needs a cgroup with the io (v2) or blkio (v1) controller"
+throttled() {
+	mkdir "$cg_base/$3" || return 1
+	if [ "$2" -gt 0 ]; then
+		if [ $cg_v = 2 ]; then
+			echo "$1 riops=$2" >"$cg_base/$3/io.max" || return 1
+		else
+			echo "$1 $2" >"$cg_base/$3/blkio.throttle.read_iops_device" || return 1
+		fi
+	fi
+	echo "$cg_base/$3/cgroup.procs"
 }
-{
-	head_yml
-	cat <<EOF
-  - name: dlat's histogram, fast then slow
+# window NAME PROCS SECONDS: dlat -o prom -w over SECONDS on loop B while
+# 8 direct readers in the cgroup PROCS read it; then the readers stopped.
+window() {
+	mkdir "$P/$1"
+	rd=
+	k=0
+	while [ $k -lt 8 ]; do
+		sh -c 'echo $$ >"$1" || exit 1
+		    while :; do
+			dd if="$2" of=/dev/null bs=4k skip="$3" count=512 iflag=direct status=none || exit 1
+		    done' sh "$2" "/dev/$lb" $((k * 2048)) &
+		rd="$rd $!"
+		k=$((k + 1))
+	done
+	sleep 0.2
+	dlat -o prom -w "$P/$1/dlat.prom" "$lb" "$3" 1 2>"$P/$1/err"
+	st=$?
+	for pid in $(cat "$2"); do
+		kill "$pid" 2>/dev/null
+	done
+	# shellcheck disable=SC2086
+	wait $rd
+	return $st
+}
+# facts FILE: the d2c reads of loop B in FILE, their p99 as
+# histogram_quantile computes it (the bucket where rank 0.99 x count
+# falls, interpolated linearly), the missed events and whether they are
+# over 1% of the d2c completions: "count p99 missed 0|1".
+facts() {
+	awk -v dev="$lb" '
+	$1 ~ "^dlat_latency_seconds_bucket\\{device=\"" dev "\",op=\"read\",phase=\"d2c\"," {
+		le = $1; sub(/.*le="/, "", le); sub(/".*/, "", le)
+		n++; ub[n] = (le == "+Inf") ? "inf" : le + 0; c[n] = $2 + 0 }
+	$1 ~ /^dlat_latency_seconds_count\{/ && $1 ~ /phase="d2c"/ { all += $2 }
+	/^dlat_missed_events_total/ { m += $2 }
+	END {
+		tot = c[n]; rank = 0.99 * tot
+		for (b = 1; b < n && c[b] < rank; b++) ;
+		if (b == n) q = ub[n - 1]
+		else {
+			lo = (b > 1) ? ub[b - 1] : 0; cnt = c[b]
+			if (b > 1) { cnt -= c[b - 1]; rank -= c[b - 1] }
+			q = lo + (ub[b] - lo) * (rank / cnt)
+		}
+		printf "%d %.17g %d %d\n", tot, q, m, (m > 0.01 * all) }' "$1"
+}
+# humanize SECONDS: as the template function humanizeDuration prints it.
+humanize() {
+	awk -v v="$1" 'BEGIN {
+		if (v >= 1 && v < 60) { printf "%.4gs\n", v; exit }
+		p = ""; split("m u n p", u, " ")
+		for (i = 1; i <= 4 && v < 1; i++) { p = u[i]; v *= 1000 }
+		printf "%.4g%ss\n", v, p }'
+}
+
+if [ -z "$dlat_why" ]; then
+	mkloop_dio 64 >"$TRASH/la" || dlat_why="cannot make a loop device"
+fi
+if [ -z "$dlat_why" ]; then
+	la=$(cat "$TRASH/la")
+	# B over A; detached first (A then goes when B lets it go).
+	lb=$(losetup --direct-io=on -f --show "/dev/$la") && lb=${lb#/dev/}
+	{ echo "/dev/$lb"; cat "$TRASH/.loops"; } >"$TRASH/.loops.new" &&
+	    mv "$TRASH/.loops.new" "$TRASH/.loops"
+	command -v udevadm >/dev/null 2>&1 && udevadm settle 2>/dev/null
+	echo none >"/sys/block/$lb/queue/scheduler" 2>/dev/null
+	ma=$(cat "/sys/block/$la/dev")
+	at_exit "rmdir '$cg_base/diskstat-9520-fast.$$' '$cg_base/diskstat-9520-slow.$$' 2>/dev/null"
+	fastcg=$(throttled "$ma" 0 "diskstat-9520-fast.$$") &&
+	    slowcg=$(throttled "$ma" 40 "diskstat-9520-slow.$$") ||
+	    dlat_why="cannot make the readers' cgroups under $cg_base"
+fi
+if [ -z "$dlat_why" ]; then
+	window fast "$fastcg" 3
+	is "$?" 0 "dlat -o prom -w: the fast window on $lb"
+	window slow "$slowcg" 6
+	is "$?" 0 "dlat -o prom -w: the slow window on $lb (reads below it held to 40/s)"
+	read -r fcount fp99 fmissed fover <<EOF
+$(facts "$P/fast/dlat.prom")
+EOF
+	read -r scount sp99 smissed sover <<EOF
+$(facts "$P/slow/dlat.prom")
+EOF
+	echo "# fast: $fcount reads, p99 $fp99 s, $fmissed missed; slow: $scount reads, p99 $sp99 s, $smissed missed"
+	ok "fast window: over 100 reads, p99 under 100 ms" \
+	    awk -v n="$fcount" -v q="$fp99" 'BEGIN { exit !(n >= 100 && q < 0.1) }'
+	ok "slow window: over 100 reads, p99 over 100 ms" \
+	    awk -v n="$scount" -v q="$sp99" 'BEGIN { exit !(n >= 100 && q > 0.1) }'
+	ok "the histogram's buckets, _sum and _count in dlat's file" \
+	    grep -q "^dlat_latency_seconds_sum{device=\"$lb\",op=\"read\",phase=\"d2c\"} " "$P/slow/dlat.prom"
+
+	# missed WINDOW OVER MISSED: the events-missed alert as expected
+	# from the window's own figures (over 1% of its completions or not).
+	missed() {
+		if [ "$2" -eq 1 ]; then
+			cat <<EOF
+        exp_alerts:
+          - exp_labels: {severity: info, instance: host1, job: node}
+            exp_annotations:
+              summary: 'dlat on host1 missed $3 events in its last window: its histograms are short of them'
+EOF
+		else
+			echo "        exp_alerts: []"
+		fi
+	}
+	p99_alert() {
+		cat <<EOF
+          - exp_labels: {severity: warning, device: $lb, op: read, phase: d2c, instance: host1, job: node}
+            exp_annotations:
+              summary: '$lb on host1: p99 read latency $(humanize "$sp99") (issue to completion)'
+              description: 'The 99th percentile of read d2c latency was over 100 ms in every window for 10 minutes. Next: dlat $lb 5 1.'
+EOF
+	}
+	# dlat_yml EXPECTED_AT_38M: the test of the two phases.
+	dlat_yml() {
+		head_yml
+		cat <<EOF
+  - name: dlat's own windows, fast for 20 minutes, then slow
     interval: 1m
     input_series:
-$(b nvme0n1 0.0001 "0x39")
-$(b nvme0n1 0.001 "0+6000x19 120000+5880x19")
-$(b nvme0n1 0.01 "0+6000x19 120000+5880x19")
-$(b nvme0n1 0.1 "0+6000x19 120000+5880x19")
-$(b nvme0n1 0.25 "0+6000x39")
-$(b nvme0n1 1 "0+6000x39")
-$(b nvme0n1 +Inf "0+6000x39")
-      - series: 'dlat_latency_seconds_count{device="nvme0n1",op="read",phase="d2c",instance="host1",job="node"}'
-        values: '0+6000x39'
-      - series: 'dlat_latency_seconds_sum{device="nvme0n1",op="read",phase="d2c",instance="host1",job="node"}'
-        values: '0+3x19 60+24x19'
-$(b sda 0.1 "0x39")
-$(b sda 0.25 "0+30x39")
-$(b sda +Inf "0+30x39")
-      - series: 'dlat_latency_seconds_count{device="sda",op="read",phase="d2c",instance="host1",job="node"}'
-        values: '0+30x39'
-      - series: 'dlat_missed_events_total{instance="host1",job="node"}'
-        values: '0x30 3x9'
+$(series 20:"$P/fast/dlat.prom" 20:"$P/slow/dlat.prom")
     promql_expr_test:
-      - expr: device_op_phase:dlat_latency_seconds:p99_5m{device="nvme0n1"}
+      - expr: device_op_phase:dlat_latency_seconds:p99_window{device="$lb",op="read",phase="d2c"}
         eval_time: 38m
         exp_samples:
-          - labels: 'device_op_phase:dlat_latency_seconds:p99_5m{device="nvme0n1",op="read",phase="d2c",instance="host1",job="node"}'
-            value: 0.175
+          - labels: 'device_op_phase:dlat_latency_seconds:p99_window{device="$lb",op="read",phase="d2c",instance="host1",job="node"}'
+            value: $sp99
     alert_rule_test:
       - eval_time: 19m
         alertname: DiskstatLatencyP99High
         exp_alerts: []
+      - eval_time: 27m
+        alertname: DiskstatLatencyP99High
+        exp_alerts: []
       - eval_time: 38m
         alertname: DiskstatLatencyP99High
-        exp_alerts:
-          - exp_labels: {severity: warning, device: nvme0n1, op: read, phase: d2c, instance: host1, job: node}
-            exp_annotations:
-              summary: 'nvme0n1 on host1: p99 read latency 175ms (issue to completion)'
-              description: 'The 99th percentile of read d2c latency was over 100 ms for 10 minutes. Next: dlat nvme0n1 5 1.'
-      - eval_time: 30m
+$1
+      - eval_time: 19m
         alertname: DiskstatLatencyEventsMissed
-        exp_alerts: []
-      - eval_time: 35m
+$(missed fast "$fover" "$fmissed")
+      - eval_time: 38m
         alertname: DiskstatLatencyEventsMissed
-        exp_alerts:
-          - exp_labels: {severity: info, instance: host1, job: node}
-            exp_annotations:
-              summary: 'dlat on host1 missed 3 events in 10 minutes: its histograms are short of them'
+$(missed slow "$sover" "$smissed")
 EOF
-} >"$TRASH/dlat.yml"
-run dlat "dlat (hand-written series until dlat lands): p99 175 ms fires for nvme0n1, not for sda's few reads; missed events"
+	}
+	dlat_yml "        exp_alerts:
+$(p99_alert)" >"$TRASH/dlat.yml"
+	run dlat "dlat's own output: p99 $(humanize "$sp99") fires after 10 minutes of slow windows, silent on fast ones ($(humanize "$fp99")) and before 10 minutes; missed events as the windows say"
+	# The check can fail: the slow windows said to be silent.
+	dlat_yml "        exp_alerts: []" >"$TRASH/dlatctl.yml"
+	test_must_fail 1 "$PROMTOOL" test rules "$TRASH/dlatctl.yml" >/dev/null 2>&1
+	is "$?" 0 "control: promtool test rules fails when the slow windows are expected silent"
+else
+	skip "dlat rules on dlat's own output" "$dlat_why"
+fi

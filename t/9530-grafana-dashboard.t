@@ -11,11 +11,11 @@
 # collector's own.  dlat's agreed names stand in for its output until it
 # lands (then its man page and output decide).
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd python3
 fleet_tools
 DASH=$TOP/grafana/diskstat.json
-NAMES=$FIX/fleet/promnames.py
+NAMES=$FIX/prom/promnames.py
 RULES=$TOP/prometheus/diskstat-rules.yml
 
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$DASH" 2>"$TRASH/err"

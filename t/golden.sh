@@ -279,7 +279,7 @@ cs() {
 }
 
 # dxstat: trees, since boot, every format and selection.
-for tr in "$FIX/dxstat/tree" "$FIX/harden/tree" "$FIX/fleet/tree" \
+for tr in "$FIX/dxstat/tree" "$FIX/generic/tree" "$FIX/prom/tree" \
     "$FIX"/dxstat/sysstat/root*; do
 	b=$(echo "${tr#$FIX/}" | tr / _)
 	for o in tsv json prom table; do
@@ -339,7 +339,7 @@ cs "dx-int-y" "$X" 0.5 dxstat -R "$X/t" -y -z -o json 1 1
 # dpsi: every tree, formats, cgroups.
 for tr in "$FIX"/dpsi/node_exporter/collector/fixtures "$FIX"/dpsi/prometheus-procfs \
     "$FIX"/dpsi/pcp/qa/linux/* "$FIX"/dpsi/sysstat/tests/root* "$FIX"/dpsi/crafted/* \
-    "$FIX/harden/tree" "$FIX/fleet/tree"; do
+    "$FIX/generic/tree" "$FIX/prom/tree"; do
 	b=$(echo "${tr#$FIX/}" | tr / _)
 	for o in tsv json prom table; do
 		c "psi-$b-$o" dpsi -R "$tr" -o $o
@@ -388,7 +388,7 @@ cs "who-int-g" "$V" 1 dwho -R "$V/t" -g -a -o tsv 2 1
 cs "who-int-gn" "$V" 1 dwho -R "$V/t" -g -n 2 -o prom 2 1
 
 # dqueue: trees (read only: no --set here).
-for tr in "$FIX/dqueue/host" "$FIX/dqueue/bfq" "$FIX/harden/tree" "$FIX/fleet/tree"; do
+for tr in "$FIX/dqueue/host" "$FIX/dqueue/bfq" "$FIX/generic/tree" "$FIX/prom/tree"; do
 	b=$(echo "${tr#$FIX/}" | tr / _)
 	for o in tsv json prom table; do
 		c "q-$b-$o" dqueue -R "$tr" -o $o
@@ -400,8 +400,8 @@ for tr in "$FIX/dqueue/host" "$FIX/dqueue/bfq" "$FIX/harden/tree" "$FIX/fleet/tr
 done
 
 # ddeleted: trees.
-for tr in "$FIX/ddeleted/node_exporter/collector/fixtures" "$FIX/harden/tree" \
-    "$FIX/fleet/tree" "$D"; do
+for tr in "$FIX/ddeleted/node_exporter/collector/fixtures" "$FIX/generic/tree" \
+    "$FIX/prom/tree" "$D"; do
 	b=$(echo "${tr#$FIX/}" | tr / _)
 	for o in tsv json prom table; do
 		c "del-$b-$o" ddeleted -R "$tr" -o $o

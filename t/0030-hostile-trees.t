@@ -17,7 +17,7 @@ for f in "$TOP"/cmd/*.c; do
 done
 [ -n "$tools" ] || skip_all "no tool built yet"
 
-base=$FIX/harden/tree
+base=$FIX/generic/tree
 files=$(cd "$base" && find . -type f | sed 's|^\./||' | sort)
 
 # A tree like the fixture with every file replaced by what $1 makes.

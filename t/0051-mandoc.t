@@ -3,7 +3,7 @@
 # pages this machine lacks, and its own stale mandoc.db, are let through), every tool has its page,
 # and its SYNOPSIS is the tool's usage line.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd mandoc
 fleet_tools
 

@@ -8,8 +8,8 @@
 # The deleted file with a hostile name is t/5000-ddeleted-basic.t (tab,
 # newline, backslash, quote, invalid UTF-8; JSON decodes to U+FFFD);
 # FIFOs, directories, cut files and one-megabyte lines for every tool
-# are t/8200-harden-trees.t; 20,000 devices through dxstat -f are
-# t/8311-harden-manydev.t.
+# are t/0030-hostile-trees.t; 20,000 devices through dxstat -f are
+# t/1020-dxstat-manydev.t.
 . "${0%/*}/lib.sh"
 need_root
 need_cmd jq

@@ -3,7 +3,7 @@
 # readline drives it (COMP_WORDS, COMP_CWORD): formats after -o, options
 # from the tool's --help, devices from sys/block (of -R DIR when given).
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd bash
 C=$TOP/doc/diskstat.bash-completion
 fleet_tools

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dwho review fixes on hand-made trees: FIFOs where files belong never
+# dwho on hostile hand-made trees: FIFOs where files belong never
 # hang (a note, the entry skipped), -u of an unknown user, damaged
 # proc/PID/io noted as malformed, -g naming devices sysfs does not know
 # by MAJ:MIN.

@@ -4,7 +4,7 @@
 # library through pkg-config and runs; the installed tools run;
 # make uninstall leaves nothing but directories.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd make pkg-config cc
 fleet_tools
 VERSION=$(sed -n 's/^#define DS_VERSION "\(.*\)"/\1/p' "$TOP/lib/diskstat.h")
@@ -64,46 +64,7 @@ flags=$(pkg-config --cflags --libs libdiskstat)
 is "$(echo $flags)" "-I$D/usr/include -L$D/usr/lib -ldiskstat" "pkg-config --cflags --libs"
 
 # A user's program: strict C11 without _GNU_SOURCE, warnings are errors.
-cat >"$TRASH/prog.c" <<'C'
-#include <stdio.h>
-#include <string.h>
-#include <diskstat.h>
-
-static const struct ds_col cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
-	{ "rd_ms", DS_T_U64, DS_P_COUNTER, "read_seconds_total",
-	    "Time spent reading.", 3, 0, 0 },
-};
-
-int
-main(void)
-{
-	const char *text =
-	    "   8       0 sda 1 2 3 4 5 6 7 8 0 10 11\n"
-	    "   8       1 sda1 10 20 30 40\n"
-	    " 259 0 nvme0n1 9 9 9 1466 9 9 9 9 0 9 9 9 9 9 9 9 9\n"
-	    "garbage\n";
-	struct ds_diskstats s = { 0 };
-	struct ds_writer w;
-	size_t i;
-	int e;
-
-	if ((e = ds_diskstats_parse(text, strlen(text), &s)) < 0)
-		return 1;
-	printf("%zu disks, %zu bad, first bad line %zu\n", s.n, s.bad,
-	    s.first_bad);
-	ds_writer_init(&w, stdout, DS_FMT_PROM, cols, 2, 1, "prog");
-	for (i = 0; i < s.n; i++) {
-		ds_w_str(&w, s.disk[i].name);
-		ds_w_u64(&w, s.disk[i].v[DS_RD_TICKS]);
-		ds_w_row_end(&w);
-	}
-	e = ds_w_report_end(&w);
-	ds_writer_free(&w);
-	ds_diskstats_free(&s);
-	return e < 0;
-}
-C
+cp "$T/0050-install.c" "$TRASH/prog.c"
 san=
 grep -q fsanitize "$TOP/.flags" 2>/dev/null && san="-fsanitize=address,undefined"
 # shellcheck disable=SC2086
@@ -112,14 +73,7 @@ cc -std=c11 -Wall -Wextra -Werror -pedantic $san $(pkg-config --cflags libdiskst
 st=$?
 is "$st" 0 "a C11 program builds against the installed header and library"
 [ $st -eq 0 ] || sed 's/^/# /' "$TRASH/cc.err"
-cat >"$TRASH/expect.out" <<'OUT'
-3 disks, 1 bad, first bad line 4
-# HELP prog_read_seconds_total Time spent reading.
-# TYPE prog_read_seconds_total counter
-prog_read_seconds_total{device="sda"} 0.004
-prog_read_seconds_total{device="sda1"} 0.000
-prog_read_seconds_total{device="nvme0n1"} 1.466
-OUT
+cp "$T/0050-install.expect" "$TRASH/expect.out"
 "$TRASH/prog" >"$TRASH/prog.out"
 is "$?" 0 "the program runs"
 ok "the program's figures: 3 disks, the bad line found, ms as seconds" \

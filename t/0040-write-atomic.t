@@ -135,7 +135,7 @@ fi
 # whole file.  The control first: a writer that rewrites in place (open
 # with truncation, write half, pause, write the rest) must be caught,
 # or the check could not fail.
-R=$FIX/fleet/reader.py
+R=$FIX/prom/reader.py
 cat >"$TRASH/inplace.py" <<'PY'
 import sys, time
 path, data = sys.argv[1], open(sys.argv[2], 'rb').read()

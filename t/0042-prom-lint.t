@@ -5,9 +5,9 @@
 # tool's prefix; promtool agrees when it is installed; every family is
 # named in the tool's man page.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd python3
-LINT=$FIX/fleet/promlint.py
+LINT=$FIX/prom/promlint.py
 
 # The linter first: it must reject each of these.
 bad() {
@@ -91,7 +91,7 @@ for t in $tools; do
 			missing=
 			# Names made at run time (dpsi_io_some_...) are written
 			# once as a pattern: map/NAME.doc.sed gives that name.
-			sedf=$FIX/fleet/map/$t.doc.sed
+			sedf=$FIX/prom/map/$t.doc.sed
 			for fam in $(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$TRASH/$t.prom"); do
 				doc=$fam
 				[ -f "$sedf" ] && doc=$(echo "$fam" | sed -f "$sedf")

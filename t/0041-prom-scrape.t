@@ -5,13 +5,13 @@
 # tool's -o tsv shows for the same tree (in base units), and
 # node_textfile_scrape_error must be 0.  A broken file must make it 1.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd curl python3
 EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter) ||
 	skip_all "needs prometheus-node-exporter"
 fleet_tools
 [ -n "$tools" ] || skip_all "no tool built yet"
-CMP=$FIX/fleet/promcmp.py
+CMP=$FIX/prom/promcmp.py
 
 TF=$TRASH/tf
 mkdir "$TF"
@@ -143,7 +143,7 @@ done
 # dwho prints rates in tsv but the counters behind them in prom: on our
 # tree those are the tree's proc/26231/io, read as they are.
 if [ -s "$TF/dwho.prom" ] && grep -q 'pid="26231"' "$TF/dwho.prom"; then
-	io=$FIX/fleet/tree/proc/26231/io
+	io=$FIX/prom/tree/proc/26231/io
 	for pair in rchar:rchar_bytes_total wchar:wchar_bytes_total \
 	    syscr:read_syscalls_total syscw:write_syscalls_total \
 	    read_bytes:read_bytes_total write_bytes:write_bytes_total; do

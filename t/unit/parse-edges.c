@@ -1,5 +1,5 @@
 /*
- * Stage two of hardening: the foundation's small findings.  A ppid too
+ * The foundation's small findings (parse.c, cli.c, proc.c).  A ppid too
  * wide for an int is damage, not a negative pid; a fixed-point scale
  * past 10^19 is refused, not wrapped; ".5" with many digits is the
  * interval "0.5" with as many.

@@ -35,4 +35,4 @@ case $ldflags in
 *) fail "SANITIZE=1 links with ASan and UBSan"; echo "# LDFLAGS = $ldflags" ;;
 esac
 # And a build with it would be tested by the replay and libsh tests.
-ok "make check replays the fuzz corpora" test -x "$T/8001-harden-fuzz.t"
+ok "make check replays the fuzz corpora" test -x "$T/0020-fuzz.t"

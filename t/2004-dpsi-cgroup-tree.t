@@ -1,7 +1,7 @@
 #!/bin/sh
-# dpsi review fixes: the cgroup v2 mount found as dwho finds it (a tree
-# without proc/self/mountinfo has it at sys/fs/cgroup, and only such a
-# tree), and -C ranking by the first resource of -r.
+# dpsi's cgroups on hand-made trees: the cgroup v2 mount found as dwho
+# finds it (a tree without proc/self/mountinfo has it at sys/fs/cgroup,
+# and only such a tree), and -C ranking by the first resource of -r.
 . "${0%/*}/lib.sh"
 
 TREE=$FIX/dwho/cgroups-root-004

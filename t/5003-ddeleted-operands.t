@@ -1,7 +1,9 @@
 #!/bin/sh
-# ddeleted review fixes: --truncate refuses a file another process maps,
-# relative mountpoint operands, the real name of a file called
-# "x (deleted)" in messages, and FIFOs in a -R tree.
+# ddeleted's operands and the names it says: relative mountpoint
+# operands, live and under -R; FIFOs in a -R tree; and what --truncate
+# says and refuses about such files (the real name of a file called
+# "x (deleted)", a file another process maps).  The rest of --truncate's
+# safety is t/5010-ddeleted-truncate-safety.t.
 . "${0%/*}/lib.sh"
 
 need_cmd python3 findmnt

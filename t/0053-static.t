@@ -4,7 +4,7 @@
 # it runs in an empty chroot: no libc.so, no nsswitch.conf.  It prints
 # what the dynamic tool prints, live and on a captured tree.
 . "${0%/*}/lib.sh"
-. "$FIX/fleet/fleet.sh"
+. "$FIX/prom/fleet.sh"
 need_cmd make nm readelf
 fleet_tools
 [ -n "$tools" ] || skip_all "no tool built yet"

@@ -20,7 +20,7 @@ done
 [ -n "$tools" ] || skip_all "no tool built yet"
 
 VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
-tree=$FIX/harden/tree
+tree=$FIX/generic/tree
 
 # vg NAME ARGS...: run under valgrind and plainly; compare.
 vg() {

@@ -404,7 +404,7 @@ main(void)
 	char p[128];
 
 	signal(SIGALRM, on_alarm);
-	snprintf(dir, sizeof(dir), "%s/harden.XXXXXX",
+	snprintf(dir, sizeof(dir), "%s/diskstats-hostile.XXXXXX",
 	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(dir) == NULL) {
 		printf("Bail out! mkdtemp\n");

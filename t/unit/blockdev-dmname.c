@@ -16,7 +16,7 @@
 int
 main(void)
 {
-	char dir[] = "/tmp/harden-dm.XXXXXX", p[512], dev[200], name[64];
+	char dir[] = "/tmp/blockdev-dmname.XXXXXX", p[512], dev[200], name[64];
 	struct ds_root r;
 	struct ds_buf b = { 0 };
 	FILE *f;
