@@ -243,8 +243,8 @@ put_id(char *p, int id)
 /*
  * "proc/PID", with tid >= 0 "proc/PID/task/TID", then leaf (may be
  * ""), into buf of PROC_REL bytes.  Built by hand: snprintf, three
- * times a process, was 8% of the user time of a dwho -a scan.  Ids come from
- * ds_pids_read or dwho's -p, never negative.
+ * times a process, was 8% of the user time of a dwho -a scan.  Ids
+ * come from ds_pids_read or dwho's -p, never negative.
  */
 #define PROC_REL 64
 static void

@@ -197,7 +197,8 @@ bput(struct ds_writer *w, struct ds_buf *b, const char *s, size_t n)
 {
 	int e;
 
-	if ((e = ds_buf_reserve(b, n)) < 0) {
+	/* Room for n and the NUL is the common case: no call for it. */
+	if (n >= b->cap - b->len && (e = ds_buf_reserve(b, n)) < 0) {
 		fail(w, e);
 		return;
 	}
@@ -359,7 +360,10 @@ cell_text(struct ds_writer *w, struct ds_buf *b, const struct ds_cell *c,
 	int e = 0;
 
 	if (c->kind == 0) {
-		bputs(w, b, w->fmt == DS_FMT_JSON ? "null" : "-");
+		if (w->fmt == DS_FMT_JSON)
+			bput(w, b, "null", 4);
+		else
+			bput(w, b, "-", 1);
 		return;
 	}
 	if (c->kind - 1 == DS_T_STR) {
@@ -466,7 +470,7 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 		if (w->fmt == DS_FMT_JSON)
 			bput(w, &w->line, "{", 1);
 	} else {
-		bputs(w, &w->line, w->fmt == DS_FMT_JSON ? "," : "\t");
+		bput(w, &w->line, w->fmt == DS_FMT_JSON ? "," : "\t", 1);
 	}
 	if (w->fmt == DS_FMT_JSON) {
 		if (ds_esc_json(&w->line, col->name, strlen(col->name)) < 0)
