@@ -26,7 +26,7 @@ ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
 	struct dirent *de;
 	uint64_t v;
 	DIR *d;
-	int fd;
+	int fd, sorted = 1;
 
 	out->n = 0;
 	fd = ds_openat(r, rel, O_RDONLY | O_DIRECTORY);
@@ -42,6 +42,8 @@ ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
 		    ds_strtou64(de->d_name, &v) < 0 || v > INT32_MAX)
 			continue;
+		if (out->n > 0 && (int)v < out->pid[out->n - 1])
+			sorted = 0;
 		if (out->n == out->cap) {
 			size_t cap = out->cap ? out->cap * 2 : 1024;
 			int *p = realloc(out->pid, cap * sizeof(*p));
@@ -55,7 +57,12 @@ ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
 		out->pid[out->n++] = (int)v;
 	}
 	closedir(d);
-	if (out->n > 1)
+	/*
+	 * procfs lists pids in ascending order already; a copied tree
+	 * need not.  Sorting thousands of sorted pids was 8% of the user
+	 * time of a dwho -a scan.
+	 */
+	if (out->n > 1 && !sorted)
 		qsort(out->pid, out->n, sizeof(*out->pid), cmppid);
 	return 0;
 }

@@ -201,7 +201,8 @@ bput(struct ds_writer *w, struct ds_buf *b, const char *s, size_t n)
 {
 	int e;
 
-	if ((e = ds_buf_reserve(b, n)) < 0) {
+	/* Room for n and the NUL is the common case: no call for it. */
+	if (n >= b->cap - b->len && (e = ds_buf_reserve(b, n)) < 0) {
 		fail(w, e);
 		return;
 	}
@@ -272,6 +273,57 @@ fmt_f2(char *buf, size_t sz, double v)
 #endif
 }
 
+/* The decimal digits of v, written backwards to end; their start. */
+static char *
+dec_back(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	return end;
+}
+
+/*
+ * Integers and times without printf, the same text: snprintf costs over
+ * ten times as much, and dwho -a writes three of them on each of
+ * thousands of rows (a fifth of its user time).  Cut to sz - 1 bytes,
+ * as snprintf cuts; the length it would have written.
+ */
+static int
+fmt_int(char *buf, size_t sz, const struct ds_cell *c)
+{
+	char tmp[48], *end = tmp + sizeof(tmp), *p;
+	uint64_t u;
+	size_t n;
+
+	switch (c->kind - 1) {
+	case DS_T_U64:
+		p = dec_back(end, c->v.u);
+		break;
+	case DS_T_I64:
+		/* The magnitude in unsigned arithmetic: INT64_MIN too. */
+		u = c->v.i < 0 ? 0 - (uint64_t)c->v.i : (uint64_t)c->v.i;
+		p = dec_back(end, u);
+		if (c->v.i < 0)
+			*--p = '-';
+		break;
+	default:	/* DS_T_TIME: seconds, then milliseconds "%03" */
+		u = c->v.u % 1000000000u / 1000000u;
+		p = dec_back(end, u);
+		while (end - p < 3)
+			*--p = '0';
+		*--p = '.';
+		p = dec_back(p, c->v.u / 1000000000u);
+	}
+	n = (size_t)(end - p);
+	if (sz == 0)
+		return (int)n;
+	memcpy(buf, p, n < sz ? n : sz - 1);
+	buf[n < sz ? n : sz - 1] = '\0';
+	return (int)n;
+}
+
 /* Format a number cell as text (tsv, json, table). */
 static size_t
 fmt_num(char *buf, size_t sz, const struct ds_cell *c)
@@ -280,10 +332,9 @@ fmt_num(char *buf, size_t sz, const struct ds_cell *c)
 
 	switch (c->kind - 1) {
 	case DS_T_U64:
-		n = snprintf(buf, sz, "%" PRIu64, c->v.u);
-		break;
 	case DS_T_I64:
-		n = snprintf(buf, sz, "%" PRId64, c->v.i);
+	case DS_T_TIME:
+		n = fmt_int(buf, sz, c);
 		break;
 	case DS_T_F2:
 		if ((n = fmt_f2(buf, sz, c->v.d)) < 0)
@@ -291,10 +342,6 @@ fmt_num(char *buf, size_t sz, const struct ds_cell *c)
 		break;
 	case DS_T_F3:
 		n = snprintf(buf, sz, "%.3f", c->v.d);
-		break;
-	case DS_T_TIME:
-		n = snprintf(buf, sz, "%" PRIu64 ".%03" PRIu64,
-		    c->v.u / 1000000000u, c->v.u % 1000000000u / 1000000u);
 		break;
 	case DS_T_G:
 		/* Ten digits: bytes exact to 10 GB, seconds to the ns. */
@@ -317,7 +364,10 @@ cell_text(struct ds_writer *w, struct ds_buf *b, const struct ds_cell *c,
 	int e = 0;
 
 	if (c->kind == 0) {
-		bputs(w, b, w->fmt == DS_FMT_JSON ? "null" : "-");
+		if (w->fmt == DS_FMT_JSON)
+			bput(w, b, "null", 4);
+		else
+			bput(w, b, "-", 1);
 		return;
 	}
 	if (c->kind - 1 == DS_T_STR) {
@@ -424,7 +474,7 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 		if (w->fmt == DS_FMT_JSON)
 			bput(w, &w->line, "{", 1);
 	} else {
-		bputs(w, &w->line, w->fmt == DS_FMT_JSON ? "," : "\t");
+		bput(w, &w->line, w->fmt == DS_FMT_JSON ? "," : "\t", 1);
 	}
 	if (w->fmt == DS_FMT_JSON) {
 		if (ds_esc_json(&w->line, col->name, strlen(col->name)) < 0)
