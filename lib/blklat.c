@@ -8,8 +8,9 @@
  *                       (disk, sector) with the submitter's tgid and
  *                       the bio's size
  *   block_rq_issue      the request goes to the driver: D, kept by
- *                       (disk, sector); Q found: q2d
- *   block_rq_complete   D found: d2c; Q found: q2c (and who)
+ *                       (disk, sector) with its Q, which is taken out
+ *                       of the Q map; Q found: q2d
+ *   block_rq_complete   D found: d2c; its Q: q2c (and who)
  *   block_bio_complete  bio-based devices (dm, md, zram), which have no
  *                       requests: Q found: q2c (and who)
  *
@@ -17,6 +18,8 @@
  * which is also the device filter).  Completions with no start are
  * counted, never guessed: requests issued before tracing began, a flush
  * request made by the flush machinery, a start pushed out of the LRU.
+ * The histograms are per-CPU (summed when read): a program counts with
+ * plain adds, never a locked instruction.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,7 +41,8 @@
 #define S_IDX (-28)	/* a u32 array index */
 #define S_NOW (-40)
 #define S_WKEY (-48)	/* who key: dev, tgid */
-#define S_QVAL (-64)	/* Q value: ns, tgid, 0 */
+#define S_QVAL (-64)	/* Q value: ns, tgid, nr_sector */
+#define S_DVAL (-88)	/* D value: ns, then the Q value (ns 0: none) */
 
 #define WHO_BYTES ((int)offsetof(struct ds_blklat_whoval, bytes))
 #define WHO_COMM ((int)offsetof(struct ds_blklat_whoval, comm))
@@ -138,21 +142,38 @@ stat(struct ds_asm *a, const struct ds_blklat *b, int idx)
 	ds_asm_here(a, skip);
 }
 
+/* *(u64 *)(dst + off) += src: atomic for a value all CPUs share. */
+static void
+add(struct ds_asm *a, int atomic, int dst, int src, int off)
+{
+	if (atomic) {
+		xadd(a, dst, src, off);
+		return;
+	}
+	ds_asm_emit(a, B_LDX(DW, 5, dst, off));
+	ds_asm_emit(a, B_ALU_R(ADD, 5, src));
+	ds_asm_emit(a, B_STX(DW, dst, 5, off));
+}
+
 /*
  * Count R_VAL into the struct ds_lat at r0: count, sum, max, bucket
  * (ds_lat_bucket unrolled: log2 by halving, then three bits more).
- * Uses r1-r4; r0 kept.
+ * atomic: the value is shared by all CPUs (the who map); else it is
+ * this CPU's (the per-CPU histograms), where a program runs alone
+ * (the kernel runs no second tracing program on a CPU while one runs),
+ * and plain adds do, without a locked instruction each.
+ * Uses r1-r5; r0 kept.
  */
 static void
-lat_add(struct ds_asm *a)
+lat_add(struct ds_asm *a, int atomic)
 {
 	int nomax = ds_asm_label(a), done = ds_asm_label(a), s;
 	static const int step[] = { 32, 16, 8, 4, 2, 1 };
 	size_t i;
 
 	ds_asm_emit(a, B_MOV_I(1, 1));
-	xadd(a, 0, 1, 0);
-	xadd(a, 0, R_VAL, 8);
+	add(a, atomic, 0, 1, 0);
+	add(a, atomic, 0, R_VAL, 8);
 	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
 	ds_asm_jmp_r(a, BPF_JGE, 1, R_VAL, nomax);
 	ds_asm_emit(a, B_STX(DW, 0, R_VAL, 16));
@@ -185,7 +206,7 @@ lat_add(struct ds_asm *a)
 	ds_asm_emit(a, B_MOV_R(2, 0));
 	ds_asm_emit(a, B_ALU_R(ADD, 2, 1));
 	ds_asm_emit(a, B_MOV_I(1, 1));
-	xadd(a, 2, 1, (int)offsetof(struct ds_lat, b));
+	add(a, atomic, 2, 1, (int)offsetof(struct ds_lat, b));
 }
 
 /*
@@ -219,7 +240,10 @@ find_or_make(struct ds_asm *a, const struct ds_blklat *b, int map, int slot,
 	ds_asm_here(a, have);
 }
 
-/* R_VAL into the histogram of (R_DEV, R_OP, phase). */
+/*
+ * R_VAL into this CPU's histogram of (R_DEV, R_OP, phase); for
+ * PH_ISSUE only the count.
+ */
 static void
 hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 {
@@ -231,7 +255,12 @@ hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 	ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
 	ds_asm_emit(a, B_STX(W, 10, 1, S_HKEY + 4));
 	find_or_make(a, b, b->map[M_HIST], S_HKEY, out);
-	lat_add(a);
+	if (phase == PH_ISSUE) {
+		ds_asm_emit(a, B_MOV_I(1, 1));
+		add(a, 0, 0, 1, 0);
+	} else {
+		lat_add(a, 0);
+	}
 	ds_asm_here(a, out);
 }
 
@@ -321,9 +350,33 @@ delete(struct ds_asm *a, int map, int slot)
 }
 
 /*
- * The Q of this completion: q2c into the histogram and, in who mode,
- * into the submitter's entry with the bytes completed.
+ * The Q value at r0 (ns, tgid, nr_sector) of this completion: q2c into
+ * the histogram and, in who mode, into the submitter's entry with the
+ * bytes completed.  To end.
  */
+static void
+q2c(struct ds_asm *a, const struct ds_blklat *b, int end)
+{
+	since(a);
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 8));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 12));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL));
+	hist(a, b, DS_BLK_Q2C);
+	if (b->flags & DS_BLKLAT_WHO) {
+		lookup(a, b->map[M_WHO], S_WKEY);
+		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+		lat_add(a, 1);
+		/* The bio's size when queued: a request may end in parts. */
+		ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL));
+		ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
+		xadd(a, 0, 1, WHO_BYTES);
+	}
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+}
+
+/* The Q of this bio's completion (bio-based devices). */
 static void
 complete_q(struct ds_asm *a, const struct ds_blklat *b)
 {
@@ -331,24 +384,15 @@ complete_q(struct ds_asm *a, const struct ds_blklat *b)
 
 	lookup(a, b->map[M_QSTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
-	since(a);
-	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
-	ds_asm_emit(a, B_LDX(W, 1, 0, 8));
-	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
-	ds_asm_emit(a, B_LDX(W, 1, 0, 12));
-	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL));
+	/* Copied out: the entry is deleted before q2c's helper calls. */
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
 	delete(a, b->map[M_QSTART], S_KEY);
-	hist(a, b, DS_BLK_Q2C);
-	if (b->flags & DS_BLKLAT_WHO) {
-		lookup(a, b->map[M_WHO], S_WKEY);
-		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
-		lat_add(a);
-		/* The bio's size when queued: a request may end in parts. */
-		ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL));
-		ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
-		xadd(a, 0, 1, WHO_BYTES);
-	}
-	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+	ds_asm_emit(a, B_MOV_R(0, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
+	q2c(a, b, end);
 	ds_asm_here(a, noq);
 	stat(a, b, ST_UNMATCHED_Q2C);
 	ds_asm_here(a, end);
@@ -363,6 +407,40 @@ epilogue(struct ds_asm *a, int out)
 }
 
 /*
+ * The Q of this request into the D value at S_DVAL + 8 (ns 0: none),
+ * q2d counted, the Q entry deleted: the completion then needs one
+ * lookup.  A requeued request, issued again, keeps the Q its first
+ * issue took.
+ */
+static void
+issue_q(struct ds_asm *a, const struct ds_blklat *b)
+{
+	int noq = ds_asm_label(a), end = ds_asm_label(a);
+
+	lookup(a, b->map[M_QSTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	since(a);
+	delete(a, b->map[M_QSTART], S_KEY);
+	hist(a, b, DS_BLK_Q2D);
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+	ds_asm_here(a, noq);
+	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8, 0));
+	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 16, 0));
+	lookup(a, b->map[M_ISTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	ds_asm_here(a, end);
+}
+
+/*
  * The issue is stamped last, after the program's other work, so that
  * d2c holds as little of dlat's own time as can be.
  */
@@ -370,50 +448,62 @@ static void
 prog_issue(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
-	int out = ds_asm_label(a), stamp = ds_asm_label(a);
+	int out = ds_asm_label(a);
 
 	filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
 	/* Issues counted: completions never seen are found from them. */
-	ds_asm_emit(a, B_MOV_I(R_VAL, 0));
 	hist(a, b, PH_ISSUE);
-	lookup(a, b->map[M_QSTART], S_KEY);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, stamp);
-	since(a);
-	hist(a, b, DS_BLK_Q2D);
-	ds_asm_here(a, stamp);
+	issue_q(a, b);
 	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
-	ds_asm_emit(a, B_STX(DW, 10, 0, S_NOW));
+	ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
 	ds_asm_map(a, 1, b->map[M_ISTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
 	ds_asm_emit(a, B_MOV_R(3, 10));
-	ds_asm_emit(a, B_ALU_I(ADD, 3, S_NOW));
+	ds_asm_emit(a, B_ALU_I(ADD, 3, S_DVAL));
 	ds_asm_emit(a, B_MOV_I(4, BPF_ANY));
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
 	epilogue(a, out);
 }
 
+/*
+ * A request's dev is its disk's (partitions are bio events'), so the
+ * D entry's lookup is also the filter: the devs map is asked only when
+ * none is found, to tell a disk not traced from a completion unmatched.
+ */
 static void
 prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
-	int out = ds_asm_label(a), nod = ds_asm_label(a), q = ds_asm_label(a);
+	int out = ds_asm_label(a), nod = ds_asm_label(a), end = ds_asm_label(a);
 
-	filter(a, b, ev, out);
+	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
+	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
 	op(a, ev, out);
 	now_and_key(a, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
 	since(a);
 	delete(a, b->map[M_ISTART], S_KEY);
 	hist(a, b, DS_BLK_D2C);
-	ds_asm_jmp_i(a, BPF_JA, 0, 0, q);
+	ds_asm_emit(a, B_MOV_R(0, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+	q2c(a, b, out);
 	ds_asm_here(a, nod);
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_IDX));
+	lookup(a, b->map[M_DEVS], S_IDX);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
 	stat(a, b, ST_UNMATCHED_D2C);
-	ds_asm_here(a, q);
-	complete_q(a, b);
+	ds_asm_here(a, end);
+	stat(a, b, ST_UNMATCHED_Q2C);
 	epilogue(a, out);
 }
 
@@ -460,11 +550,16 @@ prog_bio_queue(struct ds_asm *a, const struct ds_blklat *b,
 	now_and_key(a, ev);
 	ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
 	ds_asm_emit(a, B_STX(DW, 10, 1, S_QVAL));
-	ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
-	ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
-	ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
-	ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
-	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
+	/* The submitter and the size are for who mode alone. */
+	if (b->flags & DS_BLKLAT_WHO) {
+		ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
+		ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
+		ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
+		ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
+		ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
+	} else {
+		ds_asm_emit(a, B_ST(DW, 10, S_QVAL + 8, 0));
+	}
 	ds_asm_map(a, 1, b->map[M_QSTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
@@ -514,11 +609,11 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 
 	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 4,
 	    (uint32_t)ndevs, 0, "dlat_devs");
-	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 8,
+	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 24,
 	    DS_BLKLAT_STARTS, 0, "dlat_issue");
 	b->map[M_QSTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 16,
 	    DS_BLKLAT_STARTS, 0, "dlat_queue");
-	b->map[M_HIST] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
+	b->map[M_HIST] = ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, 8,
 	    sizeof(struct ds_lat), nhist, 0, "dlat_hist");
 	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
@@ -696,6 +791,7 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
+/* The histograms, each the sum of its CPUs' (the map is per-CPU). */
 static int
 read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
@@ -705,19 +801,25 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	 */
 	uint32_t key[2] = { 0, 0 }, next[2];
 	struct ds_blklat_row *r;
-	int e;
+	struct ds_lat *pc;
+	int e, c;
 
 	s->n = 0;
 	s->issued = 0;
+	if ((pc = malloc((size_t)b->ncpu * sizeof(*pc))) == NULL)
+		return -ENOMEM;
 	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
 		if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
-			return e;
+			break;
 		r = &s->r[s->n];
-		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, &r->h)) == -ENOENT)
+		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, pc)) == -ENOENT)
 			continue;
 		if (e < 0)
-			return e;
+			break;
+		r->h = pc[0];
+		for (c = 1; c < b->ncpu; c++)
+			ds_lat_merge(&r->h, &pc[c]);
 		r->dev = key[0];
 		r->op = key[1] >> 2;
 		r->phase = key[1] & 3;
@@ -726,6 +828,7 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 		else if (r->op < DS_BLK_OPS && r->phase < DS_BLK_PHASES)
 			s->n++;
 	}
+	free(pc);
 	if (e != -ENOENT)
 		return e;
 	if (s->n > 1)	/* qsort of NULL, even of none, is undefined */
