@@ -47,10 +47,11 @@
 #define WHO_BYTES ((int)offsetof(struct ds_blklat_whoval, bytes))
 #define WHO_COMM ((int)offsetof(struct ds_blklat_whoval, comm))
 
-/* The histogram key's phase 3: a count of issues only. */
-#define PH_ISSUE 3
-
-enum { ST_UNMATCHED_D2C, ST_UNMATCHED_Q2C, ST_MAP_FULL, ST_N };
+/*
+ * The per-CPU counters.  Issues are counted so that completions never
+ * seen can be found: those with a Q are q2d's count, the others here.
+ */
+enum { ST_UNMATCHED_D2C, ST_UNMATCHED_Q2C, ST_MAP_FULL, ST_ISSUE_NOQ, ST_N };
 
 enum { M_DEVS, M_ISTART, M_QSTART, M_HIST, M_WHO, M_STATS, M_ZERO, M_N };
 
@@ -240,10 +241,7 @@ find_or_make(struct ds_asm *a, const struct ds_blklat *b, int map, int slot,
 	ds_asm_here(a, have);
 }
 
-/*
- * R_VAL into this CPU's histogram of (R_DEV, R_OP, phase); for
- * PH_ISSUE only the count.
- */
+/* R_VAL into this CPU's histogram of (R_DEV, R_OP, phase). */
 static void
 hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 {
@@ -255,12 +253,7 @@ hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 	ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
 	ds_asm_emit(a, B_STX(W, 10, 1, S_HKEY + 4));
 	find_or_make(a, b, b->map[M_HIST], S_HKEY, out);
-	if (phase == PH_ISSUE) {
-		ds_asm_emit(a, B_MOV_I(1, 1));
-		add(a, 0, 0, 1, 0);
-	} else {
-		lat_add(a, 0);
-	}
+	lat_add(a, 0);
 	ds_asm_here(a, out);
 }
 
@@ -408,9 +401,9 @@ epilogue(struct ds_asm *a, int out)
 
 /*
  * The Q of this request into the D value at S_DVAL + 8 (ns 0: none),
- * q2d counted, the Q entry deleted: the completion then needs one
- * lookup.  A requeued request, issued again, keeps the Q its first
- * issue took.
+ * q2d counted (and so the issue), the Q entry deleted: the completion
+ * then needs one lookup.  A requeued request, issued again, keeps the
+ * Q its first issue took.
  */
 static void
 issue_q(struct ds_asm *a, const struct ds_blklat *b)
@@ -428,6 +421,7 @@ issue_q(struct ds_asm *a, const struct ds_blklat *b)
 	hist(a, b, DS_BLK_Q2D);
 	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
 	ds_asm_here(a, noq);
+	stat(a, b, ST_ISSUE_NOQ);
 	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8, 0));
 	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 16, 0));
 	lookup(a, b->map[M_ISTART], S_KEY);
@@ -453,8 +447,6 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 	filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
-	/* Issues counted: completions never seen are found from them. */
-	hist(a, b, PH_ISSUE);
 	issue_q(a, b);
 	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
 	ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
@@ -602,7 +594,7 @@ fail(struct ds_blklat *b, const char *what, int e)
 static int
 make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 {
-	uint32_t nhist = (uint32_t)(ndisks * DS_BLK_OPS * (DS_BLK_PHASES + 1));
+	uint32_t nhist = (uint32_t)(ndisks * DS_BLK_OPS * DS_BLK_PHASES);
 	uint32_t zero = 0;
 	struct ds_blklat_whoval *z;
 	int e;
@@ -823,10 +815,11 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 		r->dev = key[0];
 		r->op = key[1] >> 2;
 		r->phase = key[1] & 3;
-		if (r->phase == PH_ISSUE)
+		if (r->op >= DS_BLK_OPS || r->phase >= DS_BLK_PHASES)
+			continue;
+		if (r->phase == DS_BLK_Q2D)
 			s->issued += r->h.count;
-		else if (r->op < DS_BLK_OPS && r->phase < DS_BLK_PHASES)
-			s->n++;
+		s->n++;
 	}
 	free(pc);
 	if (e != -ENOENT)
@@ -890,9 +883,10 @@ ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
 		if ((e = ds_bpf_map_lookup(b->map[M_STATS], &i, v)) < 0)
 			break;
 		for (c = 0; c < b->ncpu; c++)
-			s->miss[i == ST_UNMATCHED_D2C ? DS_MISS_UNMATCHED_D2C :
-			    i == ST_UNMATCHED_Q2C ? DS_MISS_UNMATCHED_Q2C :
-			    DS_MISS_MAP_FULL] += v[c];
+			*(i == ST_ISSUE_NOQ ? &s->issued :
+			    i == ST_UNMATCHED_D2C ? &s->miss[DS_MISS_UNMATCHED_D2C] :
+			    i == ST_UNMATCHED_Q2C ? &s->miss[DS_MISS_UNMATCHED_Q2C] :
+			    &s->miss[DS_MISS_MAP_FULL]) += v[c];
 	}
 	free(v);
 	if (e < 0)
