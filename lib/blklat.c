@@ -18,8 +18,8 @@
  * which is also the device filter).  Completions with no start are
  * counted, never guessed: requests issued before tracing began, a flush
  * request made by the flush machinery, a start pushed out of the LRU.
- * The histograms are per-CPU (summed when read): a program counts with
- * plain adds, never a locked instruction.
+ * The histograms are per-CPU (summed when read) on machines of up to
+ * PCPU_MAX CPUs: a program counts with plain adds, not locked ones.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,6 +54,19 @@
 enum { ST_UNMATCHED_D2C, ST_UNMATCHED_Q2C, ST_MAP_FULL, ST_ISSUE_NOQ, ST_N };
 
 enum { M_DEVS, M_ISTART, M_QSTART, M_HIST, M_WHO, M_STATS, M_ZERO, M_N };
+
+/*
+ * Histograms per CPU up to this many CPUs: a plain add instead of a
+ * locked one, for 2.2 KB per histogram and CPU.  Above, one value that
+ * all CPUs count into atomically keeps the kernel memory in bounds.
+ */
+#define PCPU_MAX 16
+
+static int
+pcpu(const struct ds_blklat *b)
+{
+	return b->ncpu <= PCPU_MAX;
+}
 
 static const char *const ops[DS_BLK_OPS] = {
 	"read", "write", "discard", "flush"
@@ -159,8 +172,8 @@ add(struct ds_asm *a, int atomic, int dst, int src, int off)
 /*
  * Count R_VAL into the struct ds_lat at r0: count, sum, max, bucket
  * (ds_lat_bucket unrolled: log2 by halving, then three bits more).
- * atomic: the value is shared by all CPUs (the who map); else it is
- * this CPU's (the per-CPU histograms), where a program runs alone
+ * atomic: the value is shared by all CPUs; else it is this CPU's (the
+ * per-CPU histograms), where a program runs alone
  * (the kernel runs no second tracing program on a CPU while one runs),
  * and plain adds do, without a locked instruction each.
  * Uses r1-r5; r0 kept.
@@ -253,7 +266,7 @@ hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 	ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
 	ds_asm_emit(a, B_STX(W, 10, 1, S_HKEY + 4));
 	find_or_make(a, b, b->map[M_HIST], S_HKEY, out);
-	lat_add(a, 0);
+	lat_add(a, !pcpu(b));
 	ds_asm_here(a, out);
 }
 
@@ -605,8 +618,11 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 	    DS_BLKLAT_STARTS, 0, "dlat_issue");
 	b->map[M_QSTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 16,
 	    DS_BLKLAT_STARTS, 0, "dlat_queue");
-	b->map[M_HIST] = ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, 8,
-	    sizeof(struct ds_lat), nhist, 0, "dlat_hist");
+	/* Per CPU: made as used, not the CPUs times every histogram. */
+	b->map[M_HIST] = pcpu(b) ? ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
+	    8, sizeof(struct ds_lat), nhist, BPF_F_NO_PREALLOC, "dlat_hist") :
+	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8, sizeof(struct ds_lat),
+	    nhist, 0, "dlat_hist");
 	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
 	    sizeof(struct ds_blklat_whoval), DS_BLKLAT_WHO_MAX,
@@ -783,7 +799,7 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* The histograms, each the sum of its CPUs' (the map is per-CPU). */
+/* The histograms, each the sum of its CPUs' when the map is per-CPU. */
 static int
 read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
@@ -794,11 +810,11 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	uint32_t key[2] = { 0, 0 }, next[2];
 	struct ds_blklat_row *r;
 	struct ds_lat *pc;
-	int e, c;
+	int e, c, nc = pcpu(b) ? b->ncpu : 1;
 
 	s->n = 0;
 	s->issued = 0;
-	if ((pc = malloc((size_t)b->ncpu * sizeof(*pc))) == NULL)
+	if ((pc = malloc((size_t)nc * sizeof(*pc))) == NULL)
 		return -ENOMEM;
 	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
@@ -810,7 +826,7 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 		if (e < 0)
 			break;
 		r->h = pc[0];
-		for (c = 1; c < b->ncpu; c++)
+		for (c = 1; c < nc; c++)
 			ds_lat_merge(&r->h, &pc[c]);
 		r->dev = key[0];
 		r->op = key[1] >> 2;
