@@ -355,6 +355,16 @@ delete(struct ds_asm *a, int map, int slot)
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_delete_elem));
 }
 
+/* The Q value (16 bytes) at r0 + off to S_DVAL + 8; r0 kept. */
+static void
+q_copy(struct ds_asm *a, int off)
+{
+	ds_asm_emit(a, B_LDX(DW, 1, 0, off));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, off + 8));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+}
+
 /*
  * The Q value at r0 (ns, tgid, nr_sector) of this completion: q2c into
  * the histogram and, in who mode, into the submitter's entry with the
@@ -391,10 +401,7 @@ complete_q(struct ds_asm *a, const struct ds_blklat *b)
 	lookup(a, b->map[M_QSTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
 	/* Copied out: the entry is deleted before q2c's helper calls. */
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	q_copy(a, 0);
 	delete(a, b->map[M_QSTART], S_KEY);
 	ds_asm_emit(a, B_MOV_R(0, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
@@ -425,10 +432,7 @@ issue_q(struct ds_asm *a, const struct ds_blklat *b)
 
 	lookup(a, b->map[M_QSTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	q_copy(a, 0);
 	since(a);
 	delete(a, b->map[M_QSTART], S_KEY);
 	hist(a, b, DS_BLK_Q2D);
@@ -490,10 +494,7 @@ prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
 	now_and_key(a, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	q_copy(a, 8);
 	since(a);
 	delete(a, b->map[M_ISTART], S_KEY);
 	hist(a, b, DS_BLK_D2C);
