@@ -8,8 +8,9 @@
  *                       (disk, sector) with the submitter's tgid and
  *                       the bio's size
  *   block_rq_issue      the request goes to the driver: D, kept by
- *                       (disk, sector); Q found: q2d
- *   block_rq_complete   D found: d2c; Q found: q2c (and who)
+ *                       (disk, sector) with its Q, which is taken out
+ *                       of the Q map; Q found: q2d
+ *   block_rq_complete   D found: d2c; its Q: q2c (and who)
  *   block_bio_complete  bio-based devices (dm, md, zram), which have no
  *                       requests: Q found: q2c (and who)
  *
@@ -17,6 +18,8 @@
  * which is also the device filter).  Completions with no start are
  * counted, never guessed: requests issued before tracing began, a flush
  * request made by the flush machinery, a start pushed out of the LRU.
+ * The histograms are per-CPU (summed when read) on machines of up to
+ * PCPU_MAX CPUs: a program counts with plain adds, not locked ones.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,17 +41,32 @@
 #define S_IDX (-28)	/* a u32 array index */
 #define S_NOW (-40)
 #define S_WKEY (-48)	/* who key: dev, tgid */
-#define S_QVAL (-64)	/* Q value: ns, tgid, 0 */
+#define S_QVAL (-64)	/* Q value: ns, tgid, nr_sector */
+#define S_DVAL (-88)	/* D value: ns, then the Q value (ns 0: none) */
 
 #define WHO_BYTES ((int)offsetof(struct ds_blklat_whoval, bytes))
 #define WHO_COMM ((int)offsetof(struct ds_blklat_whoval, comm))
 
-/* The histogram key's phase 3: a count of issues only. */
-#define PH_ISSUE 3
-
-enum { ST_UNMATCHED_D2C, ST_UNMATCHED_Q2C, ST_MAP_FULL, ST_N };
+/*
+ * The per-CPU counters.  Issues are counted so that completions never
+ * seen can be found: those with a Q are q2d's count, the others here.
+ */
+enum { ST_UNMATCHED_D2C, ST_UNMATCHED_Q2C, ST_MAP_FULL, ST_ISSUE_NOQ, ST_N };
 
 enum { M_DEVS, M_ISTART, M_QSTART, M_HIST, M_WHO, M_STATS, M_ZERO, M_N };
+
+/*
+ * Histograms per CPU up to this many CPUs: a plain add instead of a
+ * locked one, for 2.2 KB per histogram and CPU.  Above, one value that
+ * all CPUs count into atomically keeps the kernel memory in bounds.
+ */
+#define PCPU_MAX 16
+
+static int
+pcpu(const struct ds_blklat *b)
+{
+	return b->ncpu <= PCPU_MAX;
+}
 
 static const char *const ops[DS_BLK_OPS] = {
 	"read", "write", "discard", "flush"
@@ -138,21 +156,38 @@ stat(struct ds_asm *a, const struct ds_blklat *b, int idx)
 	ds_asm_here(a, skip);
 }
 
+/* *(u64 *)(dst + off) += src: atomic for a value all CPUs share. */
+static void
+add(struct ds_asm *a, int atomic, int dst, int src, int off)
+{
+	if (atomic) {
+		xadd(a, dst, src, off);
+		return;
+	}
+	ds_asm_emit(a, B_LDX(DW, 5, dst, off));
+	ds_asm_emit(a, B_ALU_R(ADD, 5, src));
+	ds_asm_emit(a, B_STX(DW, dst, 5, off));
+}
+
 /*
  * Count R_VAL into the struct ds_lat at r0: count, sum, max, bucket
  * (ds_lat_bucket unrolled: log2 by halving, then three bits more).
- * Uses r1-r4; r0 kept.
+ * atomic: the value is shared by all CPUs; else it is this CPU's (the
+ * per-CPU histograms), where a program runs alone
+ * (the kernel runs no second tracing program on a CPU while one runs),
+ * and plain adds do, without a locked instruction each.
+ * Uses r1-r5; r0 kept.
  */
 static void
-lat_add(struct ds_asm *a)
+lat_add(struct ds_asm *a, int atomic)
 {
 	int nomax = ds_asm_label(a), done = ds_asm_label(a), s;
 	static const int step[] = { 32, 16, 8, 4, 2, 1 };
 	size_t i;
 
 	ds_asm_emit(a, B_MOV_I(1, 1));
-	xadd(a, 0, 1, 0);
-	xadd(a, 0, R_VAL, 8);
+	add(a, atomic, 0, 1, 0);
+	add(a, atomic, 0, R_VAL, 8);
 	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
 	ds_asm_jmp_r(a, BPF_JGE, 1, R_VAL, nomax);
 	ds_asm_emit(a, B_STX(DW, 0, R_VAL, 16));
@@ -185,7 +220,7 @@ lat_add(struct ds_asm *a)
 	ds_asm_emit(a, B_MOV_R(2, 0));
 	ds_asm_emit(a, B_ALU_R(ADD, 2, 1));
 	ds_asm_emit(a, B_MOV_I(1, 1));
-	xadd(a, 2, 1, (int)offsetof(struct ds_lat, b));
+	add(a, atomic, 2, 1, (int)offsetof(struct ds_lat, b));
 }
 
 /*
@@ -219,7 +254,7 @@ find_or_make(struct ds_asm *a, const struct ds_blklat *b, int map, int slot,
 	ds_asm_here(a, have);
 }
 
-/* R_VAL into the histogram of (R_DEV, R_OP, phase). */
+/* R_VAL into this CPU's histogram of (R_DEV, R_OP, phase). */
 static void
 hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 {
@@ -231,7 +266,7 @@ hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 	ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
 	ds_asm_emit(a, B_STX(W, 10, 1, S_HKEY + 4));
 	find_or_make(a, b, b->map[M_HIST], S_HKEY, out);
-	lat_add(a);
+	lat_add(a, !pcpu(b));
 	ds_asm_here(a, out);
 }
 
@@ -320,10 +355,44 @@ delete(struct ds_asm *a, int map, int slot)
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_delete_elem));
 }
 
+/* The Q value (16 bytes) at r0 + off to S_DVAL + 8; r0 kept. */
+static void
+q_copy(struct ds_asm *a, int off)
+{
+	ds_asm_emit(a, B_LDX(DW, 1, 0, off));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, off + 8));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+}
+
 /*
- * The Q of this completion: q2c into the histogram and, in who mode,
- * into the submitter's entry with the bytes completed.
+ * The Q value at r0 (ns, tgid, nr_sector) of this completion: q2c into
+ * the histogram and, in who mode, into the submitter's entry with the
+ * bytes completed.  To end.
  */
+static void
+q2c(struct ds_asm *a, const struct ds_blklat *b, int end)
+{
+	since(a);
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 8));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
+	ds_asm_emit(a, B_LDX(W, 1, 0, 12));
+	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL));
+	hist(a, b, DS_BLK_Q2C);
+	if (b->flags & DS_BLKLAT_WHO) {
+		lookup(a, b->map[M_WHO], S_WKEY);
+		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+		lat_add(a, 1);
+		/* The bio's size when queued: a request may end in parts. */
+		ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL));
+		ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
+		xadd(a, 0, 1, WHO_BYTES);
+	}
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+}
+
+/* The Q of this bio's completion (bio-based devices). */
 static void
 complete_q(struct ds_asm *a, const struct ds_blklat *b)
 {
@@ -331,24 +400,12 @@ complete_q(struct ds_asm *a, const struct ds_blklat *b)
 
 	lookup(a, b->map[M_QSTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
-	since(a);
-	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
-	ds_asm_emit(a, B_LDX(W, 1, 0, 8));
-	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
-	ds_asm_emit(a, B_LDX(W, 1, 0, 12));
-	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL));
+	/* Copied out: the entry is deleted before q2c's helper calls. */
+	q_copy(a, 0);
 	delete(a, b->map[M_QSTART], S_KEY);
-	hist(a, b, DS_BLK_Q2C);
-	if (b->flags & DS_BLKLAT_WHO) {
-		lookup(a, b->map[M_WHO], S_WKEY);
-		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
-		lat_add(a);
-		/* The bio's size when queued: a request may end in parts. */
-		ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL));
-		ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
-		xadd(a, 0, 1, WHO_BYTES);
-	}
-	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+	ds_asm_emit(a, B_MOV_R(0, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
+	q2c(a, b, end);
 	ds_asm_here(a, noq);
 	stat(a, b, ST_UNMATCHED_Q2C);
 	ds_asm_here(a, end);
@@ -363,6 +420,38 @@ epilogue(struct ds_asm *a, int out)
 }
 
 /*
+ * The Q of this request into the D value at S_DVAL + 8 (ns 0: none),
+ * q2d counted (and so the issue), the Q entry deleted: the completion
+ * then needs one lookup.  A requeued request, issued again, keeps the
+ * Q its first issue took.
+ */
+static void
+issue_q(struct ds_asm *a, const struct ds_blklat *b)
+{
+	int noq = ds_asm_label(a), end = ds_asm_label(a);
+
+	lookup(a, b->map[M_QSTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
+	q_copy(a, 0);
+	since(a);
+	delete(a, b->map[M_QSTART], S_KEY);
+	hist(a, b, DS_BLK_Q2D);
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+	ds_asm_here(a, noq);
+	stat(a, b, ST_ISSUE_NOQ);
+	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8, 0));
+	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 16, 0));
+	lookup(a, b->map[M_ISTART], S_KEY);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	ds_asm_here(a, end);
+}
+
+/*
  * The issue is stamped last, after the program's other work, so that
  * d2c holds as little of dlat's own time as can be.
  */
@@ -370,50 +459,57 @@ static void
 prog_issue(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
-	int out = ds_asm_label(a), stamp = ds_asm_label(a);
+	int out = ds_asm_label(a);
 
 	filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
-	/* Issues counted: completions never seen are found from them. */
-	ds_asm_emit(a, B_MOV_I(R_VAL, 0));
-	hist(a, b, PH_ISSUE);
-	lookup(a, b->map[M_QSTART], S_KEY);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, stamp);
-	since(a);
-	hist(a, b, DS_BLK_Q2D);
-	ds_asm_here(a, stamp);
+	issue_q(a, b);
 	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
-	ds_asm_emit(a, B_STX(DW, 10, 0, S_NOW));
+	ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
 	ds_asm_map(a, 1, b->map[M_ISTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
 	ds_asm_emit(a, B_MOV_R(3, 10));
-	ds_asm_emit(a, B_ALU_I(ADD, 3, S_NOW));
+	ds_asm_emit(a, B_ALU_I(ADD, 3, S_DVAL));
 	ds_asm_emit(a, B_MOV_I(4, BPF_ANY));
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
 	epilogue(a, out);
 }
 
+/*
+ * A request's dev is its disk's (partitions are bio events'), so the
+ * D entry's lookup is also the filter: the devs map is asked only when
+ * none is found, to tell a disk not traced from a completion unmatched.
+ */
 static void
 prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
-	int out = ds_asm_label(a), nod = ds_asm_label(a), q = ds_asm_label(a);
+	int out = ds_asm_label(a), nod = ds_asm_label(a), end = ds_asm_label(a);
 
-	filter(a, b, ev, out);
+	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
+	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
 	op(a, ev, out);
 	now_and_key(a, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
+	q_copy(a, 8);
 	since(a);
 	delete(a, b->map[M_ISTART], S_KEY);
 	hist(a, b, DS_BLK_D2C);
-	ds_asm_jmp_i(a, BPF_JA, 0, 0, q);
+	ds_asm_emit(a, B_MOV_R(0, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
+	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+	q2c(a, b, out);
 	ds_asm_here(a, nod);
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_IDX));
+	lookup(a, b->map[M_DEVS], S_IDX);
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
 	stat(a, b, ST_UNMATCHED_D2C);
-	ds_asm_here(a, q);
-	complete_q(a, b);
+	ds_asm_here(a, end);
+	stat(a, b, ST_UNMATCHED_Q2C);
 	epilogue(a, out);
 }
 
@@ -460,11 +556,16 @@ prog_bio_queue(struct ds_asm *a, const struct ds_blklat *b,
 	now_and_key(a, ev);
 	ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
 	ds_asm_emit(a, B_STX(DW, 10, 1, S_QVAL));
-	ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
-	ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
-	ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
-	ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
-	ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
+	/* The submitter and the size are for who mode alone. */
+	if (b->flags & DS_BLKLAT_WHO) {
+		ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
+		ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
+		ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
+		ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
+		ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
+	} else {
+		ds_asm_emit(a, B_ST(DW, 10, S_QVAL + 8, 0));
+	}
 	ds_asm_map(a, 1, b->map[M_QSTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
@@ -507,19 +608,22 @@ fail(struct ds_blklat *b, const char *what, int e)
 static int
 make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 {
-	uint32_t nhist = (uint32_t)(ndisks * DS_BLK_OPS * (DS_BLK_PHASES + 1));
+	uint32_t nhist = (uint32_t)(ndisks * DS_BLK_OPS * DS_BLK_PHASES);
 	uint32_t zero = 0;
 	struct ds_blklat_whoval *z;
 	int e;
 
 	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 4,
 	    (uint32_t)ndevs, 0, "dlat_devs");
-	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 8,
+	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 24,
 	    DS_BLKLAT_STARTS, 0, "dlat_issue");
 	b->map[M_QSTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 16,
 	    DS_BLKLAT_STARTS, 0, "dlat_queue");
-	b->map[M_HIST] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
-	    sizeof(struct ds_lat), nhist, 0, "dlat_hist");
+	/* Per CPU: made as used, not the CPUs times every histogram. */
+	b->map[M_HIST] = pcpu(b) ? ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
+	    8, sizeof(struct ds_lat), nhist, BPF_F_NO_PREALLOC, "dlat_hist") :
+	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8, sizeof(struct ds_lat),
+	    nhist, 0, "dlat_hist");
 	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
 	    sizeof(struct ds_blklat_whoval), DS_BLKLAT_WHO_MAX,
@@ -696,6 +800,7 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
+/* The histograms, each the sum of its CPUs' when the map is per-CPU. */
 static int
 read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
@@ -705,27 +810,35 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	 */
 	uint32_t key[2] = { 0, 0 }, next[2];
 	struct ds_blklat_row *r;
-	int e;
+	struct ds_lat *pc;
+	int e, c, nc = pcpu(b) ? b->ncpu : 1;
 
 	s->n = 0;
 	s->issued = 0;
+	if ((pc = malloc((size_t)nc * sizeof(*pc))) == NULL)
+		return -ENOMEM;
 	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
 		if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
-			return e;
+			break;
 		r = &s->r[s->n];
-		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, &r->h)) == -ENOENT)
+		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, pc)) == -ENOENT)
 			continue;
 		if (e < 0)
-			return e;
+			break;
+		r->h = pc[0];
+		for (c = 1; c < nc; c++)
+			ds_lat_merge(&r->h, &pc[c]);
 		r->dev = key[0];
 		r->op = key[1] >> 2;
 		r->phase = key[1] & 3;
-		if (r->phase == PH_ISSUE)
+		if (r->op >= DS_BLK_OPS || r->phase >= DS_BLK_PHASES)
+			continue;
+		if (r->phase == DS_BLK_Q2D)
 			s->issued += r->h.count;
-		else if (r->op < DS_BLK_OPS && r->phase < DS_BLK_PHASES)
-			s->n++;
+		s->n++;
 	}
+	free(pc);
 	if (e != -ENOENT)
 		return e;
 	if (s->n > 1)	/* qsort of NULL, even of none, is undefined */
@@ -787,9 +900,10 @@ ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
 		if ((e = ds_bpf_map_lookup(b->map[M_STATS], &i, v)) < 0)
 			break;
 		for (c = 0; c < b->ncpu; c++)
-			s->miss[i == ST_UNMATCHED_D2C ? DS_MISS_UNMATCHED_D2C :
-			    i == ST_UNMATCHED_Q2C ? DS_MISS_UNMATCHED_Q2C :
-			    DS_MISS_MAP_FULL] += v[c];
+			*(i == ST_ISSUE_NOQ ? &s->issued :
+			    i == ST_UNMATCHED_D2C ? &s->miss[DS_MISS_UNMATCHED_D2C] :
+			    i == ST_UNMATCHED_Q2C ? &s->miss[DS_MISS_UNMATCHED_Q2C] :
+			    &s->miss[DS_MISS_MAP_FULL]) += v[c];
 	}
 	free(v);
 	if (e < 0)
@@ -1157,18 +1271,37 @@ ds_blkdisk_name(const struct ds_blkdisk *d, size_t n, uint32_t dev)
 	return NULL;
 }
 
-/* 1 when no disk of d has a request in flight (or one cannot be read: 0). */
+/*
+ * 1 when no disk of d has a request in flight (or one cannot be read:
+ * 0).  From proc/diskstats, one read for all the disks (its in_flight
+ * is the one of sys/block/DISK/inflight, R + W): a file per disk made
+ * a report of 100 disks cost milliseconds.
+ */
 int
 ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
     size_t n)
 {
-	uint64_t k;
-	size_t i;
+	struct ds_diskstats st = { 0 };
+	struct ds_buf w = { 0 };
+	const struct ds_disk *k;
+	size_t i, hint = 0;
+	int idle = 0;
 
-	for (i = 0; i < n; i++)
-		if (ds_disk_inflight(r, d[i].name, &k) < 0 || k != 0)
-			return 0;
-	return 1;
+	if (ds_diskstats_read(r, &w, &st) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		/* Disks keep diskstats' order as a rule: look there first. */
+		k = ds_diskstats_find(&st, d[i].name, hint);
+		if (k == NULL || !DS_HAVE(k, DS_IN_FLIGHT) ||
+		    k->v[DS_IN_FLIGHT] != 0)
+			goto out;
+		hint = (size_t)(k - st.disk) + 1;
+	}
+	idle = 1;
+out:
+	ds_diskstats_free(&st);
+	ds_buf_free(&w);
+	return idle;
 }
 
 /*

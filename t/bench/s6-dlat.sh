@@ -30,21 +30,44 @@ iops() {
 	    awk -F';' '{ print $8 }'
 }
 
-# stats CMD...: CMD traced while the run counters are on; prints IOPS,
-# then each program's "name runs ns".
+# stats CMD...: CMD traced while the run counters are on; IOPS into
+# $W/iops, then "name runs ns" of each of CMD's own programs (found from
+# its bpf fds: the machine may run other tracers, other dlats among
+# them) into $W/mine.
 stats() {
 	"$TOP/t/unit/bpf" stats >"$W/stats" &
 	_s=$!
 	while ! grep -q ready "$W/stats" 2>/dev/null; do sleep 0.05; done
 	"$@" >/dev/null 2>&1 &
 	_c=$!
+	# Until its programs are loaded (bpftrace compiles first: seconds
+	# on a loaded machine, which must not fall on fio's run), then 2 s.
+	_i=0
+	: >"$W/ids"
+	while [ ! -s "$W/ids" ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		cat /proc/$_c/fdinfo/* 2>/dev/null |
+		    awk '/^prog_id:/ { print $2 }' >"$W/ids"
+		_i=$((_i + 1))
+	done
 	sleep 2
+	cat /proc/$_c/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' >"$W/ids"
 	iops >"$W/iops"
 	# The counters first, while the tracer's programs are still loaded.
 	kill -INT $_s
 	wait $_s
 	kill -INT $_c 2>/dev/null
+	# bpftrace has been seen to miss a SIGINT, and then a TERM: KILL after 5 s.
+	_i=0
+	while [ $_i -lt 50 ] &&
+	    awk '/^State:/ { exit $2 == "Z" }' /proc/$_c/status 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -KILL $_c 2>/dev/null
 	wait $_c 2>/dev/null
+	awk -F'\t' 'FNR == NR { mine[$1] = 1; next } mine[$1] { print $2, $3, $4 }' \
+	    "$W/ids" "$W/stats" >"$W/mine"
 }
 
 # Exec: run in the background, its pid is bpftrace's (a subshell would
@@ -61,18 +84,20 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # Rounds of alone, dlat, bpftrace, interleaved so that the machine's
 # other load falls on all three alike; medians.  A first run warms up.
 iops >/dev/null
-: >"$W/a"; : >"$W/d"; : >"$W/b"; : >"$W/ds"; : >"$W/bs"
+: >"$W/a"; : >"$W/d"; : >"$W/b"; : >"$W/ds"; : >"$W/bs"; : >"$W/dd"
 have_bt=0
 command -v bpftrace >/dev/null 2>&1 && have_bt=1
 for r in 1 2 3; do
 	iops >>"$W/a"
 	stats "$TOOLDIR/dlat" -o tsv "$n"
 	cat "$W/iops" >>"$W/d"
-	awk -F'\t' '$2 ~ /^dlat_/ { print $3, $4 }' "$W/stats" >>"$W/ds"
+	awk '{ print $2, $3 }' "$W/mine" >>"$W/ds"
+	# The part that times d2c, as the one-liner does: issue, completion.
+	awk '$1 ~ /^dlat_rq_/ { print $2, $3 }' "$W/mine" >>"$W/dd"
 	if [ $have_bt = 1 ]; then
 		stats bt
 		cat "$W/iops" >>"$W/b"
-		awk -F'\t' '$2 !~ /^dlat_/ && $3 > 0 { print $3, $4 }' "$W/stats" >>"$W/bs"
+		awk '{ print $2, $3 }' "$W/mine" >>"$W/bs"
 	fi
 done
 base=$(median <"$W/a")
@@ -82,6 +107,8 @@ note "loop device alone: $base IOPS (4 KiB random reads, 2 jobs, $secs s; median
 # seconds before fio starts add the disks' other events, a little).
 note "$(awk -v b="$base" -v d="$d" -v s="$secs" '{ r += $1; t += $2 } END {
     printf "dlat tracing (d2c, q2c, q2d): %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", d, 100 * (b - d) / b, t / r, r / (3 * d * s), t / (3 * d * s) }' "$W/ds")"
+note "$(awk -v d="$d" -v s="$secs" '{ r += $1; t += $2 } END {
+    printf "dlat, its d2c programs (issue, completion; the one-liner'"'"'s part): %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", t / r, r / (3 * d * s), t / (3 * d * s) }' "$W/dd")"
 if [ $have_bt = 1 ]; then
 	p=$(median <"$W/b")
 	note "$(awk -v b="$base" -v d="$p" -v s="$secs" '{ r += $1; t += $2 } END {
@@ -99,4 +126,48 @@ wait $f
 read -r u s m <"$W/time"
 note "$(awk -v u="$u" -v s="$s" -v m="$m" -v k="$(ls /sys/block | wc -l)" 'BEGIN {
     printf "dlat 0.01 100 over %d disks: %.2f ms user, %.2f ms system per report (with start-up), max RSS %d KiB", k, u * 10, s * 10, m }')"
+
+# 100 disks, all busy: loop devices of our own over small sparse files,
+# read at once by one fio job (so that every disk has its histograms),
+# each traced.  The CPU of one report is the difference of 260 reports
+# and 10, over 250 (start-up, loading and verifying the programs,
+# cancels out); the RSS is the larger run's maximum.
+mkdir "$W/h"
+hl=
+hn=
+i=0
+while [ $i -lt 100 ]; do
+	truncate -s 4M "$W/h/$i" && l=$(losetup -f --show "$W/h/$i") || break
+	# Detached, and the device the kernel made for it removed (losetup
+	# cannot: LOOP_CTL_REMOVE), or 100 empty disks stay behind.
+	at_exit "losetup -d $l && perl -e 'open(F, \"<\", \"/dev/loop-control\") && ioctl(F, 0x4C81, ${l#/dev/loop} + 0)'"
+	hl="$hl${hl:+:}$l"
+	hn="$hn ${l#/dev/}"
+	i=$((i + 1))
+done
+nh=$i
+fio --name=h --filename="$hl" --rw=randread --bs=4k --direct=1 \
+    --ioengine=psync --file_service_type=random --runtime=60 \
+    --time_based >/dev/null 2>&1 &
+f=$!
+# fio opens 100 files first (seconds on a loaded machine): wait for reads.
+_r=$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)
+_i=0
+while [ $_i -lt 100 ] && [ "$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)" = "$_r" ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+sleep 1
+for k in 10 260; do
+	# shellcheck disable=SC2086
+	/usr/bin/time -f '%U %S %M' -o "$W/t$k" "$TOOLDIR/dlat" -o tsv $hn \
+	    0.02 $k >"$W/o$k" 2>/dev/null
+done
+kill $f
+wait $f 2>/dev/null
+read -r u1 s1 m1 <"$W/t10"
+read -r u2 s2 m2 <"$W/t260"
+note "$(awk -v n="$nh" -v u1="$u1" -v s1="$s1" -v u2="$u2" -v s2="$s2" -v m="$m2" \
+    -v d="$(awk -F'\t' 'NR > 1 && $4 == "d2c" && $5 > 0 { print $2 }' "$W/o260" | sort -u | wc -l)" 'BEGIN {
+    printf "dlat 0.02 over %d busy loop devices (%d with d2c rows): %.3f ms user, %.3f ms system per report (260 reports less 10), max RSS %d KiB", n, d, (u2 - u1) * 4, (s2 - s1) * 4, m }')"
 exit 0
