@@ -1,32 +1,14 @@
 /*
  * dqueue: block queue settings per device, listed, checked against
  * wanted values, and set with a read-back that proves the kernel kept
- * what it was given.
+ * what it was given.  The columns, the checks and the setting are the
+ * library's (lib/qlist.c, lib/queueset.c): this file writes rows.
  */
 #include "tool.h"
 
 #define EXIT_DIFFERS 3		/* --check: some setting does not hold */
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-#define STR(n) { n, DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 }
 
 enum mode { LIST, LONG, CHECK, SET };
-
-/* The listing's columns are the library's (ds_qlist_plain and _info). */
-static const struct ds_col long_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_LABEL, "attribute", NULL, 0, 0, 0 },
-	STR("value"),
-	{ "writable", DS_T_U64, DS_P_GAUGE, "attribute_writable",
-	    "1 when the attribute file's mode allows writing.", 0, 0, 0 },
-};
-
-static const struct ds_col check_cols[] = {
-	STR("device"), STR("attribute"), STR("want"), STR("got"),
-};
-
-static const struct ds_col set_cols[] = {
-	STR("device"), STR("attribute"), STR("old"), STR("new"), STR("status"),
-};
 
 struct ctx {
 	struct tool t;
@@ -63,6 +45,20 @@ usage(void)
 	exit(2);
 }
 
+/* A message, with -errno e's text unless e is 0; the run has failed. */
+#define fail(c, e, ...) ((e) != 0 ? tool_warnc((e), __VA_ARGS__) : \
+	warnx(__VA_ARGS__), (c)->status = 1)
+
+/* A writer for the rows of l, its report begun. */
+static void
+begin(struct ctx *c, struct ds_writer *w, const struct ds_qlisting *l)
+{
+	ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
+	    "dqueue");
+	tool_writer(&c->t, w);
+	tool_report_begin(&c->t, w);
+}
+
 /* Operands to devices, in the order given; a message for each that fails. */
 static void
 targets(struct ctx *c, int argc, char **argv)
@@ -75,42 +71,13 @@ targets(struct ctx *c, int argc, char **argv)
 	    ds_qtargets_pick(&c->t.r, &c->disks, &sel, &c->scratch,
 	    &c->tg) < 0)
 		err(1, NULL);
-	for (k = 0; k < c->tg.nops; k++) {
-		if ((e = c->tg.err[k]) == 0)
-			continue;
-		if (e == -ENOENT || e == -EINVAL)
-			warnx("%s: %s", sel.op[k].arg, sel.op[k].glob ?
+	for (k = 0; k < c->tg.nops; k++)
+		if ((e = c->tg.err[k]) == -ENOENT || e == -EINVAL)
+			fail(c, 0, "%s: %s", sel.op[k].arg, sel.op[k].glob ?
 			    "no device matches" : "no such block device");
-		else
-			tool_warnc(e, "%s", sel.op[k].arg);
-		c->status = 1;
-	}
+		else if (e < 0)
+			fail(c, e, "%s", sel.op[k].arg);
 	ds_devsel_free(&sel);
-}
-
-/* Say what is wrong with attributes that could not be read. */
-static void
-queue_warn(struct ctx *c, const char *dev, const struct ds_queue *q)
-{
-	int a, e;
-
-	/* Missing queue/ (-ENOENT) is a captured tree that left it out. */
-	if (q->qerr != 0 && q->qerr != -ENOENT) {
-		tool_warnc(q->qerr, "%s: queue", dev);
-		c->status = 1;
-	}
-	for (a = 0; a < DS_QA_N; a++) {
-		if ((e = ds_queue_attr_err(q, a)) == 0)
-			continue;
-		if (e == -EINVAL)
-			warnx("%s: %s: %s", dev, ds_qattr_name(a),
-			    ds_qattr_numeric(a) ? "not a number" :
-			    a == DS_QA_SCHEDULER ? "malformed scheduler line" :
-			    "unexpected contents");
-		else
-			tool_warnc(e, "%s: %s", dev, ds_qattr_name(a));
-		c->status = 1;
-	}
 }
 
 /* A row's device and its cells (the row left open). */
@@ -138,12 +105,11 @@ cells(struct ctx *c, struct ds_writer *w, const char *dev,
 static void
 list(struct ctx *c)
 {
+	int prom = c->t.fmt == DS_FMT_PROM, e, k;
+	const struct ds_qlisting *l = prom ? &ds_qlist_info : &ds_qlist_plain;
 	struct ds_writer w, w2;
 	struct ds_queue q = { 0 };
-	int prom = c->t.fmt == DS_FMT_PROM, e;
 	size_t i;
-
-	const struct ds_qlisting *l = prom ? &ds_qlist_info : &ds_qlist_plain;
 
 	ds_writer_init(&w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
 	    "dqueue");
@@ -160,11 +126,15 @@ list(struct ctx *c)
 
 		if ((e = ds_queue_read(&c->t.r, tg->disk, tg->name,
 		    &c->scratch, &q)) < 0) {
-			tool_warnc(e, "%s", tg->name);
-			c->status = 1;
+			fail(c, e, "%s", tg->name);
 			continue;
 		}
-		queue_warn(c, tg->name, &q);
+		/* What could not be read, each said once. */
+		for (k = -1; (e = ds_queue_problem(&q, tg->name, &k,
+		    &c->text)) > 0;)
+			fail(c, 0, "%s", c->text.data);
+		if (e < 0)
+			err(1, NULL);
 		cells(c, &w, tg->name, &q, l);
 		if (prom) {
 			ds_w_u64(&w, 1);	/* info */
@@ -194,24 +164,18 @@ list_long(struct ctx *c)
 	size_t i, k;
 	int e;
 
-	ds_writer_init(&w, c->t.out, c->t.fmt, long_cols, NELEM(long_cols),
-	    c->t.header, "dqueue");
-	tool_writer(&c->t, &w);
-	tool_report_begin(&c->t, &w);
+	begin(c, &w, &ds_qlist_long);
 	for (i = 0; i < c->tg.n; i++) {
 		const char *dev = c->tg.t[i].name;
 
 		if ((e = ds_queue_files(&c->t.r, c->tg.t[i].disk, &c->scratch,
 		    &fs)) < 0) {
-			tool_warnc(e, "%s: queue", dev);
-			c->status = 1;
+			fail(c, e, "%s: queue", dev);
 			continue;
 		}
 		for (k = 0; k < fs.n; k++) {
-			if ((e = ds_qfile_err(&fs.f[k])) < 0) {
-				tool_warnc(e, "%s: %s", dev, fs.f[k].name);
-				c->status = 1;
-			}
+			if ((e = ds_qfile_err(&fs.f[k])) < 0)
+				fail(c, e, "%s: %s", dev, fs.f[k].name);
 			ds_w_str(&w, dev);
 			ds_w_str(&w, fs.f[k].name);
 			ds_w_str(&w, fs.f[k].value);
@@ -224,26 +188,6 @@ list_long(struct ctx *c)
 	ds_writer_free(&w);
 }
 
-/* attr=value[,attr=value...], appended to c->st; usage() when malformed. */
-static void
-settings(struct ctx *c, const char *arg)
-{
-	static const char *const why[] = {
-		[DS_QSP_NOEQ] = "not attr=value",
-		[DS_QSP_EMPTY] = "empty value",
-		[DS_QSP_NAME] = "not an attribute name",
-	};
-	enum ds_qsp_why w;
-	int e;
-
-	if ((e = ds_qsettings_parse(&c->st, arg, &w, &c->text)) == -EINVAL) {
-		warnx("%s: %s", c->text.data, why[w]);
-		usage();
-	}
-	if (e < 0)
-		err(1, NULL);
-}
-
 static void
 check(struct ctx *c)
 {
@@ -251,34 +195,28 @@ check(struct ctx *c)
 	size_t i, k, differ = 0;
 	int e;
 
-	ds_writer_init(&w, c->t.out, c->t.fmt, check_cols, NELEM(check_cols),
-	    c->t.header, "dqueue");
-	tool_writer(&c->t, &w);
-	tool_report_begin(&c->t, &w);
-	for (i = 0; i < c->tg.n; i++) {
+	begin(c, &w, &ds_qcheck_rows);
+	for (i = 0; i < c->tg.n; i++)
 		for (k = 0; k < c->st.n; k++) {
 			const char *dev = c->tg.t[i].name, *a = c->st.s[k].attr;
 
 			e = ds_qset_check(&c->t.r, c->tg.t[i].disk, a,
 			    c->st.s[k].value, &c->scratch, &c->text);
-			if (e == DS_QC_DIFFERS) {
+			if (e == -ENOENT || e == DS_QC_DAMAGED)
+				fail(c, 0, "%s: %s: %s", dev, a, e < 0 ?
+				    "no such attribute" :
+				    "malformed scheduler line");
+			else if (e < 0)
+				fail(c, e, "%s: %s", dev, a);
+			else if (e == DS_QC_DIFFERS) {
 				differ++;
 				ds_w_str(&w, dev);
 				ds_w_str(&w, a);
 				ds_w_str(&w, c->st.s[k].value);
 				ds_w_str(&w, c->text.data);
 				ds_w_row_end(&w);
-			} else if (e != DS_QC_HOLDS) {
-				if (e == -ENOENT || e == DS_QC_DAMAGED)
-					warnx("%s: %s: %s", dev, a, e < 0 ?
-					    "no such attribute" :
-					    "malformed scheduler line");
-				else
-					tool_warnc(e, "%s: %s", dev, a);
-				c->status = 1;
 			}
 		}
-	}
 	/* All holding is silence, so a cron job mails nothing. */
 	if (differ > 0 || c->t.outfile != NULL)
 		tool_report_end(&c->t, &w);
@@ -287,8 +225,8 @@ check(struct ctx *c)
 		c->status = EXIT_DIFFERS;
 }
 
-/* Say what went wrong with a setting; 1 when there was something. */
-static int
+/* Say what went wrong with a setting (the library's words). */
+static void
 say(struct ctx *c, const struct ds_qtarget *tg, const struct ds_qs_item *it)
 {
 	int e = it == NULL ? 0 : ds_qset_msg(&c->t.r, tg->disk, tg->name, it,
@@ -298,26 +236,6 @@ say(struct ctx *c, const struct ds_qtarget *tg, const struct ds_qs_item *it)
 		err(1, NULL);
 	if (e > 0)
 		warnx("%s", c->text.data);
-	return e;
-}
-
-/* One row per setting: device attribute old new status. */
-static void
-set_rows(struct ds_writer *w, const char *dev, const struct ds_qs_item *it,
-    size_t n)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		ds_w_str(w, dev);
-		ds_w_str(w, it[k].attr);
-		ds_w_str(w, it[k].old[0] != '\0' ? it[k].old : NULL);
-		ds_w_str(w, it[k].state == DS_QS_WOULD ? it[k].want :
-		    it[k].state == DS_QS_ALREADY && it[k].now[0] == '\0' ?
-		    it[k].old : it[k].now[0] != '\0' ? it[k].now : NULL);
-		ds_w_str(w, ds_qs_state_name(it[k].state));
-		ds_w_row_end(w);
-	}
 }
 
 /*
@@ -330,61 +248,72 @@ set(struct ctx *c)
 {
 	struct ds_writer w;
 	struct ds_buf applied = { 0 };
-	struct ds_qs_item **it;
+	struct ds_qs_item *it;
 	size_t i, k, n = c->st.n;
 	int o = 0;
 
-	if ((it = calloc(c->tg.n ? c->tg.n : 1, sizeof(*it))) == NULL)
+	if ((it = ds_qsettings_request(&c->st, c->tg.n)) == NULL)
 		err(1, NULL);
-	for (i = 0; i < c->tg.n; i++) {
-		if ((it[i] = ds_qsettings_request(&c->st)) == NULL)
-			err(1, NULL);
-		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it[i], n,
+	for (i = 0; i < c->tg.n; i++)
+		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it + i * n, n,
 		    &c->scratch) < 0) {
-			say(c, &c->tg.t[i], ds_qset_refusal(it[i], n));
+			say(c, &c->tg.t[i], ds_qset_refusal(it + i * n, n));
 			c->status = 1;
 		}
-	}
 	if (c->status != 0)
 		warnx("nothing was written");
-	ds_writer_init(&w, c->t.out, c->t.fmt, set_cols, NELEM(set_cols),
-	    c->t.header, "dqueue");
+	ds_writer_init(&w, c->t.out, c->t.fmt, ds_qset_rows.cols,
+	    ds_qset_rows.ncols, c->t.header, "dqueue");
 	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DS_QSO_STOPPED);
 	    i++) {
 		const struct ds_qtarget *tg = &c->tg.t[i];
+		struct ds_qs_item *d = it + i * n;
 
-		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk,
-		    it[i], n, &c->scratch);
+		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
+		    &c->scratch);
 		for (k = 0; k < n; k++)
-			say(c, tg, &it[i][k]);
-		if (ds_qset_applied(&applied, tg->name, it[i], n) < 0)
+			say(c, tg, &d[k]);
+		if (ds_qset_applied(&applied, tg->name, d, n) < 0)
 			err(1, NULL);
-		o |= ds_qset_outcome(it[i], n);
+		o |= ds_qset_outcome(d, n);
 		if (i == 0)
 			tool_report_begin(&c->t, &w);
-		set_rows(&w, tg->name, it[i], n);
+		/* One row per setting: device attribute old new status. */
+		for (k = 0; k < n; k++) {
+			ds_w_str(&w, tg->name);
+			ds_w_str(&w, d[k].attr);
+			ds_w_str(&w, d[k].old[0] != '\0' ? d[k].old : NULL);
+			ds_w_str(&w, ds_qs_new(&d[k]));
+			ds_w_str(&w, ds_qs_state_name(d[k].state));
+			ds_w_row_end(&w);
+		}
 	}
-	if (c->status == 0) {
-		if (c->tg.n == 0)
-			tool_report_begin(&c->t, &w);
+	if (c->status == 0 && c->tg.n == 0)
+		tool_report_begin(&c->t, &w);
+	if (c->status == 0)
 		tool_report_end(&c->t, &w);
-	}
 	ds_writer_free(&w);
-	if (o & DS_QSO_STOPPED) {
-		c->status = 1;
-		if (applied.len == 0)
-			warnx("%s; nothing was applied", o & DS_QSO_HALTED ?
-			    "stopped" : "not every setting holds");
-		else if (o & DS_QSO_HALTED)
-			warnx("stopped after applying: %s", applied.data);
-		else
-			warnx("not every setting holds; applied: %s",
-			    applied.data);
-	}
-	for (i = 0; i < c->tg.n; i++)
-		free(it[i]);
+	if ((o = ds_qset_summary(o, &applied, &c->text)) < 0)
+		err(1, NULL);
+	if (o > 0)
+		fail(c, 0, "%s", c->text.data);
 	free(it);
 	ds_buf_free(&applied);
+}
+
+/* attr=value[,attr=value...], appended to c->st; usage() when malformed. */
+static void
+settings(struct ctx *c, const char *arg)
+{
+	enum ds_qsp_why why;
+	int e;
+
+	if ((e = ds_qsettings_parse(&c->st, arg, &why, &c->text)) == -EINVAL) {
+		warnx("%s: %s", c->text.data, ds_qsp_why_name(why));
+		usage();
+	}
+	if (e < 0)
+		err(1, NULL);
 }
 
 /* Options and operands to a mode; usage() for what does not go together. */
@@ -417,10 +346,8 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 			break;
 		case 'C':
 		case 'S':
-			if (mode != LIST && mode != (ch == 'C' ? CHECK : SET)) {
-				warnx("--check and --set exclude each other");
-				usage();
-			}
+			if (mode != LIST && mode != (ch == 'C' ? CHECK : SET))
+				tool_usage("--check and --set exclude each other");
 			mode = ch == 'C' ? CHECK : SET;
 			settings(c, optarg);
 			break;
@@ -433,10 +360,8 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 	}
 	*argc -= optind;
 	*argv += optind;
-	if (aflag && mode != LIST) {
-		warnx("-a lists; it does not go with --check or --set");
-		usage();
-	}
+	if (aflag && mode != LIST)
+		tool_usage("-a lists; it does not go with --check or --set");
 	return aflag ? LONG : mode;
 }
 
@@ -450,19 +375,13 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	tool_init(&c.t, argv);
 	mode = parse_args(&c, &argc, &argv);
-	if ((mode == CHECK || mode == SET) && argc == 0) {
-		warnx("--%s needs a device", mode == CHECK ? "check" : "set");
-		usage();
-	}
+	if ((mode == CHECK || mode == SET) && argc == 0)
+		tool_usage("--%s needs a device", mode == CHECK ? "check" : "set");
 	if ((mode == CHECK || mode == SET) && c.t.fmt_set &&
-	    c.t.fmt == DS_FMT_PROM) {
-		warnx("-o prom is for listings, not --check or --set");
-		usage();
-	}
-	if ((c.dry || c.allow_tree) && mode != SET) {
-		warnx("-n and --allow-tree go with --set");
-		usage();
-	}
+	    c.t.fmt == DS_FMT_PROM)
+		tool_usage("-o prom is for listings, not --check or --set");
+	if ((c.dry || c.allow_tree) && mode != SET)
+		tool_usage("-n and --allow-tree go with --set");
 	tool_start(&c.t);
 	/* A tree given by -R may lead anywhere: writes go to the live system. */
 	if (mode == SET && !c.dry && !c.t.r.live && !c.allow_tree)
@@ -478,11 +397,9 @@ main(int argc, char **argv)
 	else if (mode == LONG)
 		list_long(&c);
 	else if (mode == CHECK)
-		/* A device that is not there is an error, not a difference. */
-		check(&c);
+		check(&c);	/* a device not there: an error, no difference */
 	else if (c.status == 0)
-		/* Nothing is written unless every device was found. */
-		set(&c);
+		set(&c);	/* nothing written unless every device was found */
 	ds_qtargets_free(&c.tg);
 	ds_qsettings_free(&c.st);
 	ds_blockdevs_free(&c.disks);

@@ -1137,6 +1137,14 @@ void ds_queue_free(struct ds_queue *q);
  * or is queue/'s own error (qerr, to be said once for all).
  */
 int ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a);
+/*
+ * The next message a listing of q says, into out as "dev: attr: why":
+ * queue/ itself when it could not be opened, then each attribute
+ * ds_queue_attr_err names.  *k is the cursor, -1 at the start.  1 when
+ * out holds one, 0 at the end, -ENOMEM.
+ */
+int ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
+    struct ds_buf *out);
 
 /* A listing's cell: attribute a, its schedulers (avail), KiB as bytes. */
 struct ds_qcell {
@@ -1158,6 +1166,11 @@ struct ds_qlisting {
  */
 extern const struct ds_qlisting ds_qlist_plain, ds_qlist_info,
     ds_qlist_gauge;
+/*
+ * Columns without cells: -a (device attribute value writable), --check
+ * (device attribute want got), --set (device attribute old new status).
+ */
+extern const struct ds_qlisting ds_qlist_long, ds_qcheck_rows, ds_qset_rows;
 /*
  * The value of cell c of q: 0 none (missing, unreadable, too large in
  * bytes), 1 text into text, 2 a number into *v; -ENOMEM.
@@ -1317,8 +1330,14 @@ enum ds_qsp_why {
 int ds_qsettings_parse(struct ds_qsettings *out, const char *arg,
     enum ds_qsp_why *why, struct ds_buf *bad);
 void ds_qsettings_free(struct ds_qsettings *s);
-/* The settings as one disk's request (calloc'd: free it); NULL: ENOMEM. */
-struct ds_qs_item *ds_qsettings_request(const struct ds_qsettings *s);
+/* "not attr=value", "empty value", "not an attribute name". */
+const char *ds_qsp_why_name(enum ds_qsp_why why);
+/*
+ * The settings as the request of each of copies disks, one after the
+ * other (s->n items each) in one calloc'd array: free it; NULL: ENOMEM.
+ */
+struct ds_qs_item *ds_qsettings_request(const struct ds_qsettings *s,
+    size_t copies);
 
 /* --check of one setting. */
 enum ds_qc_verdict {
@@ -1361,6 +1380,15 @@ int ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
  */
 int ds_qset_applied(struct ds_buf *b, const char *dev,
     const struct ds_qs_item *it, size_t n);
+/*
+ * The last word of a stopped request (outcome: the ds_qset_outcome bits
+ * of every disk, applied: the ds_qset_applied of each), into out: 1, 0
+ * when it was not stopped, -ENOMEM.
+ */
+int ds_qset_summary(int outcome, const struct ds_buf *applied,
+    struct ds_buf *out);
+/* The new column of a row of --set: want, now or old; NULL when none. */
+const char *ds_qs_new(const struct ds_qs_item *it);
 
 /* ---- Deleted open files ----------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /*
- * The queue listing's schema: its columns in every format and the
- * attribute each one shows, and the value of one cell of a device.
+ * dqueue's rows: the columns of the listing in every format with the
+ * attribute each one shows, the value of one cell of a device, and the
+ * columns of the long listing, of --check and of --set.
  */
 #include <errno.h>
 #include <string.h>
@@ -103,12 +104,31 @@ static const struct ds_qcell gauge_cells[] = {
 	{ DS_QA_WBT_LAT_USEC, 0, 0 },
 };
 
+static const struct ds_col long_cols[] = {
+	LABEL("device", DS_T_STR), LABEL("attribute", DS_T_STR),
+	STR("value", 0),
+	GAUGE("writable", "attribute_writable",
+	    "1 when the attribute file's mode allows writing."),
+};
+
+static const struct ds_col check_cols[] = {
+	STR("device", 0), STR("attribute", 0), STR("want", 0), STR("got", 0),
+};
+
+static const struct ds_col set_cols[] = {
+	STR("device", 0), STR("attribute", 0), STR("old", 0), STR("new", 0),
+	STR("status", 0),
+};
+
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define LISTING(c, k) { c, NELEM(c), k, NELEM(k) }
 
 const struct ds_qlisting ds_qlist_plain = LISTING(list_cols, list_cells);
 const struct ds_qlisting ds_qlist_info = LISTING(info_cols, info_cells);
 const struct ds_qlisting ds_qlist_gauge = LISTING(gauge_cols, gauge_cells);
+const struct ds_qlisting ds_qlist_long = { long_cols, NELEM(long_cols), NULL, 0 };
+const struct ds_qlisting ds_qcheck_rows = { check_cols, NELEM(check_cols), NULL, 0 };
+const struct ds_qlisting ds_qset_rows = { set_cols, NELEM(set_cols), NULL, 0 };
 
 /* s as the cell's text: a list of one name. */
 static int

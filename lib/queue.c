@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -680,6 +681,37 @@ ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a)
 	    a != DS_QA_HOLDERS && a != DS_QA_SLAVES)
 		return 0;
 	return e;
+}
+
+int
+ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
+    struct ds_buf *out)
+{
+	char *part[3] = { (char *)dev, "queue", NULL };
+	int a, e;
+
+	if (*k < 0) {
+		*k = 0;
+		/* queue/ first; missing (-ENOENT) is a tree that left it out. */
+		if (q->qerr != 0 && q->qerr != -ENOENT)
+			part[2] = strerror(-q->qerr);
+	}
+	while (part[2] == NULL && *k < DS_QA_N) {
+		a = (*k)++;
+		if ((e = ds_queue_attr_err(q, a)) == 0)
+			continue;
+		part[1] = (char *)ds_qattr_name(a);
+		if (e != -EINVAL)
+			part[2] = strerror(-e);
+		else if (ds_qattr_numeric(a))
+			part[2] = "not a number";
+		else
+			part[2] = a == DS_QA_SCHEDULER ?
+			    "malformed scheduler line" : "unexpected contents";
+	}
+	if (part[2] == NULL)
+		return 0;
+	return ds_qnames_join(part, 3, ": ", out) < 0 ? -ENOMEM : 1;
 }
 
 int

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,18 +463,35 @@ ds_qsettings_free(struct ds_qsettings *s)
 }
 
 struct ds_qs_item *
-ds_qsettings_request(const struct ds_qsettings *s)
+ds_qsettings_request(const struct ds_qsettings *s, size_t copies)
 {
 	struct ds_qs_item *it;
-	size_t k;
+	size_t i, k;
 
-	if ((it = calloc(s->n ? s->n : 1, sizeof(*it))) == NULL)
+	if (copies > 0 && s->n > SIZE_MAX / sizeof(*it) / copies)
 		return NULL;
-	for (k = 0; k < s->n; k++) {
-		it[k].attr = s->s[k].attr;
-		it[k].value = s->s[k].value;
-	}
+	if ((it = calloc(s->n * copies > 0 ? s->n * copies : 1,
+	    sizeof(*it))) == NULL)
+		return NULL;
+	for (i = 0; i < copies; i++)
+		for (k = 0; k < s->n; k++) {
+			it[i * s->n + k].attr = s->s[k].attr;
+			it[i * s->n + k].value = s->s[k].value;
+		}
 	return it;
+}
+
+const char *
+ds_qsp_why_name(enum ds_qsp_why why)
+{
+	static const char *const names[] = {
+		[DS_QSP_OK] = "ok", [DS_QSP_NOEQ] = "not attr=value",
+		[DS_QSP_EMPTY] = "empty value",
+		[DS_QSP_NAME] = "not an attribute name",
+	};
+
+	return (unsigned)why < sizeof(names) / sizeof(names[0]) ?
+	    names[why] : "?";
 }
 
 /* The comparable form of value into out (value as is when it has none). */
@@ -698,4 +716,28 @@ ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
 		    "kernel changed the value", dev, a, it->value, it->now,
 		    it->old);
 	}
+}
+
+int
+ds_qset_summary(int o, const struct ds_buf *applied, struct ds_buf *out)
+{
+	if (!(o & DS_QSO_STOPPED))
+		return 0;
+	if (applied->len == 0)
+		return msgf(out, "%s; nothing was applied", o & DS_QSO_HALTED ?
+		    "stopped" : "not every setting holds");
+	return msgf(out, "%s: %s", o & DS_QSO_HALTED ?
+	    "stopped after applying" : "not every setting holds; applied",
+	    applied->data);
+}
+
+const char *
+ds_qs_new(const struct ds_qs_item *it)
+{
+	if (it->state == DS_QS_WOULD)
+		return it->want;
+	/* Held before and not read again: what it held. */
+	if (it->state == DS_QS_ALREADY && it->now[0] == '\0')
+		return it->old;
+	return it->now[0] != '\0' ? it->now : NULL;
 }

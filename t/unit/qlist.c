@@ -24,6 +24,7 @@ main(void)
 	uint64_t v = 0;
 	size_t i;
 	FILE *fp;
+	int k;
 
 	/* The schema: "device" first, one cell per further column. */
 	is_int((int)ds_qlist_plain.ncols, 20, "listing: 20 columns");
@@ -100,6 +101,25 @@ main(void)
 	is_int(ds_queue_attr_err(&q, DS_QA_SLAVES), -EACCES,
 	    "slaves live outside queue/: said");
 	is_int(ds_queue_attr_err(&q, DS_QA_N), 0, "out of range");
+	memset(&q, 0, sizeof(q));
+	q.qerr = q.err[DS_QA_ROTATIONAL] = q.err[DS_QA_HOLDERS] = -EACCES;
+	q.err[DS_QA_NR_REQUESTS] = -EINVAL;
+	q.err[DS_QA_SCHEDULER] = -EINVAL;
+	k = -1;
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "queue/ first");
+	is_str(t.data, "sda: queue: Permission denied", "said once");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then scheduler");
+	is_str(t.data, "sda: scheduler: malformed scheduler line", "damaged");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then nr_requests");
+	is_str(t.data, "sda: nr_requests: not a number", "not a number");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then holders");
+	is_str(t.data, "sda: holders: Permission denied", "outside queue/");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 0, "the end");
+	q.qerr = -ENOENT;
+	k = -1;
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "queue/ missing");
+	is_str(t.data, "sda: rotational: Permission denied",
+	    "queue/ missing: quiet, its attributes said");
 	f.err = -EINVAL;
 	is_int(ds_qfile_err(&f), 0, "no value to show: quiet");
 	f.err = -ENODATA;

@@ -75,10 +75,13 @@ main(void)
 	ds_qsettings_free(&st);
 	is_int(ds_qsettings_parse(&st, "read_ahead_kb=256,nr_requests=32",
 	    &why, &bad), 0, "request settings");
-	rq = ds_qsettings_request(&st);
+	rq = ds_qsettings_request(&st, 2);
 	ok(rq != NULL && strcmp(rq[1].attr, "nr_requests") == 0 &&
 	    strcmp(rq[1].value, "32") == 0 && rq[1].state == DS_QS_PENDING,
 	    "the request: items in order, pending");
+	ok(rq != NULL && strcmp(rq[2].attr, "read_ahead_kb") == 0 &&
+	    strcmp(rq[3].value, "32") == 0, "the second disk's copy");
+	is_str(ds_qsp_why_name(DS_QSP_EMPTY), "empty value", "why named");
 
 	/* One setting checked on a tree. */
 	if (mkdtemp(top) == NULL)
