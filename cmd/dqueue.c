@@ -1,8 +1,7 @@
 /*
  * dqueue: block queue settings per device, listed, checked against
  * wanted values, and set with a read-back that proves the kernel kept
- * what it was given.  The columns, the checks and the setting are the
- * library's (lib/qlist.c, lib/queueset.c): this file writes rows.
+ * what it was given (lib/qlist.c, lib/queueset.c); this writes rows.
  */
 #include "tool.h"
 
@@ -15,8 +14,7 @@ struct ctx {
 	struct ds_blockdevs disks;
 	struct ds_qtargets tg;
 	struct ds_qsettings st;
-	struct ds_buf scratch;
-	struct ds_buf text;
+	struct ds_buf scratch, text;
 	int status;		/* 1 once anything went wrong */
 	int dry;		/* -n: validate and say, write nothing */
 	int allow_tree;		/* --allow-tree: --set may write under -R */
@@ -48,6 +46,17 @@ usage(void)
 /* A message, with -errno e's text unless e is 0; the run has failed. */
 #define fail(c, e, ...) ((e) != 0 ? tool_warnc((e), __VA_ARGS__) : \
 	warnx(__VA_ARGS__), (c)->status = 1)
+
+/* Say the message a library call e put in c->text; e. */
+static int
+say(struct ctx *c, int e)
+{
+	if (e < 0)
+		err(1, NULL);
+	if (e > 0)
+		warnx("%s", c->text.data);
+	return e;
+}
 
 /* A writer for the rows of l, its report begun. */
 static void
@@ -130,11 +139,9 @@ list(struct ctx *c)
 			continue;
 		}
 		/* What could not be read, each said once. */
-		for (k = -1; (e = ds_queue_problem(&q, tg->name, &k,
+		for (k = -1; say(c, ds_queue_problem(&q, tg->name, &k,
 		    &c->text)) > 0;)
-			fail(c, 0, "%s", c->text.data);
-		if (e < 0)
-			err(1, NULL);
+			c->status = 1;
 		cells(c, &w, tg->name, &q, l);
 		if (prom) {
 			ds_w_u64(&w, 1);	/* info */
@@ -168,11 +175,10 @@ list_long(struct ctx *c)
 	for (i = 0; i < c->tg.n; i++) {
 		const char *dev = c->tg.t[i].name;
 
+		/* On failure fs is empty: no rows. */
 		if ((e = ds_queue_files(&c->t.r, c->tg.t[i].disk, &c->scratch,
-		    &fs)) < 0) {
+		    &fs)) < 0)
 			fail(c, e, "%s: queue", dev);
-			continue;
-		}
 		for (k = 0; k < fs.n; k++) {
 			if ((e = ds_qfile_err(&fs.f[k])) < 0)
 				fail(c, e, "%s: %s", dev, fs.f[k].name);
@@ -225,19 +231,6 @@ check(struct ctx *c)
 		c->status = EXIT_DIFFERS;
 }
 
-/* Say what went wrong with a setting (the library's words). */
-static void
-say(struct ctx *c, const struct ds_qtarget *tg, const struct ds_qs_item *it)
-{
-	int e = it == NULL ? 0 : ds_qset_msg(&c->t.r, tg->disk, tg->name, it,
-	    &c->scratch, &c->text);
-
-	if (e < 0)
-		err(1, NULL);
-	if (e > 0)
-		warnx("%s", c->text.data);
-}
-
 /*
  * Every setting of every device validated before the first write; a
  * refusal anywhere writes nothing.  Then each device in turn: written
@@ -257,8 +250,10 @@ set(struct ctx *c)
 	for (i = 0; i < c->tg.n; i++)
 		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it + i * n, n,
 		    &c->scratch) < 0) {
-			say(c, &c->tg.t[i], ds_qset_refusal(it + i * n, n));
 			c->status = 1;
+			say(c, ds_qset_msg(&c->t.r, c->tg.t[i].disk,
+			    c->tg.t[i].name, ds_qset_refusal(it + i * n, n),
+			    &c->scratch, &c->text));
 		}
 	if (c->status != 0)
 		warnx("nothing was written");
@@ -272,7 +267,8 @@ set(struct ctx *c)
 		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
 		    &c->scratch);
 		for (k = 0; k < n; k++)
-			say(c, tg, &d[k]);
+			say(c, ds_qset_msg(&c->t.r, tg->disk, tg->name, &d[k],
+			    &c->scratch, &c->text));
 		if (ds_qset_applied(&applied, tg->name, d, n) < 0)
 			err(1, NULL);
 		o |= ds_qset_outcome(d, n);
@@ -293,27 +289,10 @@ set(struct ctx *c)
 	if (c->status == 0)
 		tool_report_end(&c->t, &w);
 	ds_writer_free(&w);
-	if ((o = ds_qset_summary(o, &applied, &c->text)) < 0)
-		err(1, NULL);
-	if (o > 0)
-		fail(c, 0, "%s", c->text.data);
+	if (say(c, ds_qset_summary(o, &applied, &c->text)) > 0)
+		c->status = 1;
 	free(it);
 	ds_buf_free(&applied);
-}
-
-/* attr=value[,attr=value...], appended to c->st; usage() when malformed. */
-static void
-settings(struct ctx *c, const char *arg)
-{
-	enum ds_qsp_why why;
-	int e;
-
-	if ((e = ds_qsettings_parse(&c->st, arg, &why, &c->text)) == -EINVAL) {
-		warnx("%s: %s", c->text.data, ds_qsp_why_name(why));
-		usage();
-	}
-	if (e < 0)
-		err(1, NULL);
 }
 
 /* Options and operands to a mode; usage() for what does not go together. */
@@ -328,7 +307,8 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 		TOOL_LONGOPTS
 	};
 	enum mode mode = LIST;
-	int ch, aflag = 0;
+	enum ds_qsp_why why;
+	int ch, e, aflag = 0;
 
 	while ((ch = getopt_long(*argc, *argv, TOOL_OPTS "an", longopts,
 	    NULL)) != -1) {
@@ -347,9 +327,17 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 		case 'C':
 		case 'S':
 			if (mode != LIST && mode != (ch == 'C' ? CHECK : SET))
-				tool_usage("--check and --set exclude each other");
+				tool_usage("--check and --set exclude each "
+				    "other");
 			mode = ch == 'C' ? CHECK : SET;
-			settings(c, optarg);
+			/* attr=value[,attr=value...], appended to c->st. */
+			if ((e = ds_qsettings_parse(&c->st, optarg, &why,
+			    &c->text)) == -EINVAL) {
+				warnx("%s: %s", c->text.data,
+				    ds_qsp_why_name(why));
+				usage();
+			} else if (e < 0)
+				err(1, NULL);
 			break;
 		case TOOL_HELP:
 			tool_help(synopsis, options);
@@ -376,14 +364,15 @@ main(int argc, char **argv)
 	tool_init(&c.t, argv);
 	mode = parse_args(&c, &argc, &argv);
 	if ((mode == CHECK || mode == SET) && argc == 0)
-		tool_usage("--%s needs a device", mode == CHECK ? "check" : "set");
+		tool_usage("--%s needs a device", mode == CHECK ? "check" :
+		    "set");
 	if ((mode == CHECK || mode == SET) && c.t.fmt_set &&
 	    c.t.fmt == DS_FMT_PROM)
 		tool_usage("-o prom is for listings, not --check or --set");
 	if ((c.dry || c.allow_tree) && mode != SET)
 		tool_usage("-n and --allow-tree go with --set");
 	tool_start(&c.t);
-	/* A tree given by -R may lead anywhere: writes go to the live system. */
+	/* A tree given by -R may lead anywhere: writes go to this system. */
 	if (mode == SET && !c.dry && !c.t.r.live && !c.allow_tree)
 		errx(1, "--set writes only to the live system, not under %s "
 		    "(--allow-tree to write into the tree, -n to see what "
@@ -397,9 +386,9 @@ main(int argc, char **argv)
 	else if (mode == LONG)
 		list_long(&c);
 	else if (mode == CHECK)
-		check(&c);	/* a device not there: an error, no difference */
+		check(&c);	/* a device not there is an error */
 	else if (c.status == 0)
-		set(&c);	/* nothing written unless every device was found */
+		set(&c);	/* nothing written unless all were found */
 	ds_qtargets_free(&c.tg);
 	ds_qsettings_free(&c.st);
 	ds_blockdevs_free(&c.disks);

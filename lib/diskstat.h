@@ -1191,7 +1191,8 @@ struct ds_qfiles {
 };
 /*
  * Every regular file in queue/ (sorted), then in queue/iosched/
- * (sorted; the directory is absent without a scheduler).
+ * (sorted; the directory is absent without a scheduler).  On failure
+ * out is left empty.
  */
 int ds_queue_files(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch, struct ds_qfiles *out);
@@ -1368,7 +1369,7 @@ int ds_qset_outcome(const struct ds_qs_item *it, size_t n);
  * as "dev: attr: why", without the program's name: why it was refused
  * before any write (it->why), or why it does not hold after the last
  * (failed, changed).  1 when out holds one, 0 when there is nothing to
- * say, -ENOMEM.
+ * say (it NULL too), -ENOMEM.
  */
 int ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
     const struct ds_qs_item *it, struct ds_buf *scratch, struct ds_buf *out);

@@ -126,9 +126,11 @@ static const struct ds_col set_cols[] = {
 const struct ds_qlisting ds_qlist_plain = LISTING(list_cols, list_cells);
 const struct ds_qlisting ds_qlist_info = LISTING(info_cols, info_cells);
 const struct ds_qlisting ds_qlist_gauge = LISTING(gauge_cols, gauge_cells);
-const struct ds_qlisting ds_qlist_long = { long_cols, NELEM(long_cols), NULL, 0 };
-const struct ds_qlisting ds_qcheck_rows = { check_cols, NELEM(check_cols), NULL, 0 };
-const struct ds_qlisting ds_qset_rows = { set_cols, NELEM(set_cols), NULL, 0 };
+#define COLUMNS(c) { c, NELEM(c), NULL, 0 }
+
+const struct ds_qlisting ds_qlist_long = COLUMNS(long_cols);
+const struct ds_qlisting ds_qcheck_rows = COLUMNS(check_cols);
+const struct ds_qlisting ds_qset_rows = COLUMNS(set_cols);
 
 /* s as the cell's text: a list of one name. */
 static int
@@ -165,7 +167,7 @@ ds_queue_cell(const struct ds_queue *q, const struct ds_qcell *c,
 		return ds_qnames_join(names->name, names->n, ",", text) < 0 ?
 		    -ENOMEM : 1;
 	default:
-		/* Too large in bytes to be a value: none rather than wrapped. */
+		/* Too large in bytes: none rather than wrapped. */
 		if (mul > 1 && q->v[c->a] > UINT64_MAX / mul)
 			return 0;
 		*v = q->v[c->a] * mul;

@@ -692,7 +692,7 @@ ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
 
 	if (*k < 0) {
 		*k = 0;
-		/* queue/ first; missing (-ENOENT) is a tree that left it out. */
+		/* queue/ first; missing (-ENOENT): a tree left it out. */
 		if (q->qerr != 0 && q->qerr != -ENOENT)
 			part[2] = strerror(-q->qerr);
 	}

@@ -688,8 +688,11 @@ int
 ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
     const struct ds_qs_item *it, struct ds_buf *b, struct ds_buf *out)
 {
-	const char *a = it->attr;
+	const char *a;
 
+	if (it == NULL)
+		return 0;
+	a = it->attr;
 	if (it->why != DS_QSV_OK)
 		return refusal_msg(r, disk, dev, it, b, out);
 	if (it->state == DS_QS_FAILED && strcmp(a, "scheduler") == 0)

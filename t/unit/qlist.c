@@ -18,6 +18,7 @@ main(void)
 	struct ds_queue q;
 	struct ds_qcell c = { DS_QA_READ_AHEAD_KB, 0, 0 };
 	struct ds_qfile f = { 0 };
+	struct ds_qfiles fs = { 0 };
 	struct ds_sched s;
 	struct ds_buf t = { 0 }, b = { 0 };
 	struct ds_root r;
@@ -143,6 +144,11 @@ main(void)
 	is_str(s.active, "mq-deadline", "active");
 	is_int((int)s.n, 2, "two available");
 	is_int(ds_queue_sched_read(&r, "sdb", &b, &s), -ENOENT, "no disk");
+	is_int(ds_queue_files(&r, "sda", &b, &fs), 0, "files of sda");
+	is_int((int)fs.n, 1, "one file");
+	is_int(ds_queue_files(&r, "sdb", &b, &fs), -ENOENT, "files of no disk");
+	is_int((int)fs.n, 0, "on failure: empty");
+	ds_qfiles_free(&fs);
 	ds_root_close(&r);
 	ds_buf_free(&t);
 	ds_buf_free(&b);
