@@ -1,7 +1,7 @@
 /*
  * dqueue: block queue settings per device, listed, checked against
  * wanted values, and set with a read-back that proves the kernel kept
- * what it was given.
+ * what it was given (lib/qlist.c, lib/queueset.c); this writes rows.
  */
 #include "util/util.h"
 
@@ -9,140 +9,12 @@
 
 enum mode { LIST, LONG, CHECK, SET };
 
-/* The listing: one row per device. */
-static const struct ds_col list_cols[] = {
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "rotational", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "scheduler", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "schedulers", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE },
-	{ "nr_requests", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "read_ahead_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_KB },
-	{ "max_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_KB },
-	{ "max_hw_sectors_kb", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_KB },
-	{ "logical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
-	{ "physical_block_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
-	{ "minimum_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
-	{ "optimal_io_size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
-	{ "nomerges", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "nr_hw_queues", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "write_cache", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "discard_max_bytes", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE | DS_C_BYTES },
-	{ "wbt_lat_usec", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "zoned", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_WIDE },
-	{ "holders", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "slaves", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-};
-
-/* Which ds_qattr each listing column after "device" shows. */
-static const enum ds_qattr list_attr[] = {
-	DS_QA_ROTATIONAL, DS_QA_SCHEDULER, DS_QA_SCHEDULER, DS_QA_NR_REQUESTS,
-	DS_QA_READ_AHEAD_KB, DS_QA_MAX_SECTORS_KB, DS_QA_MAX_HW_SECTORS_KB,
-	DS_QA_LOGICAL_BLOCK_SIZE, DS_QA_PHYSICAL_BLOCK_SIZE,
-	DS_QA_MINIMUM_IO_SIZE, DS_QA_OPTIMAL_IO_SIZE, DS_QA_NOMERGES,
-	DS_QA_NR_HW_QUEUES, DS_QA_WRITE_CACHE, DS_QA_DISCARD_MAX_BYTES,
-	DS_QA_WBT_LAT_USEC, DS_QA_ZONED, DS_QA_HOLDERS, DS_QA_SLAVES,
-};
-
-/*
- * Prometheus: the writer puts every label column on every metric of a
- * row, so the text settings go on one info metric of their own and the
- * numbers are gauges labelled by device alone.  Two writers, flushed
- * one after the other, keep the families apart.
- */
-static const struct ds_col info_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
-	{ "scheduler", DS_T_STR, DS_P_LABEL, "scheduler", NULL, 0, 0, 0 },
-	{ "schedulers", DS_T_STR, DS_P_LABEL, "schedulers", NULL, 0, 0, 0 },
-	{ "rotational", DS_T_U64, DS_P_LABEL, "rotational", NULL, 0, 0, 0 },
-	{ "write_cache", DS_T_STR, DS_P_LABEL, "write_cache", NULL, 0, 0, 0 },
-	{ "zoned", DS_T_STR, DS_P_LABEL, "zoned", NULL, 0, 0, 0 },
-	{ "holders", DS_T_STR, DS_P_LABEL, "holders", NULL, 0, 0, 0 },
-	{ "slaves", DS_T_STR, DS_P_LABEL, "slaves", NULL, 0, 0, 0 },
-	{ "info", DS_T_U64, DS_P_GAUGE, "info",
-	    "Queue settings of a block device as labels; always 1.", 0, 0, 0 },
-};
-
-static const struct ds_col gauge_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
-	{ "rotational", DS_T_U64, DS_P_GAUGE, "rotational",
-	    "1 when the kernel treats the device as rotational.", 0, 0, 0 },
-	{ "nr_requests", DS_T_U64, DS_P_GAUGE, "nr_requests",
-	    "Requests the scheduler may hold per hardware queue.", 0, 0, 0 },
-	{ "read_ahead_bytes", DS_T_U64, DS_P_GAUGE, "read_ahead_bytes",
-	    "Read-ahead window (read_ahead_kb * 1024).", 0, 0, 0 },
-	{ "max_sectors_bytes", DS_T_U64, DS_P_GAUGE, "max_sectors_bytes",
-	    "Largest request the block layer builds (max_sectors_kb * 1024).",
-	    0, 0, 0 },
-	{ "max_hw_sectors_bytes", DS_T_U64, DS_P_GAUGE,
-	    "max_hw_sectors_bytes",
-	    "Largest request the hardware takes (max_hw_sectors_kb * 1024).",
-	    0, 0, 0 },
-	{ "logical_block_size", DS_T_U64, DS_P_GAUGE,
-	    "logical_block_size_bytes", "Smallest addressable unit.", 0, 0, 0 },
-	{ "physical_block_size", DS_T_U64, DS_P_GAUGE,
-	    "physical_block_size_bytes",
-	    "Smallest unit the device writes without read-modify-write.", 0,
-	    0, 0 },
-	{ "minimum_io_size", DS_T_U64, DS_P_GAUGE, "minimum_io_size_bytes",
-	    "Preferred minimum request size.", 0, 0, 0 },
-	{ "optimal_io_size", DS_T_U64, DS_P_GAUGE, "optimal_io_size_bytes",
-	    "Preferred request size for sustained I/O; 0 when not reported.",
-	    0, 0, 0 },
-	{ "nomerges", DS_T_U64, DS_P_GAUGE, "nomerges",
-	    "0 merges allowed, 1 only simple one-hit merges, 2 none.", 0, 0, 0 },
-	{ "nr_hw_queues", DS_T_U64, DS_P_GAUGE, "nr_hw_queues",
-	    "Hardware (blk-mq) queues of the device.", 0, 0, 0 },
-	{ "discard_max_bytes", DS_T_U64, DS_P_GAUGE, "discard_max_bytes",
-	    "Largest discard request issued; 0 when discard is off.", 0, 0, 0 },
-	{ "wbt_lat_usec", DS_T_U64, DS_P_GAUGE, "wbt_latency_seconds",
-	    "Writeback throttling latency target; 0 when off.", 6, 0, 0 },
-};
-
-static const struct ds_col long_cols[] = {
-	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_LABEL, "attribute", NULL, 0, 0, 0 },
-	{ "value", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "writable", DS_T_U64, DS_P_GAUGE, "attribute_writable",
-	    "1 when the attribute file's mode allows writing.", 0, 0, 0 },
-};
-
-static const struct ds_col check_cols[] = {
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "want", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "got", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-};
-
-static const struct ds_col set_cols[] = {
-	{ "device", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "attribute", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "old", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "new", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "status", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-};
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-/* A device operand resolved: its name and the disk owning its queue. */
-struct target {
-	char *name;
-	char disk[DS_DISK_NAME_MAX * 4];
-};
-
-struct setting {
-	char *attr;
-	char *value;
-};
-
 struct ctx {
 	struct tool t;
 	struct ds_blockdevs disks;
-	struct target *tg;
-	size_t ntg, captg;
-	struct setting *st;
-	size_t nst, capst;
-	struct ds_buf scratch;
-	struct ds_buf text;
+	struct ds_qtargets tg;
+	struct ds_qsettings st;
+	struct ds_buf scratch, text;
 	int status;		/* 1 once anything went wrong */
 	int dry;		/* -n: validate and say, write nothing */
 	int allow_tree;		/* --allow-tree: --set may write under -R */
@@ -166,259 +38,112 @@ static const char options[] =
 
 static const struct tool_info info = { synopsis, options, TOOL_N_DRYRUN };
 
-static void
-add_target(struct ctx *c, const char *name, const char *disk)
-{
-	struct target *tg;
+/* A message, with -errno e's text unless e is 0; the run has failed. */
+#define fail(c, e, ...) ((e) != 0 ? tool_warnc((e), __VA_ARGS__) : \
+	warnx(__VA_ARGS__), (c)->status = 1)
 
-	if (c->ntg == c->captg) {
-		size_t cap = c->captg ? c->captg * 2 : 16;
-		if ((tg = realloc(c->tg, cap * sizeof(*tg))) == NULL)
-			err(1, NULL);
-		c->tg = tg;
-		c->captg = cap;
-	}
-	tg = &c->tg[c->ntg++];
-	if ((tg->name = strdup(name)) == NULL)
+/* Say the message a library call e put in c->text; e. */
+static int
+say(struct ctx *c, int e)
+{
+	if (e < 0)
 		err(1, NULL);
-	snprintf(tg->disk, sizeof(tg->disk), "%s", disk);
+	if (e > 0)
+		warnx("%s", c->text.data);
+	return e;
 }
 
-/*
- * Operands to devices, in the order given: a glob or a /dev/mapper/
- * name matches whole disks (sys/block; dm devices by their dm name), a
- * plain name may also be a partition, which shows its disk's queue.
- * No operand: every whole disk.
- */
+/* A writer for the rows of l, its report begun. */
+static void
+begin(struct ctx *c, struct ds_writer *w, const struct ds_qlisting *l)
+{
+	ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
+	    "dqueue");
+	tool_writer(&c->t, w);
+	tool_report_begin(&c->t, w);
+}
+
+/* Operands to devices, in the order given; a message for each that fails. */
 static void
 targets(struct ctx *c, int argc, char **argv)
 {
 	struct ds_devsel sel;
-	char dm[256];
-	size_t i, k;
+	size_t k;
 	int e;
 
-	if (argc == 0) {
-		for (i = 0; i < c->disks.n; i++)
-			add_target(c, c->disks.name[i], c->disks.name[i]);
-		return;
-	}
-	if (ds_devsel_init(&sel, argv, (size_t)argc) < 0)
+	if (ds_devsel_init(&sel, argv, (size_t)argc) < 0 ||
+	    ds_qtargets_pick(&c->t.r, &c->disks, &sel, &c->scratch,
+	    &c->tg) < 0)
 		err(1, NULL);
-	for (k = 0; k < sel.n; k++) {
-		char disk[DS_DISK_NAME_MAX * 4];
-		struct ds_devop *op = &sel.op[k];
-
-		if (op->glob || op->dm) {
-			for (i = 0; i < c->disks.n; i++) {
-				const char *n = c->disks.name[i];
-				int hasdm = op->dm &&
-				    strncmp(n, "dm-", 3) == 0 &&
-				    ds_dm_name(&c->t.r, n, &c->scratch, dm,
-				    sizeof(dm)) == 0;
-
-				if (ds_devop_match(op, n,
-				    hasdm ? dm : NULL)) {
-					add_target(c, n, n);
-					op->matched = 1;
-				}
-			}
-			if (!op->matched) {
-				warnx("%s: %s", op->arg, op->glob ?
-				    "no device matches" :
-				    "no such block device");
-				c->status = 1;
-			}
-			continue;
-		}
-		e = ds_queue_resolve(&c->t.r, &c->disks, op->pat, disk,
-		    sizeof(disk));
-		if (e < 0) {
-			if (e == -ENOENT || e == -EINVAL)
-				warnx("%s: no such block device", op->arg);
-			else
-				tool_warnc(e, "%s", op->arg);
-			c->status = 1;
-			continue;
-		}
-		op->matched = 1;
-		add_target(c, op->pat, disk);
-	}
+	for (k = 0; k < c->tg.nops; k++)
+		if ((e = c->tg.err[k]) == -ENOENT || e == -EINVAL)
+			fail(c, 0, "%s: %s", sel.op[k].arg, sel.op[k].glob ?
+			    "no device matches" : "no such block device");
+		else if (e < 0)
+			fail(c, e, "%s", sel.op[k].arg);
 	ds_devsel_free(&sel);
 }
 
-/* Names joined by sep into c->text; NULL when the list is missing. */
-static const char *
-join(struct ctx *c, char **names, size_t n, const char *sep)
+/* A row's device and its cells (the row left open). */
+static void
+cells(struct ctx *c, struct ds_writer *w, const char *dev,
+    const struct ds_queue *q, const struct ds_qlisting *l)
 {
+	uint64_t v = 0;
 	size_t i;
+	int e;
 
-	c->text.len = 0;
-	if (ds_buf_reserve(&c->text, 1) < 0)
-		err(1, NULL);
-	c->text.data[0] = '\0';
-	for (i = 0; i < n; i++) {
-		size_t l = strlen(names[i]), sl = i > 0 ? strlen(sep) : 0;
-
-		if (ds_buf_reserve(&c->text, l + sl) < 0)
+	ds_w_str(w, dev);
+	for (i = 0; i < l->ncells; i++) {
+		if ((e = ds_queue_cell(q, &l->cells[i], &c->text, &v)) < 0)
 			err(1, NULL);
-		memcpy(c->text.data + c->text.len, sep, sl);
-		memcpy(c->text.data + c->text.len + sl, names[i], l);
-		c->text.len += l + sl;
-		c->text.data[c->text.len] = '\0';
-	}
-	return c->text.data;
-}
-
-static const char *
-schedulers(struct ctx *c, const struct ds_sched *s)
-{
-	char *names[DS_SCHED_MAX];
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		names[i] = (char *)s->name[i];
-	return join(c, names, s->n, " ");
-}
-
-/* Say what is wrong with an attribute that could not be read. */
-static void
-attr_warn(struct ctx *c, const char *dev, enum ds_qattr a, int e)
-{
-	switch (e) {
-	case 0:
-	case -ENOENT:
-	case -ENODATA:
-		/* Missing, or not applicable to this queue: just "-". */
-		return;
-	case -EINVAL:
-		warnx("%s: %s: %s", dev, ds_qattr_name(a),
-		    ds_qattr_numeric(a) ? "not a number" :
-		    a == DS_QA_SCHEDULER ? "malformed scheduler line" :
-		    "unexpected contents");
-		break;
-	default:
-		tool_warnc(e, "%s: %s", dev, ds_qattr_name(a));
-	}
-	c->status = 1;
-}
-
-/* One cell of the listing for attribute a. */
-static void
-list_cell(struct ctx *c, struct ds_writer *w, const struct ds_queue *q,
-    enum ds_qattr a, int avail, uint64_t mul)
-{
-	if (q->err[a] != 0) {
-		ds_w_null(w);
-		return;
-	}
-	switch (a) {
-	case DS_QA_SCHEDULER:
-		if (avail)
-			ds_w_str(w, schedulers(c, &q->sched));
-		else if (q->sched.active[0] == '\0')
-			ds_w_null(w);	/* old kernels: bio-based "none" */
-		else
-			ds_w_str(w, q->sched.active);
-		break;
-	case DS_QA_WRITE_CACHE:
-		ds_w_str(w, q->write_cache);
-		break;
-	case DS_QA_ZONED:
-		ds_w_str(w, q->zoned);
-		break;
-	case DS_QA_HOLDERS:
-		ds_w_str(w, join(c, q->holders.name, q->holders.n, ","));
-		break;
-	case DS_QA_SLAVES:
-		ds_w_str(w, join(c, q->slaves.name, q->slaves.n, ","));
-		break;
-	default:
-		if (mul > 1 && q->v[a] > UINT64_MAX / mul)
+		if (e == 0)
 			ds_w_null(w);
+		else if (e == 1)
+			ds_w_str(w, c->text.data);
 		else
-			ds_w_u64(w, q->v[a] * mul);
+			ds_w_u64(w, v);
 	}
 }
 
 static void
 list(struct ctx *c)
 {
+	int prom = c->t.fmt == DS_FMT_PROM, e, k;
+	const struct ds_qlisting *l = prom ? &ds_qlist_info : &ds_qlist_plain;
 	struct ds_writer w, w2;
 	struct ds_queue q = { 0 };
-	int prom = c->t.fmt == DS_FMT_PROM, e;
-	size_t i, k;
+	size_t i;
 
+	ds_writer_init(&w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
+	    "dqueue");
 	if (prom) {
-		ds_writer_init(&w, c->t.out, c->t.fmt, info_cols,
-		    NELEM(info_cols), c->t.header, "dqueue");
-		ds_writer_init(&w2, c->t.out, c->t.fmt, gauge_cols,
-		    NELEM(gauge_cols), c->t.header, "dqueue");
+		ds_writer_init(&w2, c->t.out, c->t.fmt, ds_qlist_gauge.cols,
+		    ds_qlist_gauge.ncols, c->t.header, "dqueue");
 		/* -O picks gauges; the info family is one of its own. */
 		tool_writer(&c->t, &w2);
-	} else {
-		ds_writer_init(&w, c->t.out, c->t.fmt, list_cols,
-		    NELEM(list_cols), c->t.header, "dqueue");
+	} else
 		tool_writer(&c->t, &w);
-	}
 	tool_report_begin(&c->t, &w);
-	for (i = 0; i < c->ntg; i++) {
-		const struct target *tg = &c->tg[i];
+	for (i = 0; i < c->tg.n; i++) {
+		const struct ds_qtarget *tg = &c->tg.t[i];
 
-		e = ds_queue_read(&c->t.r, tg->disk, tg->name, &c->scratch, &q);
-		if (e < 0) {
-			tool_warnc(e, "%s", tg->name);
-			c->status = 1;
+		if ((e = ds_queue_read(&c->t.r, tg->disk, tg->name,
+		    &c->scratch, &q)) < 0) {
+			fail(c, e, "%s", tg->name);
 			continue;
 		}
-		/*
-		 * queue/ that cannot be opened fails every attribute in it
-		 * the same way: say it once.  Missing (-ENOENT) is a
-		 * captured tree that left it out: just "-".
-		 */
-		if (q.qerr != 0 && q.qerr != -ENOENT) {
-			tool_warnc(q.qerr, "%s: queue", tg->name);
+		/* What could not be read, each said once. */
+		for (k = -1; say(c, ds_queue_problem(&q, tg->name, &k,
+		    &c->text)) > 0;)
 			c->status = 1;
+		cells(c, &w, tg->name, &q, l);
+		if (prom) {
+			ds_w_u64(&w, 1);	/* info */
+			cells(c, &w2, tg->name, &q, &ds_qlist_gauge);
+			ds_w_row_end(&w2);
 		}
-		for (k = 0; k < DS_QA_N; k++)
-			if (q.qerr == 0 || q.err[k] != q.qerr ||
-			    k == DS_QA_NR_HW_QUEUES || k == DS_QA_HOLDERS ||
-			    k == DS_QA_SLAVES)
-				attr_warn(c, tg->name, k, q.err[k]);
-		if (!prom) {
-			ds_w_str(&w, tg->name);
-			for (k = 0; k < NELEM(list_attr); k++)
-				list_cell(c, &w, &q, list_attr[k],
-				    k == 2, 1);
-			ds_w_row_end(&w);
-			continue;
-		}
-		ds_w_str(&w, tg->name);
-		list_cell(c, &w, &q, DS_QA_SCHEDULER, 0, 1);
-		list_cell(c, &w, &q, DS_QA_SCHEDULER, 1, 1);
-		list_cell(c, &w, &q, DS_QA_ROTATIONAL, 0, 1);
-		list_cell(c, &w, &q, DS_QA_WRITE_CACHE, 0, 1);
-		list_cell(c, &w, &q, DS_QA_ZONED, 0, 1);
-		list_cell(c, &w, &q, DS_QA_HOLDERS, 0, 1);
-		list_cell(c, &w, &q, DS_QA_SLAVES, 0, 1);
-		ds_w_u64(&w, 1);
 		ds_w_row_end(&w);
-		ds_w_str(&w2, tg->name);
-		list_cell(c, &w2, &q, DS_QA_ROTATIONAL, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_NR_REQUESTS, 0, 1);
-		/* kB in sysfs is KiB: the kernel shifts by 10. */
-		list_cell(c, &w2, &q, DS_QA_READ_AHEAD_KB, 0, 1024);
-		list_cell(c, &w2, &q, DS_QA_MAX_SECTORS_KB, 0, 1024);
-		list_cell(c, &w2, &q, DS_QA_MAX_HW_SECTORS_KB, 0, 1024);
-		list_cell(c, &w2, &q, DS_QA_LOGICAL_BLOCK_SIZE, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_PHYSICAL_BLOCK_SIZE, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_MINIMUM_IO_SIZE, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_OPTIMAL_IO_SIZE, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_NOMERGES, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_NR_HW_QUEUES, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_DISCARD_MAX_BYTES, 0, 1);
-		list_cell(c, &w2, &q, DS_QA_WBT_LAT_USEC, 0, 1);
-		ds_w_row_end(&w2);
 	}
 	ds_queue_free(&q);
 	if (prom) {
@@ -439,37 +164,21 @@ list_long(struct ctx *c)
 	size_t i, k;
 	int e;
 
-	ds_writer_init(&w, c->t.out, c->t.fmt, long_cols, NELEM(long_cols),
-	    c->t.header, "dqueue");
-	tool_writer(&c->t, &w);
-	tool_report_begin(&c->t, &w);
-	for (i = 0; i < c->ntg; i++) {
-		const struct target *tg = &c->tg[i];
+	begin(c, &w, &ds_qlist_long);
+	for (i = 0; i < c->tg.n; i++) {
+		const char *dev = c->tg.t[i].name;
 
-		if ((e = ds_queue_files(&c->t.r, tg->disk, &c->scratch,
-		    &fs)) < 0) {
-			tool_warnc(e, "%s: queue", tg->name);
-			c->status = 1;
-			continue;
-		}
+		/* On failure fs is empty: no rows. */
+		if ((e = ds_queue_files(&c->t.r, c->tg.t[i].disk, &c->scratch,
+		    &fs)) < 0)
+			fail(c, e, "%s: queue", dev);
 		for (k = 0; k < fs.n; k++) {
-			const struct ds_qfile *f = &fs.f[k];
-
-			/*
-			 * EINVAL on read: the kernel has no value to show;
-			 * ENODATA: an empty file in a captured tree, likewise.
-			 */
-			if (f->err < 0 && f->err != -EINVAL &&
-			    f->err != -EOPNOTSUPP && f->err != -ENODEV &&
-			    f->err != -ENODATA) {
-				tool_warnc(f->err, "%s: %s", tg->name,
-				    f->name);
-				c->status = 1;
-			}
-			ds_w_str(&w, tg->name);
-			ds_w_str(&w, f->name);
-			ds_w_str(&w, f->value);
-			ds_w_u64(&w, (uint64_t)f->writable);
+			if ((e = ds_qfile_err(&fs.f[k])) < 0)
+				fail(c, e, "%s: %s", dev, fs.f[k].name);
+			ds_w_str(&w, dev);
+			ds_w_str(&w, fs.f[k].name);
+			ds_w_str(&w, fs.f[k].value);
+			ds_w_u64(&w, (uint64_t)fs.f[k].writable);
 			ds_w_row_end(&w);
 		}
 	}
@@ -478,275 +187,41 @@ list_long(struct ctx *c)
 	ds_writer_free(&w);
 }
 
-/* attr=value[,attr=value...], appended to c->st; usage() when malformed. */
-static void
-parse_settings(struct ctx *c, const char *arg)
-{
-	char *s, *item, *save = NULL, *eq;
-
-	if ((s = strdup(arg)) == NULL)
-		err(1, NULL);
-	for (item = strtok_r(s, ",", &save); item != NULL;
-	    item = strtok_r(NULL, ",", &save)) {
-		struct setting *st;
-		char *a, *v, *end;
-
-		if ((eq = strchr(item, '=')) == NULL) {
-			warnx("%s: not attr=value", item);
-			usage();
-		}
-		*eq = '\0';
-		a = item;
-		v = eq + 1;
-		while (*a == ' ' || *a == '\t')
-			a++;
-		for (end = eq; end > a && (end[-1] == ' ' || end[-1] == '\t');)
-			*--end = '\0';
-		while (*v == ' ' || *v == '\t')
-			v++;
-		for (end = v + strlen(v); end > v &&
-		    (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n');)
-			*--end = '\0';
-		if (*v == '\0') {
-			warnx("%s: empty value", a);
-			usage();
-		}
-		/* Queue attributes are named in [a-z0-9_]. */
-		end = strncmp(a, "iosched/", 8) == 0 ? a + 8 : a;
-		if (*end == '\0' || end[strspn(end,
-		    "abcdefghijklmnopqrstuvwxyz0123456789_")] != '\0') {
-			warnx("%s: not an attribute name", a);
-			usage();
-		}
-		if (c->nst == c->capst) {
-			size_t cap = c->capst ? c->capst * 2 : 8;
-			if ((st = realloc(c->st, cap * sizeof(*st))) == NULL)
-				err(1, NULL);
-			c->st = st;
-			c->capst = cap;
-		}
-		st = &c->st[c->nst++];
-		if ((st->attr = strdup(a)) == NULL ||
-		    (st->value = strdup(v)) == NULL)
-			err(1, NULL);
-	}
-	free(s);
-}
-
-/* The comparable form of a value into c->text; 0 or -errno. */
-static int
-canon_err(struct ctx *c, const char *attr, const char *value)
-{
-	size_t need = strlen(value) + 32;
-	int e;
-
-	c->text.len = 0;
-	if (ds_buf_reserve(&c->text, need) < 0)
-		err(1, NULL);
-	if ((e = ds_queue_value_canon(attr, value, c->text.data, need)) < 0)
-		snprintf(c->text.data, need, "%s", value);
-	return e;
-}
-
-/* The comparable form of a value read back (as read when damaged). */
-static const char *
-canon(struct ctx *c, const char *attr, const char *value)
-{
-	canon_err(c, attr, value);
-	return c->text.data;
-}
-
 static void
 check(struct ctx *c)
 {
 	struct ds_writer w;
-	char rel[256];
 	size_t i, k, differ = 0;
 	int e;
 
-	ds_writer_init(&w, c->t.out, c->t.fmt, check_cols, NELEM(check_cols),
-	    c->t.header, "dqueue");
-	tool_writer(&c->t, &w);
-	tool_report_begin(&c->t, &w);
-	for (i = 0; i < c->ntg; i++) {
-		const struct target *tg = &c->tg[i];
+	begin(c, &w, &ds_qcheck_rows);
+	for (i = 0; i < c->tg.n; i++)
+		for (k = 0; k < c->st.n; k++) {
+			const char *dev = c->tg.t[i].name, *a = c->st.s[k].attr;
 
-		for (k = 0; k < c->nst; k++) {
-			const struct setting *st = &c->st[k];
-
-			e = ds_queue_attr_path(&c->t.r, tg->disk, st->attr,
-			    rel, sizeof(rel));
-			if (e == 0)
-				e = ds_queue_attr_read(&c->t.r, tg->disk, rel,
-				    &c->scratch);
-			if (e < 0) {
-				if (e == -ENOENT)
-					warnx("%s: %s: no such attribute",
-					    tg->name, st->attr);
-				else
-					tool_warnc(e, "%s: %s", tg->name,
-					    st->attr);
-				c->status = 1;
-				continue;
+			e = ds_qset_check(&c->t.r, c->tg.t[i].disk, a,
+			    c->st.s[k].value, &c->scratch, &c->text);
+			if (e == -ENOENT || e == DS_QC_DAMAGED)
+				fail(c, 0, "%s: %s: %s", dev, a, e < 0 ?
+				    "no such attribute" :
+				    "malformed scheduler line");
+			else if (e < 0)
+				fail(c, e, "%s: %s", dev, a);
+			else if (e == DS_QC_DIFFERS) {
+				differ++;
+				ds_w_str(&w, dev);
+				ds_w_str(&w, a);
+				ds_w_str(&w, c->st.s[k].value);
+				ds_w_str(&w, c->text.data);
+				ds_w_row_end(&w);
 			}
-			/* A damaged line differs from nothing: an error. */
-			if (strcmp(st->attr, "scheduler") == 0 &&
-			    canon_err(c, st->attr,
-			    c->scratch.data) == -EINVAL) {
-				warnx("%s: %s: malformed scheduler line",
-				    tg->name, st->attr);
-				c->status = 1;
-				continue;
-			}
-			if (ds_queue_value_holds(st->attr, st->value,
-			    c->scratch.data))
-				continue;
-			differ++;
-			ds_w_str(&w, tg->name);
-			ds_w_str(&w, st->attr);
-			ds_w_str(&w, st->value);
-			ds_w_str(&w, canon(c, st->attr, c->scratch.data));
-			ds_w_row_end(&w);
 		}
-	}
 	/* All holding is silence, so a cron job mails nothing. */
 	if (differ > 0 || c->t.outfile != NULL)
 		tool_report_end(&c->t, &w);
 	ds_writer_free(&w);
 	if (c->status == 0 && differ > 0)
 		c->status = EXIT_DIFFERS;
-}
-
-/*
- * Remember an applied setting for the message a failure ends with:
- * "dev attr=value", and what was asked when the kernel stored another.
- */
-static void
-applied_add(struct ds_buf *b, const char *dev, const char *attr,
-    const char *value, const char *asked)
-{
-	size_t l = strlen(dev) + strlen(attr) + strlen(value) +
-	    (asked != NULL ? strlen(asked) + 9 : 0) + 4;
-	int n;
-
-	if (ds_buf_reserve(b, l) < 0)
-		err(1, NULL);
-	n = snprintf(b->data + b->len, l + 1, "%s%s %s=%s", b->len > 0 ?
-	    ", " : "", dev, attr, value);
-	b->len += (size_t)n;
-	if (asked != NULL)
-		b->len += (size_t)snprintf(b->data + b->len, l + 1 - (size_t)n,
-		    " (asked %s)", asked);
-}
-
-/* Why a setting was refused before anything was written. */
-static void
-refused(struct ctx *c, const char *dev, const char *disk,
-    const struct ds_qs_item *it)
-{
-	struct ds_sched s;
-
-	switch (it->why) {
-	case DS_QSV_NOATTR:
-		warnx("%s: %s: no such attribute", dev, it->attr);
-		break;
-	case DS_QSV_READONLY:
-		warnx("%s: %s: read-only attribute", dev, it->attr);
-		break;
-	case DS_QSV_SYNTAX:
-		warnx("%s: %s: %s: not a value this attribute takes", dev,
-		    it->attr, it->value);
-		break;
-	case DS_QSV_SCHED:
-		if (ds_queue_attr_read(&c->t.r, disk, "scheduler",
-		    &c->scratch) < 0 || ds_sched_parse(c->scratch.data, &s) < 0)
-			s.n = 0;
-		warnx("%s: %s: %s: %s (available: %s)", dev, it->attr,
-		    it->value, strerror(EINVAL), schedulers(c, &s));
-		break;
-	default:
-		tool_warnc(it->err, "%s: %s", dev, it->attr);
-	}
-}
-
-/* The message for a setting that does not hold after the last write. */
-static void
-not_held(struct ctx *c, const char *dev, const char *disk,
-    const struct ds_qs_item *it, struct ds_buf *applied)
-{
-	struct ds_sched s;
-
-	switch (it->state) {
-	case DS_QS_FAILED:
-		if (strcmp(it->attr, "scheduler") == 0) {
-			if (ds_sched_parse(it->old, &s) < 0 ||
-			    ds_queue_attr_read(&c->t.r, disk, "scheduler",
-			    &c->scratch) < 0 ||
-			    ds_sched_parse(c->scratch.data, &s) < 0)
-				s.n = 0;
-			warnx("%s: %s: %s: %s (available: %s)", dev, it->attr,
-			    it->value, strerror(-it->err), schedulers(c, &s));
-		} else
-			tool_warnc(it->err, "%s: %s: %s", dev, it->attr,
-			    it->value);
-		return;
-	case DS_QS_CHANGED:
-		break;
-	default:
-		return;
-	}
-	if (it->now[0] == '\0') {
-		tool_warnc(it->err, "%s: %s: reading back", dev, it->attr);
-		return;
-	}
-	if (!it->written) {
-		warnx("%s: %s: %s before, %s after the last write: the kernel "
-		    "changed the value", dev, it->attr, it->old, it->now);
-		return;
-	}
-	if (ds_queue_value_eq(it->attr, it->old, it->now)) {
-		warnx("%s: %s: wrote %s, read back %s (was %s): the kernel kept "
-		    "the old value", dev, it->attr, it->value, it->now, it->old);
-		return;
-	}
-	warnx("%s: %s: wrote %s, read back %s (was %s): the kernel changed the "
-	    "value", dev, it->attr, it->value, it->now, it->old);
-	applied_add(applied, dev, it->attr, it->now, it->value);
-}
-
-/* The settings as one disk's request, for the library. */
-static struct ds_qs_item *
-request(struct ctx *c)
-{
-	struct ds_qs_item *it;
-	size_t k;
-
-	if ((it = calloc(c->nst ? c->nst : 1, sizeof(*it))) == NULL)
-		err(1, NULL);
-	for (k = 0; k < c->nst; k++) {
-		it[k].attr = c->st[k].attr;
-		it[k].value = c->st[k].value;
-	}
-	return it;
-}
-
-/* One row per setting: device attribute old new status. */
-static void
-set_rows(struct ds_writer *w, const char *dev, const struct ds_qs_item *it,
-    size_t n)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		ds_w_str(w, dev);
-		ds_w_str(w, it[k].attr);
-		ds_w_str(w, it[k].old[0] != '\0' ? it[k].old : NULL);
-		ds_w_str(w, it[k].state == DS_QS_WOULD ? it[k].want :
-		    it[k].state == DS_QS_ALREADY && it[k].now[0] == '\0' ?
-		    it[k].old : it[k].now[0] != '\0' ? it[k].now : NULL);
-		ds_w_str(w, ds_qs_state_name(it[k].state));
-		ds_w_row_end(w);
-	}
 }
 
 /*
@@ -759,84 +234,63 @@ set(struct ctx *c)
 {
 	struct ds_writer w;
 	struct ds_buf applied = { 0 };
-	struct ds_qs_item **it;
-	size_t i, k;
-	int stopped = 0, halted = 0;
+	struct ds_qs_item *it;
+	size_t i, k, n = c->st.n;
+	int o = 0;
 
-	if ((it = calloc(c->ntg ? c->ntg : 1, sizeof(*it))) == NULL)
+	if ((it = ds_qsettings_request(&c->st, c->tg.n)) == NULL)
 		err(1, NULL);
-	for (i = 0; i < c->ntg; i++) {
-		it[i] = request(c);
-		if (ds_qset_prepare(&c->t.r, c->tg[i].disk, it[i], c->nst,
+	for (i = 0; i < c->tg.n; i++)
+		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it + i * n, n,
 		    &c->scratch) < 0) {
-			for (k = 0; k < c->nst && it[i][k].why == DS_QSV_OK;)
-				k++;
-			refused(c, c->tg[i].name, c->tg[i].disk, &it[i][k]);
 			c->status = 1;
+			say(c, ds_qset_msg(&c->t.r, c->tg.t[i].disk,
+			    c->tg.t[i].name, ds_qset_refusal(it + i * n, n),
+			    &c->scratch, &c->text));
 		}
-	}
 	if (c->status != 0)
 		warnx("nothing was written");
-	ds_writer_init(&w, c->t.out, c->t.fmt, set_cols, NELEM(set_cols),
-	    c->t.header, "dqueue");
-	for (i = 0; i < c->ntg && c->status == 0 && !stopped; i++) {
-		const struct target *tg = &c->tg[i];
+	ds_writer_init(&w, c->t.out, c->t.fmt, ds_qset_rows.cols,
+	    ds_qset_rows.ncols, c->t.header, "dqueue");
+	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DS_QSO_STOPPED);
+	    i++) {
+		const struct ds_qtarget *tg = &c->tg.t[i];
+		struct ds_qs_item *d = it + i * n;
 
-		if (c->dry)
-			ds_qset_dry(&c->t.r, tg->disk, it[i], c->nst,
-			    &c->scratch);
-		else
-			ds_qset_apply(&c->t.r, tg->disk, it[i], c->nst,
-			    &c->scratch);
-		for (k = 0; k < c->nst; k++) {
-			if (it[i][k].state == DS_QS_SKIPPED ||
-			    it[i][k].state == DS_QS_FAILED)
-				halted = 1;
-			if (it[i][k].state == DS_QS_SET ||
-			    it[i][k].state == DS_QS_ROUNDED)
-				applied_add(&applied, tg->name, it[i][k].attr,
-				    it[i][k].now, NULL);
-			else
-				not_held(c, tg->name, tg->disk, &it[i][k],
-				    &applied);
-			if (it[i][k].state == DS_QS_CHANGED ||
-			    it[i][k].state == DS_QS_FAILED)
-				stopped = 1;
-		}
-		/* The last write not holding ends the request too. */
-		for (k = c->nst; k > 0 && !it[i][k - 1].written;)
-			k--;
-		if (k > 0 && it[i][k - 1].state == DS_QS_CHANGED)
-			halted = 1;
+		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
+		    &c->scratch);
+		for (k = 0; k < n; k++)
+			say(c, ds_qset_msg(&c->t.r, tg->disk, tg->name, &d[k],
+			    &c->scratch, &c->text));
+		if (ds_qset_applied(&applied, tg->name, d, n) < 0)
+			err(1, NULL);
+		o |= ds_qset_outcome(d, n);
 		if (i == 0)
 			tool_report_begin(&c->t, &w);
-		set_rows(&w, tg->name, it[i], c->nst);
+		/* One row per setting: device attribute old new status. */
+		for (k = 0; k < n; k++) {
+			ds_w_str(&w, tg->name);
+			ds_w_str(&w, d[k].attr);
+			ds_w_str(&w, d[k].old[0] != '\0' ? d[k].old : NULL);
+			ds_w_str(&w, ds_qs_new(&d[k]));
+			ds_w_str(&w, ds_qs_state_name(d[k].state));
+			ds_w_row_end(&w);
+		}
 	}
-	if (c->status == 0) {
-		if (c->ntg == 0)
-			tool_report_begin(&c->t, &w);
+	if (c->status == 0 && c->tg.n == 0)
+		tool_report_begin(&c->t, &w);
+	if (c->status == 0)
 		tool_report_end(&c->t, &w);
-	}
 	ds_writer_free(&w);
-	if (stopped) {
+	if (say(c, ds_qset_summary(o, &applied, &c->text)) > 0)
 		c->status = 1;
-		if (applied.len == 0)
-			warnx("%s; nothing was applied", halted ? "stopped" :
-			    "not every setting holds");
-		else if (halted)
-			warnx("stopped after applying: %s", applied.data);
-		else
-			warnx("not every setting holds; applied: %s",
-			    applied.data);
-	}
-	for (i = 0; i < c->ntg; i++)
-		free(it[i]);
 	free(it);
 	ds_buf_free(&applied);
 }
 
-int
-main(int argc, char **argv)
+/* Options and operands to a mode; usage() for what does not go together. */
+static enum mode
+parse_args(struct ctx *c, int *argc, char ***argv)
 {
 	static const struct option longopts[] = {
 		{ "check", required_argument, NULL, 'C' },
@@ -845,94 +299,86 @@ main(int argc, char **argv)
 		{ "allow-tree", no_argument, NULL, 'T' },
 		TOOL_LONGOPTS
 	};
-	struct ctx c;
 	enum mode mode = LIST;
+	enum ds_qsp_why why;
 	int ch, e, aflag = 0;
-	size_t i;
 
-	memset(&c, 0, sizeof(c));
-	tool_init(&c.t, argv, &info);
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "an", longopts,
+	while ((ch = getopt_long(*argc, *argv, TOOL_OPTS "an", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&c.t, ch, optarg))
+		if (tool_option(&c->t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'a':
 			aflag = 1;
 			break;
 		case 'T':
-			c.allow_tree = 1;
+			c->allow_tree = 1;
 			break;
 		case 'C':
 		case 'S':
-			if (mode != LIST && mode != (ch == 'C' ? CHECK : SET)) {
-				warnx("--check and --set exclude each other");
-				usage();
-			}
+			if (mode != LIST && mode != (ch == 'C' ? CHECK : SET))
+				tool_usage("--check and --set exclude each "
+				    "other");
 			mode = ch == 'C' ? CHECK : SET;
-			parse_settings(&c, optarg);
+			/* attr=value[,attr=value...], appended to c->st. */
+			if ((e = ds_qsettings_parse(&c->st, optarg, &why,
+			    &c->text)) == -EINVAL) {
+				warnx("%s: %s", c->text.data,
+				    ds_qsp_why_name(why));
+				usage();
+			} else if (e < 0)
+				err(1, NULL);
 			break;
 		default:
 			usage();
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	c.dry = c.t.dry_run;
-	if (aflag) {
-		if (mode != LIST) {
-			warnx("-a lists; it does not go with --check or --set");
-			usage();
-		}
-		mode = LONG;
-	}
-	if ((mode == CHECK || mode == SET) && argc == 0) {
-		warnx("--%s needs a device", mode == CHECK ? "check" : "set");
-		usage();
-	}
+	*argc -= optind;
+	*argv += optind;
+	c->dry = c->t.dry_run;
+	if (aflag && mode != LIST)
+		tool_usage("-a lists; it does not go with --check or --set");
+	return aflag ? LONG : mode;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctx c;
+	enum mode mode;
+	int e;
+
+	memset(&c, 0, sizeof(c));
+	tool_init(&c.t, argv, &info);
+	mode = parse_args(&c, &argc, &argv);
+	if ((mode == CHECK || mode == SET) && argc == 0)
+		tool_usage("--%s needs a device", mode == CHECK ? "check" :
+		    "set");
 	if ((mode == CHECK || mode == SET) && c.t.fmt_set &&
-	    c.t.fmt == DS_FMT_PROM) {
-		warnx("-o prom is for listings, not --check or --set");
-		usage();
-	}
-	if ((c.dry || c.allow_tree) && mode != SET) {
-		warnx("-n and --allow-tree go with --set");
-		usage();
-	}
+	    c.t.fmt == DS_FMT_PROM)
+		tool_usage("-o prom is for listings, not --check or --set");
+	if ((c.dry || c.allow_tree) && mode != SET)
+		tool_usage("-n and --allow-tree go with --set");
 	tool_start(&c.t);
-	/* A tree given by -R may lead anywhere: writes go to the live system. */
+	/* A tree given by -R may lead anywhere: writes go to this system. */
 	if (mode == SET && !c.dry && !c.t.r.live && !c.allow_tree)
 		errx(1, "--set writes only to the live system, not under %s "
 		    "(--allow-tree to write into the tree, -n to see what "
 		    "would be written)", c.t.r.path);
 	if ((e = ds_blockdevs_read(&c.t.r, &c.disks)) < 0)
-		tool_errc(1, e, "%s", tool_path(&c.t, "sys/block"));
+		tool_errc(1, e, "%s/sys/block", strcmp(c.t.r.path, "/") == 0 ?
+		    "" : c.t.r.path);
 	targets(&c, argc, argv);
-	switch (mode) {
-	case LIST:
+	if (mode == LIST)
 		list(&c);
-		break;
-	case LONG:
+	else if (mode == LONG)
 		list_long(&c);
-		break;
-	case CHECK:
-		/* A device that is not there is an error, not a difference. */
-		check(&c);
-		break;
-	case SET:
-		/* Nothing is written unless every device was found. */
-		if (c.status == 0)
-			set(&c);
-		break;
-	}
-	for (i = 0; i < c.ntg; i++)
-		free(c.tg[i].name);
-	free(c.tg);
-	for (i = 0; i < c.nst; i++) {
-		free(c.st[i].attr);
-		free(c.st[i].value);
-	}
-	free(c.st);
+	else if (mode == CHECK)
+		check(&c);	/* a device not there is an error */
+	else if (c.status == 0)
+		set(&c);	/* nothing written unless all were found */
+	ds_qtargets_free(&c.tg);
+	ds_qsettings_free(&c.st);
 	ds_blockdevs_free(&c.disks);
 	ds_buf_free(&c.scratch);
 	ds_buf_free(&c.text);

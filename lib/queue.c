@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -617,4 +618,111 @@ ds_queue_value_eq(const char *attr, const char *want, const char *got)
 	    ds_queue_value_canon(attr, got, b, sizeof(b)) < 0)
 		return 0;
 	return strcmp(a, b) == 0;
+}
+
+int
+ds_qnames_join(char *const *names, size_t n, const char *sep,
+    struct ds_buf *out)
+{
+	size_t i, sl = strlen(sep);
+
+	out->len = 0;
+	if (ds_buf_reserve(out, 1) < 0)
+		return -ENOMEM;
+	out->data[0] = '\0';
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(names[i]), s = i > 0 ? sl : 0;
+
+		if (ds_buf_reserve(out, l + s) < 0)
+			return -ENOMEM;
+		memcpy(out->data + out->len, sep, s);
+		memcpy(out->data + out->len + s, names[i], l);
+		out->len += l + s;
+		out->data[out->len] = '\0';
+	}
+	return 0;
+}
+
+int
+ds_sched_join(const struct ds_sched *s, struct ds_buf *out)
+{
+	char *names[DS_SCHED_MAX];
+	size_t i;
+
+	for (i = 0; i < s->n && i < DS_SCHED_MAX; i++)
+		names[i] = (char *)s->name[i];
+	return ds_qnames_join(names, i, " ", out);
+}
+
+int
+ds_queue_sched_read(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, struct ds_sched *s)
+{
+	int e;
+
+	if ((e = ds_queue_attr_read(r, disk, "scheduler", scratch)) < 0)
+		return e;
+	return ds_sched_parse(scratch->data, s);
+}
+
+int
+ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a)
+{
+	int e;
+
+	if ((unsigned)a >= DS_QA_N)
+		return 0;
+	e = q->err[a];
+	/* Missing, or not applicable to this queue: a "-", no message. */
+	if (e == -ENOENT || e == -ENODATA)
+		return 0;
+	/* Said once for queue/; these three live outside it. */
+	if (q->qerr != 0 && e == q->qerr && a != DS_QA_NR_HW_QUEUES &&
+	    a != DS_QA_HOLDERS && a != DS_QA_SLAVES)
+		return 0;
+	return e;
+}
+
+int
+ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
+    struct ds_buf *out)
+{
+	char *part[3] = { (char *)dev, "queue", NULL };
+	int a, e;
+
+	if (*k < 0) {
+		*k = 0;
+		/* queue/ first; missing (-ENOENT): a tree left it out. */
+		if (q->qerr != 0 && q->qerr != -ENOENT)
+			part[2] = strerror(-q->qerr);
+	}
+	while (part[2] == NULL && *k < DS_QA_N) {
+		a = (*k)++;
+		if ((e = ds_queue_attr_err(q, a)) == 0)
+			continue;
+		part[1] = (char *)ds_qattr_name(a);
+		if (e != -EINVAL)
+			part[2] = strerror(-e);
+		else if (ds_qattr_numeric(a))
+			part[2] = "not a number";
+		else
+			part[2] = a == DS_QA_SCHEDULER ?
+			    "malformed scheduler line" : "unexpected contents";
+	}
+	if (part[2] == NULL)
+		return 0;
+	return ds_qnames_join(part, 3, ": ", out) < 0 ? -ENOMEM : 1;
+}
+
+int
+ds_qfile_err(const struct ds_qfile *f)
+{
+	/*
+	 * EINVAL (EOPNOTSUPP, ENODEV) on read: the kernel has no value to
+	 * show; ENODATA: an empty file in a captured tree, likewise.
+	 */
+	if (f->err == -EINVAL || f->err == -EOPNOTSUPP || f->err == -ENODEV ||
+	    f->err == -ENODATA)
+		return 0;
+	return f->err;
 }

@@ -6,7 +6,10 @@
  * uses the same rule as a check (ds_queue_value_holds).
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diskstat.h"
@@ -365,4 +368,379 @@ ds_qs_state_name(enum ds_qs_state s)
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] :
 	    "?";
+}
+
+/* text into b (a list of one); -ENOMEM. */
+static int
+buf_set(struct ds_buf *b, const char *text)
+{
+	char *one = (char *)text;
+
+	return ds_qnames_join(&one, 1, "", b);
+}
+
+/* Cut blanks in place: leading ' ' and '\t', trailing any of cut. */
+static char *
+strip(char *s, char *end, const char *cut)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (end > s && strchr(cut, end[-1]) != NULL)
+		*--end = '\0';
+	return s;
+}
+
+/* One item, "attr=value", cut in place and appended; -EINVAL: *why. */
+static int
+setting_add(struct ds_qsettings *out, char *item, enum ds_qsp_why *why,
+    struct ds_buf *bad)
+{
+	struct ds_qsetting *st;
+	char *eq, *a, *v, *w;
+
+	if ((eq = strchr(item, '=')) == NULL) {
+		*why = DS_QSP_NOEQ;
+		return buf_set(bad, item) < 0 ? -ENOMEM : -EINVAL;
+	}
+	*eq = '\0';
+	a = strip(item, eq, " \t");
+	v = strip(eq + 1, eq + 1 + strlen(eq + 1), " \t\n");
+	/* Queue attributes are named in [a-z0-9_]. */
+	w = strncmp(a, "iosched/", 8) == 0 ? a + 8 : a;
+	if (*v == '\0' || *w == '\0' ||
+	    w[strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789_")] != '\0') {
+		*why = *v == '\0' ? DS_QSP_EMPTY : DS_QSP_NAME;
+		return buf_set(bad, a) < 0 ? -ENOMEM : -EINVAL;
+	}
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 8;
+
+		if ((st = realloc(out->s, cap * sizeof(*st))) == NULL)
+			return -ENOMEM;
+		out->s = st;
+		out->cap = cap;
+	}
+	st = &out->s[out->n];
+	if ((st->attr = strdup(a)) == NULL)
+		return -ENOMEM;
+	if ((st->value = strdup(v)) == NULL) {
+		free(st->attr);
+		return -ENOMEM;
+	}
+	out->n++;
+	return 0;
+}
+
+int
+ds_qsettings_parse(struct ds_qsettings *out, const char *arg,
+    enum ds_qsp_why *why, struct ds_buf *bad)
+{
+	char *s, *item, *save = NULL;
+	int e = 0;
+
+	*why = DS_QSP_OK;
+	if ((s = strdup(arg)) == NULL)
+		return -ENOMEM;
+	/* Empty items (",,", a trailing ",") are no settings. */
+	for (item = strtok_r(s, ",", &save); item != NULL && e == 0;
+	    item = strtok_r(NULL, ",", &save))
+		e = setting_add(out, item, why, bad);
+	free(s);
+	return e;
+}
+
+void
+ds_qsettings_free(struct ds_qsettings *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->s[i].attr);
+		free(s->s[i].value);
+	}
+	free(s->s);
+	memset(s, 0, sizeof(*s));
+}
+
+struct ds_qs_item *
+ds_qsettings_request(const struct ds_qsettings *s, size_t copies)
+{
+	struct ds_qs_item *it;
+	size_t i, k;
+
+	if (copies > 0 && s->n > SIZE_MAX / sizeof(*it) / copies)
+		return NULL;
+	if ((it = calloc(s->n * copies > 0 ? s->n * copies : 1,
+	    sizeof(*it))) == NULL)
+		return NULL;
+	for (i = 0; i < copies; i++)
+		for (k = 0; k < s->n; k++) {
+			it[i * s->n + k].attr = s->s[k].attr;
+			it[i * s->n + k].value = s->s[k].value;
+		}
+	return it;
+}
+
+const char *
+ds_qsp_why_name(enum ds_qsp_why why)
+{
+	static const char *const names[] = {
+		[DS_QSP_OK] = "ok", [DS_QSP_NOEQ] = "not attr=value",
+		[DS_QSP_EMPTY] = "empty value",
+		[DS_QSP_NAME] = "not an attribute name",
+	};
+
+	return (unsigned)why < sizeof(names) / sizeof(names[0]) ?
+	    names[why] : "?";
+}
+
+/* The comparable form of value into out (value as is when it has none). */
+static int
+canon_buf(const char *attr, const char *value, struct ds_buf *out)
+{
+	size_t need = strlen(value) + 32;
+	int e;
+
+	out->len = 0;
+	if (ds_buf_reserve(out, need) < 0)
+		return -ENOMEM;
+	if ((e = ds_queue_value_canon(attr, value, out->data, need)) < 0)
+		snprintf(out->data, need, "%s", value);
+	out->len = strlen(out->data);
+	return e;
+}
+
+int
+ds_qset_check(const struct ds_root *r, const char *disk, const char *attr,
+    const char *want, struct ds_buf *b, struct ds_buf *got)
+{
+	char rel[256];
+	int e;
+
+	if ((e = ds_queue_attr_path(r, disk, attr, rel, sizeof(rel))) < 0 ||
+	    (e = ds_queue_attr_read(r, disk, rel, b)) < 0)
+		return e;
+	/* A damaged line differs from nothing: it is an error. */
+	e = canon_buf(attr, b->data, got);
+	if (e == -ENOMEM)
+		return e;
+	if (strcmp(attr, "scheduler") == 0 && e == -EINVAL)
+		return DS_QC_DAMAGED;
+	return ds_queue_value_holds(attr, want, b->data) ? DS_QC_HOLDS :
+	    DS_QC_DIFFERS;
+}
+
+const struct ds_qs_item *
+ds_qset_refusal(const struct ds_qs_item *it, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (it[k].why != DS_QSV_OK)
+			return &it[k];
+	return NULL;
+}
+
+int
+ds_qset_outcome(const struct ds_qs_item *it, size_t n)
+{
+	size_t k;
+	int o = 0;
+
+	for (k = 0; k < n; k++) {
+		if (it[k].state == DS_QS_SKIPPED || it[k].state == DS_QS_FAILED)
+			o |= DS_QSO_HALTED;
+		if (it[k].state == DS_QS_CHANGED || it[k].state == DS_QS_FAILED)
+			o |= DS_QSO_STOPPED;
+	}
+	/* The last write not holding ends the request too. */
+	for (k = n; k > 0 && !it[k - 1].written;)
+		k--;
+	if (k > 0 && it[k - 1].state == DS_QS_CHANGED)
+		o |= DS_QSO_HALTED;
+	return o;
+}
+
+/* How a DS_QS_CHANGED setting came to differ. */
+enum change {
+	UNREAD,			/* it could not be read back: err */
+	UNWRITTEN,		/* not written; the kernel changed it since */
+	KEPT,			/* written; the kernel kept the old value */
+	OTHER,			/* written; the kernel stored another value */
+};
+
+static enum change
+change_of(const struct ds_qs_item *it)
+{
+	if (it->now[0] == '\0')
+		return UNREAD;
+	if (!it->written)
+		return UNWRITTEN;
+	if (ds_queue_value_eq(it->attr, it->old, it->now))
+		return KEPT;
+	return OTHER;
+}
+
+/* ", " between entries: "dev attr=value", " (asked want)" when it differs. */
+static int
+applied_add(struct ds_buf *b, const char *dev, const char *attr,
+    const char *value, const char *asked)
+{
+	size_t l = strlen(dev) + strlen(attr) + strlen(value) +
+	    (asked != NULL ? strlen(asked) + 9 : 0) + 4;
+	int n;
+
+	if (ds_buf_reserve(b, l) < 0)
+		return -ENOMEM;
+	n = snprintf(b->data + b->len, l + 1, "%s%s %s=%s", b->len > 0 ?
+	    ", " : "", dev, attr, value);
+	b->len += (size_t)n;
+	if (asked != NULL)
+		b->len += (size_t)snprintf(b->data + b->len, l + 1 - (size_t)n,
+		    " (asked %s)", asked);
+	return 0;
+}
+
+int
+ds_qset_applied(struct ds_buf *b, const char *dev,
+    const struct ds_qs_item *it, size_t n)
+{
+	size_t k;
+	int e = 0;
+
+	for (k = 0; k < n && e == 0; k++)
+		if (it[k].state == DS_QS_SET || it[k].state == DS_QS_ROUNDED)
+			e = applied_add(b, dev, it[k].attr, it[k].now, NULL);
+		else if (it[k].state == DS_QS_CHANGED &&
+		    change_of(&it[k]) == OTHER)
+			e = applied_add(b, dev, it[k].attr, it[k].now,
+			    it[k].value);
+	return e;
+}
+
+/* printf into out (replacing it); 1, or -ENOMEM. */
+static int
+msgf(struct ds_buf *out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	out->len = 0;
+	if (n < 0 || ds_buf_reserve(out, (size_t)n + 1) < 0)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(out->data, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	out->len = (size_t)n;
+	return 1;
+}
+
+/*
+ * The schedulers disk offers, joined by spaces into b ("" when unknown:
+ * the line unreadable, or old, the scheduler before, damaged).
+ */
+static const char *
+offered(const struct ds_root *r, const char *disk, const char *old,
+    struct ds_buf *b)
+{
+	struct ds_sched s;
+
+	if ((old != NULL && ds_sched_parse(old, &s) < 0) ||
+	    ds_queue_sched_read(r, disk, b, &s) < 0)
+		s.n = 0;
+	if (ds_sched_join(&s, b) < 0)
+		return "";
+	return b->data;
+}
+
+static const char *
+errstr(int e)
+{
+	return strerror(e < 0 ? -e : e);
+}
+
+/* Why a setting was refused before anything was written. */
+static int
+refusal_msg(const struct ds_root *r, const char *disk, const char *dev,
+    const struct ds_qs_item *it, struct ds_buf *b, struct ds_buf *out)
+{
+	switch (it->why) {
+	case DS_QSV_NOATTR:
+		return msgf(out, "%s: %s: no such attribute", dev, it->attr);
+	case DS_QSV_READONLY:
+		return msgf(out, "%s: %s: read-only attribute", dev, it->attr);
+	case DS_QSV_SYNTAX:
+		return msgf(out, "%s: %s: %s: not a value this attribute takes",
+		    dev, it->attr, it->value);
+	case DS_QSV_SCHED:
+		return msgf(out, "%s: %s: %s: %s (available: %s)", dev,
+		    it->attr, it->value, strerror(EINVAL),
+		    offered(r, disk, NULL, b));
+	default:
+		return msgf(out, "%s: %s: %s", dev, it->attr, errstr(it->err));
+	}
+}
+
+int
+ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
+    const struct ds_qs_item *it, struct ds_buf *b, struct ds_buf *out)
+{
+	const char *a;
+
+	if (it == NULL)
+		return 0;
+	a = it->attr;
+	if (it->why != DS_QSV_OK)
+		return refusal_msg(r, disk, dev, it, b, out);
+	if (it->state == DS_QS_FAILED && strcmp(a, "scheduler") == 0)
+		return msgf(out, "%s: %s: %s: %s (available: %s)", dev, a,
+		    it->value, errstr(it->err), offered(r, disk, it->old, b));
+	if (it->state == DS_QS_FAILED)
+		return msgf(out, "%s: %s: %s: %s", dev, a, it->value,
+		    errstr(it->err));
+	if (it->state != DS_QS_CHANGED)
+		return 0;
+	switch (change_of(it)) {
+	case UNREAD:
+		return msgf(out, "%s: %s: reading back: %s", dev, a,
+		    errstr(it->err));
+	case UNWRITTEN:
+		return msgf(out, "%s: %s: %s before, %s after the last write: "
+		    "the kernel changed the value", dev, a, it->old, it->now);
+	case KEPT:
+		return msgf(out, "%s: %s: wrote %s, read back %s (was %s): the "
+		    "kernel kept the old value", dev, a, it->value, it->now,
+		    it->old);
+	default:
+		return msgf(out, "%s: %s: wrote %s, read back %s (was %s): the "
+		    "kernel changed the value", dev, a, it->value, it->now,
+		    it->old);
+	}
+}
+
+int
+ds_qset_summary(int o, const struct ds_buf *applied, struct ds_buf *out)
+{
+	if (!(o & DS_QSO_STOPPED))
+		return 0;
+	if (applied->len == 0)
+		return msgf(out, "%s; nothing was applied", o & DS_QSO_HALTED ?
+		    "stopped" : "not every setting holds");
+	return msgf(out, "%s: %s", o & DS_QSO_HALTED ?
+	    "stopped after applying" : "not every setting holds; applied",
+	    applied->data);
+}
+
+const char *
+ds_qs_new(const struct ds_qs_item *it)
+{
+	if (it->state == DS_QS_WOULD)
+		return it->want;
+	/* Held before and not read again: what it held. */
+	if (it->state == DS_QS_ALREADY && it->now[0] == '\0')
+		return it->old;
+	return it->now[0] != '\0' ? it->now : NULL;
 }

@@ -1,0 +1,159 @@
+/*
+ * The queue listing: its schema, the value of each cell, the names
+ * joined, and which read errors a listing says.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diskstat.h"
+#include "tap.h"
+
+int
+main(void)
+{
+	char top[] = "/tmp/ds-unit-qlist.XXXXXX", p[200], cmd[600];
+	char *names[] = { "dm-0", "dm-1" };
+	struct ds_queue q;
+	struct ds_qcell c = { DS_QA_READ_AHEAD_KB, 0, 0 };
+	struct ds_qfile f = { 0 };
+	struct ds_qfiles fs = { 0 };
+	struct ds_sched s;
+	struct ds_buf t = { 0 }, b = { 0 };
+	struct ds_root r;
+	uint64_t v = 0;
+	size_t i;
+	FILE *fp;
+	int k;
+
+	/* The schema: "device" first, one cell per further column. */
+	is_int((int)ds_qlist_plain.ncols, 20, "listing: 20 columns");
+	is_int((int)ds_qlist_plain.ncells, 19, "a cell after device each");
+	is_str(ds_qlist_plain.cols[3].name, "schedulers", "column 4");
+	ok(ds_qlist_plain.cells[2].a == DS_QA_SCHEDULER &&
+	    ds_qlist_plain.cells[2].avail, "schedulers: the available list");
+	for (i = 0; i < ds_qlist_plain.ncells; i++)
+		if (i != 2 && strcmp(ds_qlist_plain.cols[i + 1].name,
+		    ds_qattr_name(ds_qlist_plain.cells[i].a)) != 0)
+			break;
+	is_int((int)i, 19, "each other column named as its attribute");
+	is_int((int)ds_qlist_info.ncols, (int)ds_qlist_info.ncells + 2,
+	    "info: labels, then info");
+	is_str(ds_qlist_info.cols[ds_qlist_info.ncols - 1].name, "info",
+	    "info last");
+	is_int((int)ds_qlist_gauge.ncols, (int)ds_qlist_gauge.ncells + 1,
+	    "gauges: a cell after device each");
+	ok(ds_qlist_gauge.cells[2].kib && ds_qlist_gauge.cells[2].a ==
+	    DS_QA_READ_AHEAD_KB, "read_ahead_bytes from KiB");
+
+	/* Joined names. */
+	is_int(ds_qnames_join(names, 2, ",", &t), 0, "join");
+	is_str(t.data, "dm-0,dm-1", "joined by ,");
+	is_int(ds_qnames_join(names, 0, ",", &t), 0, "join none");
+	is_str(t.data, "", "none: empty");
+	is_int(ds_sched_parse("none [bfq] kyber", &s), 0, "line");
+	is_int(ds_sched_join(&s, &t), 0, "schedulers joined");
+	is_str(t.data, "none bfq kyber", "by one space, unbracketed");
+
+	/* Cells. */
+	memset(&q, 0, sizeof(q));
+	q.v[DS_QA_READ_AHEAD_KB] = 128;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 2, "a number");
+	is_u64(v, 128, "as read");
+	c.kib = 1;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 2, "in bytes");
+	is_u64(v, 131072, "times 1024");
+	q.v[DS_QA_READ_AHEAD_KB] = UINT64_MAX / 1000;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 0, "too large in bytes: none");
+	q.err[DS_QA_READ_AHEAD_KB] = -ENOENT;
+	c.kib = 0;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 0, "missing: none");
+	c.a = DS_QA_SCHEDULER;
+	q.sched = s;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "scheduler: text");
+	is_str(t.data, "bfq", "the active one");
+	c.avail = 1;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "schedulers: text");
+	is_str(t.data, "none bfq kyber", "the available ones");
+	c.avail = 0;
+	q.sched.active[0] = '\0';
+	is_int(ds_queue_cell(&q, &c, &t, &v), 0, "no active one: none");
+	c.a = DS_QA_WRITE_CACHE;
+	strcpy(q.write_cache, "write back");
+	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "write_cache: text");
+	is_str(t.data, "write back", "as read");
+	c.a = DS_QA_HOLDERS;
+	q.holders.name = names;
+	q.holders.n = 2;
+	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "holders: text");
+	is_str(t.data, "dm-0,dm-1", "joined by ,");
+
+	/* Errors a listing says: not missing, not queue/'s own again. */
+	memset(&q, 0, sizeof(q));
+	q.err[DS_QA_NOMERGES] = -ENODATA;
+	q.err[DS_QA_ROTATIONAL] = -ENOENT;
+	q.err[DS_QA_NR_REQUESTS] = -EINVAL;
+	is_int(ds_queue_attr_err(&q, DS_QA_NOMERGES), 0, "ENODATA: quiet");
+	is_int(ds_queue_attr_err(&q, DS_QA_ROTATIONAL), 0, "ENOENT: quiet");
+	is_int(ds_queue_attr_err(&q, DS_QA_NR_REQUESTS), -EINVAL, "said");
+	q.qerr = q.err[DS_QA_ZONED] = q.err[DS_QA_SLAVES] = -EACCES;
+	is_int(ds_queue_attr_err(&q, DS_QA_ZONED), 0, "queue/'s error: once");
+	is_int(ds_queue_attr_err(&q, DS_QA_SLAVES), -EACCES,
+	    "slaves live outside queue/: said");
+	is_int(ds_queue_attr_err(&q, DS_QA_N), 0, "out of range");
+	memset(&q, 0, sizeof(q));
+	q.qerr = q.err[DS_QA_ROTATIONAL] = q.err[DS_QA_HOLDERS] = -EACCES;
+	q.err[DS_QA_NR_REQUESTS] = -EINVAL;
+	q.err[DS_QA_SCHEDULER] = -EINVAL;
+	k = -1;
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "queue/ first");
+	is_str(t.data, "sda: queue: Permission denied", "said once");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then scheduler");
+	is_str(t.data, "sda: scheduler: malformed scheduler line", "damaged");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then nr_requests");
+	is_str(t.data, "sda: nr_requests: not a number", "not a number");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then holders");
+	is_str(t.data, "sda: holders: Permission denied", "outside queue/");
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 0, "the end");
+	q.qerr = -ENOENT;
+	k = -1;
+	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "queue/ missing");
+	is_str(t.data, "sda: rotational: Permission denied",
+	    "queue/ missing: quiet, its attributes said");
+	f.err = -EINVAL;
+	is_int(ds_qfile_err(&f), 0, "no value to show: quiet");
+	f.err = -ENODATA;
+	is_int(ds_qfile_err(&f), 0, "empty file: quiet");
+	f.err = -EACCES;
+	is_int(ds_qfile_err(&f), -EACCES, "EACCES said");
+
+	/* The scheduler line of a disk. */
+	if (mkdtemp(top) == NULL)
+		return printf("Bail out! mkdtemp\n"), 1;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/block/sda/queue", top);
+	if (system(cmd) != 0)
+		return printf("Bail out! mkdir\n"), 1;
+	snprintf(p, sizeof(p), "%s/sys/block/sda/queue/scheduler", top);
+	if ((fp = fopen(p, "w")) != NULL) {
+		fputs("[mq-deadline] none\n", fp);
+		fclose(fp);
+	}
+	is_int(ds_root_open(&r, top), 0, "root");
+	is_int(ds_queue_sched_read(&r, "sda", &b, &s), 0, "read");
+	is_str(s.active, "mq-deadline", "active");
+	is_int((int)s.n, 2, "two available");
+	is_int(ds_queue_sched_read(&r, "sdb", &b, &s), -ENOENT, "no disk");
+	is_int(ds_queue_files(&r, "sda", &b, &fs), 0, "files of sda");
+	is_int((int)fs.n, 1, "one file");
+	is_int(ds_queue_files(&r, "sdb", &b, &fs), -ENOENT, "files of no disk");
+	is_int((int)fs.n, 0, "on failure: empty");
+	ds_qfiles_free(&fs);
+	ds_root_close(&r);
+	ds_buf_free(&t);
+	ds_buf_free(&b);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", top);
+	return tap_done();
+}
