@@ -1271,13 +1271,6 @@ int ds_deleted_strip(const char *s, size_t *len);
  */
 int ds_deleted_memory(const char *path, size_t len, const char *fstype,
     uint64_t fs_magic);
-/*
- * The host's mount of the filesystem that mount m (read in another
- * mount namespace) shows: same device and root, else same device and
- * root "/", else the first of that device.  NULL when the host has none.
- */
-const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
-    const struct ds_mount *m);
 
 #define DS_DEL_NONE ((size_t)-1)	/* no string */
 
@@ -2023,6 +2016,13 @@ int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
  */
 const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
     unsigned int major, unsigned int minor);
+/*
+ * The host's mount of the filesystem that mount m (read in another
+ * mount namespace) shows: same device and root, else same device and
+ * root "/", else the first of that device.  NULL when the host has none.
+ */
+const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
+    const struct ds_mount *m);
 /* ---- Latency histograms (dlat) ---------------------------------------- */
 
 /*
