@@ -928,3 +928,244 @@ ds_delfs_stat(const struct ds_root *r, const char *path, struct ds_delfs *fs)
 	close(fd);
 	return e;
 }
+
+/* ---- what ddeleted asks for ------------------------------------------- */
+
+int
+ds_parse_size(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v, mul = 1;
+	int e;
+
+	if ((e = ds_parse_u64(s, &end, &v)) < 0)
+		return e;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	case 'T': case 't':
+		mul = 1ULL << 40;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end != '\0' || s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+/* dir (relative) below the current directory, or NULL and errno. */
+static char *
+abs_path(const char *dir)
+{
+	char *cwd, *p;
+	size_t n;
+
+	if ((cwd = getcwd(NULL, 0)) == NULL)
+		return NULL;
+	n = strlen(cwd) + strlen(dir) + 2;
+	if ((p = malloc(n)) != NULL)
+		snprintf(p, n, "%s%s%s", cwd, strcmp(cwd, "/") == 0 ? "" : "/",
+		    dir);
+	free(cwd);
+	return p;
+}
+
+int
+ds_delwant_stat(const struct ds_root *r, const char *arg,
+    struct ds_delwant *w)
+{
+	int e;
+
+	memset(w, 0, sizeof(*w));
+	w->path = arg;
+	/*
+	 * Live, a relative operand is relative to the current directory,
+	 * as for df(1); paths are resolved from the root, so prefix the
+	 * current directory (getcwd, not realpath(3), which pulls
+	 * getgroups into a static link).  Under another root the operands
+	 * are paths inside the tree, relative or not.
+	 */
+	if (r->live && arg[0] != '/') {
+		if ((w->abs = abs_path(arg)) == NULL)
+			return errno != 0 ? -errno : -ENOMEM;
+		w->path = w->abs;
+	}
+	if ((e = ds_delfs_stat(r, w->path, &w->fs)) < 0)
+		return e;
+	w->ok = 1;
+	return 0;
+}
+
+void
+ds_delwant_free(struct ds_delwant *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(w[i].abs);
+		w[i].abs = NULL;
+	}
+}
+
+static int
+wanted(const struct ds_delwant *w, size_t nw, const struct ds_deleted *d,
+    const struct ds_delfile *f)
+{
+	size_t i;
+
+	if (nw == 0)
+		return 1;
+	for (i = 0; i < nw; i++) {
+		if (w[i].ok && w[i].fs.dev == f->dev)
+			return 1;
+		if (f->mount != DS_DEL_NONE &&
+		    strcmp(ds_deleted_str(d, f->mount), w[i].path) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The rows answer df against du, so memory-backed files (shared
+ * /dev/zero mappings, memfd, SysV shm, tmpfs) only when asked for (-a);
+ * the summary has every filesystem, disk ones first.
+ */
+void
+ds_deleted_filter(struct ds_deleted *d, const struct ds_delwant *w,
+    size_t nw, uint64_t min, int memory)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < d->n; i++)
+		if (d->f[i].blocks * 512 >= min && wanted(w, nw, d, &d->f[i]) &&
+		    (memory || !d->f[i].memory))
+			d->f[j++] = d->f[i];
+	d->n = j;
+}
+
+/* One summary row: fs's figures, s's counts, with du what du reaches. */
+static void
+sumrow(const struct ds_root *r, const char *mount, size_t mlen,
+    const char *fstype, size_t flen, const struct ds_delfs *fs,
+    const struct ds_delsum *s, int du, struct ds_delsumrow *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mount = mount;
+	o->mount_len = mlen;
+	o->fstype = fstype;
+	o->fstype_len = flen;
+	o->s = *s;
+	/*
+	 * df's figures: f_blocks, f_blocks - f_bfree and f_bavail in
+	 * f_frsize units.  Without a mount (memfd, SysV shm live on the
+	 * kernel's internal tmpfs) they describe no filesystem a person
+	 * can see, so they are left out.
+	 */
+	if ((o->have_df = fs->have_statfs && mount != NULL)) {
+		o->used = fs->blocks >= fs->bfree ?
+		    (fs->blocks - fs->bfree) * fs->frsize : 0;
+		o->size = fs->blocks * fs->frsize;
+		o->avail = fs->bavail * fs->frsize;
+	}
+	if (!du || mount == NULL)
+		return;
+	if ((o->du_error = ds_du(r, mount, fs->dev, &o->reachable,
+	    &o->du_errors)) < 0)
+		return;
+	o->have_reach = 1;
+	if ((o->have_unexplained = o->have_df))
+		o->unexplained = (int64_t)o->used - (int64_t)o->reachable -
+		    (int64_t)s->held;
+}
+
+/*
+ * Filesystem k asked for holds nothing deleted (no row of sum) and was
+ * not asked for before: it gets a row of zeros, truly.
+ */
+static int
+want_alone(const struct ds_deleted *d, const struct ds_delsum *sum,
+    size_t n, const struct ds_delwant *w, size_t k)
+{
+	size_t i;
+
+	if (!w[k].ok)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (d->fs[sum[i].fs].dev == w[k].fs.dev)
+			return 0;
+	for (i = 0; i < k; i++)
+		if (w[i].ok && w[i].fs.dev == w[k].fs.dev)
+			return 0;
+	return 1;
+}
+
+int
+ds_deleted_sumrows(const struct ds_root *r, const struct ds_deleted *d,
+    const struct ds_delwant *w, size_t nw, int du, struct ds_delsumrows *out)
+{
+	struct ds_delsum *sum, none;
+	size_t n, i, k;
+	int e, have_ms;
+
+	memset(out, 0, sizeof(*out));
+	if ((e = ds_deleted_summary(d, &sum, &n)) < 0)
+		return e;
+	if ((out->row = calloc(n + nw + 1, sizeof(*out->row))) == NULL) {
+		free(sum);
+		return -ENOMEM;
+	}
+	have_ms = ds_mounts_self(r, &out->ms) == 0;
+	for (i = 0; i < n; i++) {
+		const struct ds_delfs *fs = &d->fs[sum[i].fs];
+
+		sumrow(r, fs->mount != DS_DEL_NONE ?
+		    ds_deleted_str(d, fs->mount) : NULL, fs->mount_len,
+		    fs->fstype != DS_DEL_NONE ?
+		    ds_deleted_str(d, fs->fstype) : NULL, fs->fstype_len,
+		    fs, &sum[i], du, &out->row[out->n++]);
+	}
+	memset(&none, 0, sizeof(none));
+	for (k = 0; k < nw; k++) {
+		const struct ds_mount *m = NULL;
+		const char *mnt = w[k].path, *fst = NULL;
+
+		if (!want_alone(d, sum, n, w, k))
+			continue;
+		if (have_ms)
+			m = ds_mount_by_dev(&out->ms, major(w[k].fs.dev),
+			    minor(w[k].fs.dev));
+		if (m != NULL) {
+			mnt = m->mnt;
+			fst = m->fstype;
+		}
+		sumrow(r, mnt, strlen(mnt), fst, fst != NULL ? strlen(fst) : 0,
+		    &w[k].fs, &none, du, &out->row[out->n++]);
+	}
+	free(sum);
+	return 0;
+}
+
+void
+ds_delsumrows_free(struct ds_delsumrows *rs)
+{
+	free(rs->row);
+	ds_mounts_free(&rs->ms);
+	memset(rs, 0, sizeof(*rs));
+}

@@ -223,3 +223,45 @@ out:
 	close(wfd);
 	return e;
 }
+
+int
+ds_parse_pidfd(const char *s, int *pid, int *fd)
+{
+	const char *colon = strchr(s, ':'), *end;
+	uint64_t v;
+
+	if (colon == NULL || ds_parse_u64(s, &end, &v) < 0 || end != colon ||
+	    s[0] < '0' || s[0] > '9' || v == 0 || v > INT32_MAX)
+		return -EINVAL;
+	*pid = (int)v;
+	if (colon[1] < '0' || colon[1] > '9' || ds_strtou64(colon + 1, &v) < 0 ||
+	    v > INT32_MAX)
+		return -EINVAL;
+	*fd = (int)v;
+	return 0;
+}
+
+int
+ds_deltrunc_verdict(const struct ds_delprobe *p, int root)
+{
+	if (!p->regular)
+		return DS_TRUNC_NOT_REGULAR;
+	if (p->nlink != 0)
+		return DS_TRUNC_LINKED;
+	if (p->memory)
+		return DS_TRUNC_MEMORY;
+	if (p->map.mapped == DS_MAPPED)
+		return DS_TRUNC_MAPPED;
+	if (p->map.mapped == DS_MAPPED_MAYBE)
+		return DS_TRUNC_MAPPED_MAYBE;
+	/*
+	 * Maps that cannot be read: without root, other users' processes,
+	 * any of which may map the file.  Root is refused only by
+	 * processes protected from it (the supervisor of an outer
+	 * namespace), which the scan cannot see either: the caller says so
+	 * and goes on.
+	 */
+	if (p->map.unreadable > 0 && !root)
+		return DS_TRUNC_MAPS_UNREAD;
+	return DS_TRUNC_GO;
+}

@@ -1343,6 +1343,59 @@ int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
 int ds_delfs_stat(const struct ds_root *r, const char *path,
     struct ds_delfs *fs);
 
+/* A size: "1048576", "512K", "10M", "2G" (powers of 1024).  -ERANGE. */
+int ds_parse_size(const char *s, uint64_t *out);
+
+/* A filesystem asked for (a mount point operand). */
+struct ds_delwant {
+	const char *path;	/* the operand, made absolute when live */
+	char *abs;		/* the absolute copy, allocated */
+	int ok;			/* fs was read */
+	struct ds_delfs fs;
+};
+/*
+ * The operand arg (a path below the root; live, a relative one is taken
+ * from the current directory) statted into w.  On -errno, w->path is
+ * still set: a holder's mount point can match it by name.
+ */
+int ds_delwant_stat(const struct ds_root *r, const char *arg,
+    struct ds_delwant *w);
+/* The allocations of w[0..n-1]. */
+void ds_delwant_free(struct ds_delwant *w, size_t n);
+/*
+ * Keep the holders of d that hold min bytes or more, on a filesystem of
+ * w[0..nw-1] (any when nw is 0), memory-backed ones only with memory.
+ */
+void ds_deleted_filter(struct ds_deleted *d, const struct ds_delwant *w,
+    size_t nw, uint64_t min, int memory);
+
+/* A row of the per-filesystem summary, with df's and du's figures. */
+struct ds_delsumrow {
+	const char *mount, *fstype;	/* NULL: unknown */
+	size_t mount_len, fstype_len;
+	int have_df;			/* a mount, and its statfs */
+	uint64_t size, used, avail;	/* df's, bytes */
+	struct ds_delsum s;		/* held, files, holders */
+	int du_error;			/* with du: ds_du's -errno, or 0 */
+	int have_reach;
+	uint64_t reachable, du_errors;	/* du -sx, and entries not read */
+	int have_unexplained;
+	int64_t unexplained;		/* used - reachable - held */
+};
+struct ds_delsumrows {
+	struct ds_delsumrow *row;
+	size_t n;
+	struct ds_mounts ms;		/* names the rows may point into */
+};
+/*
+ * The summary of d (ds_deleted_summary's order), then a row of zeros for
+ * each filesystem of w[0..nw-1] holding nothing deleted; with du, each
+ * row with a mount walked by ds_du.  Strings point into d, w and out.
+ */
+int ds_deleted_sumrows(const struct ds_root *r, const struct ds_deleted *d,
+    const struct ds_delwant *w, size_t nw, int du, struct ds_delsumrows *out);
+void ds_delsumrows_free(struct ds_delsumrows *rs);
+
 /*
  * Like du -sx: bytes allocated (st_blocks x 512) by every inode
  * reachable by name from dir (below the root), each inode once,
@@ -1382,6 +1435,8 @@ struct ds_delprobe {
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };
+/* "PID:FD" (--truncate's operand): -EINVAL when not that. */
+int ds_parse_pidfd(const char *s, int *pid, int *fd);
 /*
  * proc/PID/fd of the live system, checked to be procfs (an O_PATH fd):
  * -EPERM under any other root, -EXDEV when proc is not procfs.  The
@@ -1390,6 +1445,21 @@ struct ds_delprobe {
 int ds_deleted_fddir(const struct ds_root *r, int pid);
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
+/*
+ * Whether --truncate may act on the file probed: DS_TRUNC_GO, or why
+ * not (root: the caller is root, whom only protected processes refuse
+ * their maps).
+ */
+enum ds_trunc_verdict {
+	DS_TRUNC_GO,
+	DS_TRUNC_NOT_REGULAR,
+	DS_TRUNC_LINKED,	/* not deleted: p->nlink names left */
+	DS_TRUNC_MEMORY,	/* memory-backed: it holds no disk space */
+	DS_TRUNC_MAPPED,	/* p->map.pid maps it */
+	DS_TRUNC_MAPPED_MAYBE,	/* p->map.pid maps that inode number */
+	DS_TRUNC_MAPS_UNREAD,	/* p->map.unreadable processes' maps unread */
+};
+int ds_deltrunc_verdict(const struct ds_delprobe *p, int root);
 /*
  * Truncate to 0 bytes through proc/PID/fd/FD, after checking it is
  * still the inode probed.  *freed: bytes of allocation released.
