@@ -509,6 +509,54 @@ int ds_devop_match(const struct ds_devop *op, const char *name,
 int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
     int whole);
 
+/* ---- Devices a report shows (lib/disksel.c) --------------------------- */
+
+/*
+ * dxstat's choice of rows: with no operand whole disks (the names in
+ * sys/block, read when first needed; without it, partitions are told by
+ * their names), partitions too with part; with operands those they name
+ * or match (ds_devsel_match: globs select whole disks, all with part).
+ * A device selected only by default or a glob is left out when it never
+ * did I/O, unless all.  Zero it, set part, all and dm, then
+ * ds_disksel_init.
+ */
+struct ds_dmname;
+struct ds_disksel {
+	const struct ds_root *r;
+	struct ds_devsel *sel;		/* the operands (the caller's) */
+	int part;			/* partitions too */
+	int all;			/* also devices that never did I/O */
+	int dm;				/* dm names wanted (-N) */
+	int use_sys;			/* the root's sys is the counters'
+					   machine (else no dm names) */
+	struct ds_blockdevs bd;
+	int bd_state;			/* 0 not read yet, 1 read, -1 none */
+	int bd_rescanned;		/* read during this report: the
+					   caller zeroes it at each */
+	int bd_error;			/* a read of sys/block failed with
+					   this -errno: the caller tells it
+					   (with the root's sys/block) and
+					   zeroes it */
+	struct ds_dmname *dmn;		/* dm names read, one per device */
+	size_t ndmn, capdmn;
+	struct ds_buf scratch;
+};
+void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
+    struct ds_devsel *sel, int use_sys);
+void ds_disksel_free(struct ds_disksel *s);
+/*
+ * 1 when c is shown (seen: it was in the previous sample), 0 when not,
+ * -ENOMEM.  Marks the operands that match it.
+ */
+int ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen);
+/*
+ * The device-mapper name of dev into *dm (NULL: none, or the counters
+ * are from another machine), read once per device.  0 or -ENOMEM.
+ */
+int ds_disksel_dm(struct ds_disksel *s, const char *dev, const char **dm);
+/* 1 when there are operands and none has matched a device yet. */
+int ds_devsel_none_matched(const struct ds_devsel *sel);
+
 /* ---- dxstat: snapshots and deltas ------------------------------------- */
 
 /*
@@ -539,6 +587,11 @@ int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
  * diskstats line, to be read with ds_diskstats_next or _fill.
  */
 int ds_snap_head(struct ds_lines *l, struct ds_snap *s);
+/*
+ * 1 when l reads procfs: a live sample, to be read whole before it is
+ * reported (a slow reader must not stretch it), not line by line.
+ */
+int ds_lines_procfs(const struct ds_lines *l);
 /* Append a snapshot to out: header lines, then the diskstats text. */
 int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
     const char *diskstats, size_t len);
@@ -1897,6 +1950,41 @@ int ds_older_find(struct ds_older *o, struct ds_pair *pr,
     const struct ds_disk *c, size_t i, const struct ds_disk **found,
     int *twice);
 void ds_older_free(struct ds_older *o);
+
+/*
+ * A snapshot file ("-": standard input) opened into l, its header lines
+ * read into s (ds_snap_head): l is left at its diskstats text, window
+ * its buffer, and ds_lines_close closes the file (not standard input).
+ * -errno; -EINVAL with s->why set for a damaged header.
+ */
+int ds_snapfile_open(const char *path, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s);
+/* The name of path for messages: "stdin" for "-". */
+const char *ds_snapfile_name(const char *path);
+/*
+ * The earlier of two snapshot files opened as ds_snapfile_open does and
+ * made ready to be read along (o zeroed, o->what its name, then
+ * ds_older_init).  Close it with ds_older_close.
+ */
+int ds_older_open(struct ds_older *o, const char *path,
+    struct ds_buf *window, struct ds_snap *s);
+void ds_older_close(struct ds_older *o);
+/*
+ * ds_older_find for c, line lineno of the later file: 1 when c is
+ * listed again there (not to be reported; counted in o->twice, the
+ * first in o->first_twice), else 0 with *found (NULL: new since).
+ */
+int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
+    const struct ds_disk *c, size_t i, size_t lineno,
+    const struct ds_disk **found);
+/*
+ * The interval from snapshot a to the later b into *ns: 0; or 1 when
+ * b's uptime is below a's (a reboot between them, or the files
+ * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
+ * both were taken at the same uptime.
+ */
+int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
+    uint64_t *ns);
 
 /* ---- Process samples kept between scans (lib/whobase.c) --------------- */
 
