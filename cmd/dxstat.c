@@ -317,26 +317,26 @@ since_boot(struct dx *x)
 	struct ds_diskstats ds = { 0 };
 	struct ds_lines l;
 	uint64_t up, now;
-	int e;
+	int e, whole;
 
 	if ((e = ds_lines_open(&l, &x->t.r, "proc/diskstats", &x->buf)) < 0)
 		tool_errc(1, e, "%s", what);
-	if (ds_lines_procfs(&l)) {
+	if ((whole = ds_lines_procfs(&l))) {
 		if ((e = ds_diskstats_fill(&l, &ds)) < 0)
 			tool_errc(1, e, "%s", what);
 		ds_lines_close(&l);
-		if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
-			tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
-		report(x, NULL, &ds, up, ds_realtime_ns());
-		warn_bad(x, what, &ds);
-		ds_diskstats_free(&ds);
-		return;
 	}
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
 		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
 	now = ds_realtime_ns();
-	report_lines(x, NULL, &l, what, up, now);
-	ds_lines_close(&l);
+	if (!whole) {
+		report_lines(x, NULL, &l, what, up, now);
+		ds_lines_close(&l);
+		return;
+	}
+	report(x, NULL, &ds, up, now);
+	warn_bad(x, what, &ds);
+	ds_diskstats_free(&ds);
 }
 
 /* -s: the header lines out and the counters as read, to stdout or -w. */
@@ -492,10 +492,8 @@ options_parse(struct dx *x, int argc, char **argv)
 			x->ds.all = 1;
 			break;
 		case 'f':
-			if (x->nfiles == 2) {
-				warnx("-f: at most two snapshots");
-				usage();
-			}
+			if (x->nfiles == 2)
+				tool_usage("-f: at most two snapshots");
 			x->files[x->nfiles++] = optarg;
 			break;
 		case 'N':
@@ -530,23 +528,15 @@ options_parse(struct dx *x, int argc, char **argv)
 static void
 options_check(struct dx *x)
 {
-	if (x->snap && (x->nfiles > 0 || x->t.has_interval || x->sel.n > 0)) {
-		warnx("-s takes no snapshot file, device or interval");
-		usage();
-	}
-	if (x->nfiles > 0 && x->t.has_interval) {
-		warnx("-f reports on snapshots: no interval");
-		usage();
-	}
+	if (x->snap && (x->nfiles > 0 || x->t.has_interval || x->sel.n > 0))
+		tool_usage("-s takes no snapshot file, device or interval");
+	if (x->nfiles > 0 && x->t.has_interval)
+		tool_usage("-f reports on snapshots: no interval");
 	if (x->nfiles == 2 && strcmp(x->files[0], "-") == 0 &&
-	    strcmp(x->files[1], "-") == 0) {
-		warnx("-f: only one snapshot can come from stdin");
-		usage();
-	}
-	if (x->noboot && !x->t.has_interval) {
-		warnx("-y needs an interval");
-		usage();
-	}
+	    strcmp(x->files[1], "-") == 0)
+		tool_usage("-f: only one snapshot can come from stdin");
+	if (x->noboot && !x->t.has_interval)
+		tool_usage("-y needs an interval");
 }
 
 int
@@ -556,6 +546,7 @@ main(int argc, char **argv)
 
 	memset(&x, 0, sizeof(x));
 	tool_init(&x.t, argv);
+	tool_usage_fn = usage;
 	options_parse(&x, argc, argv);
 	options_check(&x);
 	tool_start(&x.t);
