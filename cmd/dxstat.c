@@ -3,10 +3,7 @@
  * snapshot files, with the same figures iostat prints on the same
  * counters.
  */
-#include <fcntl.h>
 #include <stddef.h>
-
-#include <sys/vfs.h>
 
 #include "util/util.h"
 
@@ -63,11 +60,6 @@ static const struct ds_col cols[] = {
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
-struct dmname {
-	char dev[DS_DISK_NAME_MAX];
-	char name[256];		/* "" when not a device-mapper device */
-};
-
 struct sample {
 	struct ds_diskstats ds;
 	uint64_t uptime_ns;
@@ -76,20 +68,14 @@ struct sample {
 
 struct dx {
 	struct tool t;
-	int part, all, zero, dm, noboot, snap;
+	int zero, noboot, snap;
 	struct ds_devsel sel;	/* device operands */
+	struct ds_disksel ds;	/* the devices shown */
 	int sel_said;		/* unmatched operands were told */
 	int status;		/* 1 once an operand matched nothing */
 	const char *files[2];
 	int nfiles;
-	struct ds_blockdevs bd;
-	int use_sys;		/* sys is the counters' machine */
-	int bd_state;		/* sys/block: 0 not read yet, 1 read, -1 none:
-				   whole disks are told by their names */
-	int bd_rescanned;	/* sys/block read during this report */
 	struct ds_pair pair;	/* prev index minus the row's, last match */
-	struct dmname *dmn;
-	size_t ndmn, capdmn;
 	struct ds_writer w;
 	struct ds_buf buf, scratch;
 	size_t last_bad, last_first_bad;
@@ -110,100 +96,6 @@ static const char options[] =
     "  -z            hide devices idle over the interval\n";
 
 static const struct tool_info info = { synopsis, options, TOOL_N_NONE };
-
-static const char *rootpath(struct dx *, const char *);
-
-/* statfs(2) f_type of procfs (linux/magic.h). */
-#define PROC_MAGIC 0x9fa0
-
-/* sys/block into x->bd; without it (a tree of proc only), names decide. */
-static void
-read_bd(struct dx *x)
-{
-	int e;
-
-	x->bd_rescanned = 1;
-	if ((e = ds_blockdevs_read(&x->t.r, &x->bd)) == 0) {
-		x->bd_state = 1;
-		return;
-	}
-	if (x->bd_state == 1 || (e != -ENOENT && e != -ENOTDIR))
-		tool_warnc(e, "%s", rootpath(x, "sys/block"));
-	x->bd_state = -1;
-}
-
-/*
- * Is name a whole disk?  Whole disks are the names in sys/block, read
- * when first needed (never with -p and no operand).  A name it does not
- * have is a partition, or a disk added since it was read (hot plug, a
- * new loop device): only a device new since the last sample (seen 0)
- * can be such a disk, and for one of those sys/block is read again, at
- * most once per report and only on a live system.
- */
-static int
-whole_disk(struct dx *x, const char *name, int seen)
-{
-	if (x->bd_state == 0)
-		read_bd(x);
-	if (x->bd_state < 0)
-		return !ds_name_is_partition(name);
-	if (ds_blockdevs_has(&x->bd, name))
-		return 1;
-	if (seen || !x->t.r.live || x->bd_rescanned)
-		return 0;
-	read_bd(x);
-	if (x->bd_state < 0)
-		return !ds_name_is_partition(name);
-	return ds_blockdevs_has(&x->bd, name);
-}
-
-/* The device-mapper name of dev, read once per device; NULL if none. */
-static const char *
-dm_name(struct dx *x, const char *dev)
-{
-	struct dmname *d;
-	size_t i;
-
-	/* A snapshot from elsewhere: the local dm names are not its. */
-	if (!x->use_sys || strncmp(dev, "dm-", 3) != 0)
-		return NULL;
-	for (i = 0; i < x->ndmn; i++)
-		if (strcmp(x->dmn[i].dev, dev) == 0)
-			return x->dmn[i].name[0] != '\0' ? x->dmn[i].name :
-			    NULL;
-	if (x->ndmn == x->capdmn) {
-		size_t cap = x->capdmn ? x->capdmn * 2 : 16;
-		d = realloc(x->dmn, cap * sizeof(*d));
-		if (d == NULL)
-			err(1, NULL);
-		x->dmn = d;
-		x->capdmn = cap;
-	}
-	d = &x->dmn[x->ndmn++];
-	snprintf(d->dev, sizeof(d->dev), "%s", dev);
-	if (ds_dm_name(&x->t.r, dev, &x->scratch, d->name,
-	    sizeof(d->name)) < 0)
-		d->name[0] = '\0';
-	return d->name[0] != '\0' ? d->name : NULL;
-}
-
-/*
- * 0: not shown; 1: shown unless idle since boot; 2: named, always
- * shown.  Operands match kernel names, and dm names with -N or when
- * given as /dev/mapper/NAME; a glob selects whole disks (all with -p).
- */
-static int
-selected(struct dx *x, const char *name, int seen)
-{
-	const char *dm = NULL;
-
-	if (x->sel.n == 0)
-		return x->part || whole_disk(x, name, seen);
-	if (x->dm || x->sel.ndm > 0)
-		dm = dm_name(x, name);
-	return ds_devsel_match(&x->sel, name, dm, x->sel.nglob == 0 ||
-	    x->part || whole_disk(x, name, seen));
-}
 
 /*
  * After the first report: an operand that selected nothing is told
@@ -232,21 +124,11 @@ say_unmatched(struct dx *x)
 	 * waits for them; a captured tree never changes: if nothing named
 	 * is there, no later report can hold a row.
 	 */
-	for (i = 0; i < x->sel.n; i++)
-		if (x->sel.op[i].matched)
-			return;
-	if (x->sel.n > 0 && !x->t.r.live && x->t.has_interval &&
-	    x->nfiles == 0)
+	if (ds_devsel_none_matched(&x->sel) && !x->t.r.live &&
+	    x->t.has_interval && x->nfiles == 0)
 		errx(1, "%s: none of the devices named is there, and a "
 		    "captured tree does not change: nothing to report",
 		    x->t.r.path);
-}
-
-static int
-never_did_io(const struct ds_disk *d)
-{
-	return d->v[DS_RD_IOS] == 0 && d->v[DS_WR_IOS] == 0 &&
-	    d->v[DS_DC_IOS] == 0 && d->v[DS_FL_IOS] == 0;
 }
 
 /*
@@ -259,9 +141,9 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 {
 	uint64_t d[DS_NCOUNTERS];
 	struct ds_xstat xs;
+	const char *name = NULL;
 	uint32_t have;
-	const char *name;
-	int j, sel;
+	int j, e;
 
 	if (!x->extra_said && ds_disk_extra(c) > 0) {
 		x->extra_said = 1;
@@ -269,15 +151,20 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 		    "that format, the rest unused (said once)", c->name,
 		    c->ncounters, ds_disk_known(c->ncounters));
 	}
-	if ((sel = selected(x, c->name, p != NULL)) == 0)
+	e = ds_disksel_show(&x->ds, c, p != NULL);
+	if (x->ds.bd_error != 0) {
+		tool_warnc(x->ds.bd_error, "%s", tool_path(&x->t, "sys/block"));
+		x->ds.bd_error = 0;
+	}
+	if (e == 0)
 		return;
-	if (sel == 1 && !x->all && never_did_io(c))
-		return;
+	if (e < 0 || (x->ds.dm && (e = ds_disksel_dm(&x->ds, c->name,
+	    &name)) < 0))
+		tool_errc(1, e, NULL);
 	ds_disk_delta(p, c, d, &have);
 	ds_xstat_compute(d, have, interval_ns, &xs);
 	if (x->zero && xs.completed == 0)
 		return;
-	name = x->dm ? dm_name(x, c->name) : NULL;
 	if (time_ns != 0)
 		ds_w_time(&x->w, time_ns);
 	else
@@ -299,7 +186,7 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 static void
 report_begin(struct dx *x)
 {
-	x->bd_rescanned = 0;
+	x->ds.bd_rescanned = 0;
 	x->pair.shift = 0;
 	tool_report_begin(&x->t, &x->w);
 }
@@ -325,7 +212,18 @@ report(struct dx *x, const struct ds_diskstats *prev,
 	report_end(x);
 }
 
-static void warn_bad(struct dx *, const char *, const struct ds_diskstats *);
+/* Say once per change that lines were skipped; the rest is reported. */
+static void
+warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
+{
+	if (s->bad == 0 || (s->bad == x->last_bad &&
+	    s->first_bad == x->last_first_bad))
+		return;
+	x->last_bad = s->bad;
+	x->last_first_bad = s->first_bad;
+	warnx("%s: line %zu: not a diskstats line (%zu line%s skipped)",
+	    what, s->first_bad, s->bad, s->bad == 1 ? "" : "s");
+}
 
 /*
  * A report with the current sample read as it is reported, line by
@@ -333,35 +231,27 @@ static void warn_bad(struct dx *, const char *, const struct ds_diskstats *);
  * Only for text that holds still (files, not procfs): a live sample is
  * read whole first, so that a slow reader of our output can neither
  * stretch it nor make the kernel's listing skip a device removed
- * between two reads.  The previous sample is an array (prev), a file
- * read along (o), or neither (since boot).
+ * between two reads.  The previous sample is a file read along (o), or
+ * none (since boot).
  */
 static void
-report_lines(struct dx *x, const struct ds_diskstats *prev,
-    struct ds_older *o, struct ds_lines *l, const char *what,
-    uint64_t interval_ns, uint64_t time_ns)
+report_lines(struct dx *x, struct ds_older *o, struct ds_lines *l,
+    const char *what, uint64_t interval_ns, uint64_t time_ns)
 {
 	struct ds_diskstats bad = { 0 };
-	const struct ds_disk *p;
+	const struct ds_disk *p = NULL;
 	struct ds_disk c;
 	size_t i = 0;
-	int e, twice = 0;
+	int e, again = 0;
 
 	report_begin(x);
 	while ((e = ds_diskstats_next(l, &c, &bad)) > 0) {
-		if (o != NULL) {
-			/* Every device, shown or not, keeps o in step. */
-			if ((e = ds_older_find(o, &x->pair, &c, i, &p,
-			    &twice)) < 0)
-				tool_report_fail(&x->t, e, "%s", o->what);
-			if (twice) {
-				if (o->twice++ == 0)
-					o->first_twice = l->lineno;
-				continue;
-			}
-		} else {
-			p = ds_pair_find(&x->pair, prev, &c, i);
-		}
+		/* Every device, shown or not, keeps o in step. */
+		if (o != NULL && (again = ds_older_pair(o, &x->pair, &c, i,
+		    l->lineno, &p)) < 0)
+			tool_report_fail(&x->t, again, "%s", o->what);
+		if (again)
+			continue;	/* listed again */
 		row(x, p, &c, interval_ns, time_ns);
 		i++;
 	}
@@ -383,26 +273,6 @@ report_lines(struct dx *x, const struct ds_diskstats *prev,
 	warn_bad(x, what, &bad);
 }
 
-/* Say once per change that lines were skipped; the rest is reported. */
-static void
-warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
-{
-	if (s->bad == 0 || (s->bad == x->last_bad &&
-	    s->first_bad == x->last_first_bad))
-		return;
-	x->last_bad = s->bad;
-	x->last_first_bad = s->first_bad;
-	warnx("%s: line %zu: not a diskstats line (%zu line%s skipped)",
-	    what, s->first_bad, s->bad, s->bad == 1 ? "" : "s");
-}
-
-/* A path under the root, for messages. */
-static const char *
-rootpath(struct dx *x, const char *rel)
-{
-	return tool_path(&x->t, rel);
-}
-
 /* Read proc/diskstats and, next to it, the time base. */
 static void
 take(struct dx *x, struct sample *s)
@@ -410,11 +280,11 @@ take(struct dx *x, struct sample *s)
 	int e;
 
 	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &s->ds)) < 0)
-		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
+		tool_errc(1, e, "%s", tool_path(&x->t, "proc/diskstats"));
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s->uptime_ns)) < 0)
-		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
 	s->time_ns = ds_realtime_ns();
-	warn_bad(x, rootpath(x, "proc/diskstats"), &s->ds);
+	warn_bad(x, tool_path(&x->t, "proc/diskstats"), &s->ds);
 }
 
 /*
@@ -425,45 +295,61 @@ take(struct dx *x, struct sample *s)
 static void
 since_boot(struct dx *x)
 {
-	const char *what = rootpath(x, "proc/diskstats");
+	const char *what = tool_path(&x->t, "proc/diskstats");
 	struct ds_diskstats ds = { 0 };
 	struct ds_lines l;
-	struct statfs sf;
 	uint64_t up, now;
-	int e;
+	int e, whole;
 
 	if ((e = ds_lines_open(&l, &x->t.r, "proc/diskstats", &x->buf)) < 0)
 		tool_errc(1, e, "%s", what);
-	if (fstatfs(l.fd, &sf) == 0 && sf.f_type == PROC_MAGIC) {
+	if ((whole = ds_lines_procfs(&l))) {
 		if ((e = ds_diskstats_fill(&l, &ds)) < 0)
 			tool_errc(1, e, "%s", what);
 		ds_lines_close(&l);
-		if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
-			tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
-		report(x, NULL, &ds, up, ds_realtime_ns());
-		warn_bad(x, what, &ds);
-		ds_diskstats_free(&ds);
-		return;
 	}
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
-		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
 	now = ds_realtime_ns();
-	report_lines(x, NULL, NULL, &l, what, up, now);
-	ds_lines_close(&l);
+	if (!whole) {
+		report_lines(x, NULL, &l, what, up, now);
+		ds_lines_close(&l);
+		return;
+	}
+	report(x, NULL, &ds, up, now);
+	warn_bad(x, what, &ds);
+	ds_diskstats_free(&ds);
+}
+
+/* -s: the header lines, then the counters as read, to stdout or -w. */
+static void
+snapshot_write(struct dx *x, struct ds_buf *out)
+{
+	struct ds_writer w;
+
+	/* Raw text through a writer of no columns: it owns -w's file. */
+	ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0, "dxstat");
+	tool_report_begin(&x->t, &w);
+	/* The header, then the text as read (not copied behind it). */
+	ds_w_raw(&w, out->data, out->len);
+	ds_w_raw(&w, x->buf.data, x->buf.len);
+	if (x->buf.len > 0 && x->buf.data[x->buf.len - 1] != '\n')
+		ds_w_raw(&w, "\n", 1);
+	tool_report_end(&x->t, &w);
+	ds_writer_free(&w);
 }
 
 static void
 snapshot(struct dx *x)
 {
 	struct ds_buf out = { 0 };
-	struct ds_writer w;
 	struct sample s;
 	int e;
 
 	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
-		tool_errc(1, e, "%s", rootpath(x, "proc/diskstats"));
+		tool_errc(1, e, "%s", tool_path(&x->t, "proc/diskstats"));
 	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s.uptime_ns)) < 0)
-		tool_errc(1, e, "%s", rootpath(x, "proc/uptime"));
+		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
 	/*
 	 * The time line says when the counters were read.  A captured tree
 	 * was read some other time, maybe on another machine: "now" would
@@ -472,42 +358,19 @@ snapshot(struct dx *x)
 	if ((e = ds_snap_format(&out, s.uptime_ns,
 	    x->t.r.live ? ds_realtime_ns() : 0, "", 0)) < 0)
 		tool_errc(1, e, "snapshot");
-	/* Raw text through a writer of no columns: it owns -w's file. */
-	ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0, "dxstat");
-	tool_report_begin(&x->t, &w);
-	/* The header, then the text as read (not copied behind it). */
-	ds_w_raw(&w, out.data, out.len);
-	ds_w_raw(&w, x->buf.data, x->buf.len);
-	if (x->buf.len > 0 && x->buf.data[x->buf.len - 1] != '\n')
-		ds_w_raw(&w, "\n", 1);
-	tool_report_end(&x->t, &w);
-	ds_writer_free(&w);
+	snapshot_write(x, &out);
 	ds_buf_free(&out);
 }
 
-/*
- * Open a snapshot file and read its header lines into s; l is left at
- * its diskstats text.  Returns the fd to close (-1 for stdin).
- */
-static int
-open_snap(struct dx *x, const char *path, struct ds_lines *l,
-    struct ds_buf *window, struct ds_snap *s)
+/* A snapshot file opened (e its -errno), its header read into s. */
+static void
+open_snap(struct dx *x, int e, const char *what, const struct ds_snap *s)
 {
-	const char *what = strcmp(path, "-") == 0 ? "stdin" : path;
-	int fd, e;
-
-	if (strcmp(path, "-") == 0)
-		fd = STDIN_FILENO;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		err(1, "%s", path);
-	ds_lines_fd(l, fd, window);
-	if ((e = ds_snap_head(l, s)) < 0) {
-		if (s->why != NULL)
-			errx(1, "%s: line %zu: %s", what, s->why_line, s->why);
+	if (e < 0 && s->why != NULL)
+		errx(1, "%s: line %zu: %s", what, s->why_line, s->why);
+	if (e < 0)
 		tool_errc(1, e, "%s", what);
-	}
 	x->last_bad = 0;
-	return fd == STDIN_FILENO ? -1 : fd;
 }
 
 static void
@@ -519,45 +382,36 @@ from_files(struct dx *x)
 	struct ds_lines lb;
 	const struct ds_disk *p;
 	const char *what;
-	int fa, fb, e;
+	uint64_t ns;
+	int e;
 
-	memset(&o, 0, sizeof(o));
-	o.what = strcmp(x->files[0], "-") == 0 ? "stdin" : x->files[0];
-	/* Standard input need not start at its file's beginning. */
-	o.start = strcmp(x->files[0], "-") == 0 ?
-	    lseek(STDIN_FILENO, 0, SEEK_CUR) : 0;
-	fa = open_snap(x, x->files[0], &o.l, &wa, &a);
-	ds_older_init(&o, fa >= 0 ? fa : STDIN_FILENO, o.start);
+	e = ds_older_open(&o, x->files[0], &wa, &a);
+	open_snap(x, e, o.what, &a);
 	if (x->nfiles == 1) {
-		report_lines(x, NULL, NULL, &o.l, o.what, a.uptime_ns,
-		    a.time_ns);
+		report_lines(x, NULL, &o.l, o.what, a.uptime_ns, a.time_ns);
 		goto done;
 	}
-	what = strcmp(x->files[1], "-") == 0 ? "stdin" : x->files[1];
-	fb = open_snap(x, x->files[1], &lb, &x->buf, &b);
-	if (b.uptime_ns == a.uptime_ns)
+	what = ds_snapfile_name(x->files[1]);
+	open_snap(x, ds_snapfile_open(x->files[1], &lb, &x->buf, &b), what,
+	    &b);
+	if ((e = ds_snap_interval(&a, &b, &ns)) < 0)
 		errx(1, "%s and %s were taken at the same uptime",
 		    x->files[0], x->files[1]);
-	if (b.uptime_ns < a.uptime_ns) {
-		/* Uptime went back: a reboot, or the files swapped. */
+	if (e == 1) {
 		warnx("%s: uptime below %s's (a reboot between them?): "
 		    "reporting since boot", x->files[1], x->files[0]);
 		/* Read before the report is committed: an error aborts it. */
 		if ((e = ds_older_read(&o, &x->pair, NULL, &p)) < 0)
 			tool_report_fail(&x->t, e, "%s", o.what);
-		report_lines(x, NULL, NULL, &lb, what, b.uptime_ns, b.time_ns);
+		report_lines(x, NULL, &lb, what, ns, b.time_ns);
 		x->last_bad = 0;
 		warn_bad(x, o.what, &o.pend);
 	} else {
-		report_lines(x, NULL, &o, &lb, what,
-		    b.uptime_ns - a.uptime_ns, b.time_ns);
+		report_lines(x, &o, &lb, what, ns, b.time_ns);
 	}
-	if (fb >= 0)
-		close(fb);
+	ds_lines_close(&lb);
 done:
-	if (fa >= 0)
-		close(fa);
-	ds_older_free(&o);
+	ds_older_close(&o);
 	ds_buf_free(&wa);
 }
 
@@ -594,44 +448,39 @@ sample_loop(struct dx *x)
 	ds_diskstats_free(&s[1].ds);
 }
 
-int
-main(int argc, char **argv)
+static void
+options_parse(struct dx *x, int argc, char **argv)
 {
 	static const struct option longopts[] = { TOOL_LONGOPTS };
-	struct dx x;
 	int ch;
 
-	memset(&x, 0, sizeof(x));
-	tool_init(&x.t, argv, &info);
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "af:Npsyz", longopts,
 	    NULL)) != -1) {
-		if (tool_option(&x.t, ch, optarg))
+		if (tool_option(&x->t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'a':
-			x.all = 1;
+			x->ds.all = 1;
 			break;
 		case 'f':
-			if (x.nfiles == 2) {
-				warnx("-f: at most two snapshots");
-				usage();
-			}
-			x.files[x.nfiles++] = optarg;
+			if (x->nfiles == 2)
+				tool_usage("-f: at most two snapshots");
+			x->files[x->nfiles++] = optarg;
 			break;
 		case 'N':
-			x.dm = 1;
+			x->ds.dm = 1;
 			break;
 		case 'p':
-			x.part = 1;
+			x->ds.part = 1;
 			break;
 		case 's':
-			x.snap = 1;
+			x->snap = 1;
 			break;
 		case 'y':
-			x.noboot = 1;
+			x->noboot = 1;
 			break;
 		case 'z':
-			x.zero = 1;
+			x->zero = 1;
 			break;
 		default:
 			usage();
@@ -639,26 +488,34 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	tool_interval(&x.t, &argc, argv);
-	if (ds_devsel_init(&x.sel, argv, (size_t)argc) < 0)
+	tool_interval(&x->t, &argc, argv);
+	if (ds_devsel_init(&x->sel, argv, (size_t)argc) < 0)
 		err(1, NULL);
-	if (x.snap && (x.nfiles > 0 || x.t.has_interval || x.sel.n > 0)) {
-		warnx("-s takes no snapshot file, device or interval");
-		usage();
-	}
-	if (x.nfiles > 0 && x.t.has_interval) {
-		warnx("-f reports on snapshots: no interval");
-		usage();
-	}
-	if (x.nfiles == 2 && strcmp(x.files[0], "-") == 0 &&
-	    strcmp(x.files[1], "-") == 0) {
-		warnx("-f: only one snapshot can come from stdin");
-		usage();
-	}
-	if (x.noboot && !x.t.has_interval) {
-		warnx("-y needs an interval");
-		usage();
-	}
+}
+
+static void
+options_check(struct dx *x)
+{
+	if (x->snap && (x->nfiles > 0 || x->t.has_interval || x->sel.n > 0))
+		tool_usage("-s takes no snapshot file, device or interval");
+	if (x->nfiles > 0 && x->t.has_interval)
+		tool_usage("-f reports on snapshots: no interval");
+	if (x->nfiles == 2 && strcmp(x->files[0], "-") == 0 &&
+	    strcmp(x->files[1], "-") == 0)
+		tool_usage("-f: only one snapshot can come from stdin");
+	if (x->noboot && !x->t.has_interval)
+		tool_usage("-y needs an interval");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct dx x;
+
+	memset(&x, 0, sizeof(x));
+	tool_init(&x.t, argv, &info);
+	options_parse(&x, argc, argv);
+	options_check(&x);
 	tool_start(&x.t);
 	if (x.snap) {
 		snapshot(&x);
@@ -670,9 +527,9 @@ main(int argc, char **argv)
 	 * for them; otherwise, and in a tree without sys/block, partitions
 	 * are told by their names, and -N keeps the kernel names.
 	 */
-	x.use_sys = x.nfiles == 0 || x.t.root != NULL ||
-	    (getenv("DISKSTAT_ROOT") != NULL && *getenv("DISKSTAT_ROOT"));
-	x.bd_state = x.use_sys ? 0 : -1;
+	ds_disksel_init(&x.ds, &x.t.r, &x.sel, x.nfiles == 0 ||
+	    x.t.root != NULL || (getenv("DISKSTAT_ROOT") != NULL &&
+	    *getenv("DISKSTAT_ROOT")));
 	ds_writer_init(&x.w, x.t.out, x.t.fmt, cols, NCOLS, x.t.header,
 	    "dxstat");
 	tool_writer(&x.t, &x.w);
@@ -681,10 +538,9 @@ main(int argc, char **argv)
 	else
 		sample_loop(&x);
 	ds_writer_free(&x.w);
-	ds_blockdevs_free(&x.bd);
+	ds_disksel_free(&x.ds);
 	ds_buf_free(&x.buf);
 	ds_buf_free(&x.scratch);
-	free(x.dmn);
 	ds_devsel_free(&x.sel);
 	tool_exit(x.status);
 }

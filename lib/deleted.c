@@ -183,27 +183,6 @@ ds_deleted_memory(const char *path, size_t len, const char *fstype,
 	    prefix(path, len, "/dev/shm/");
 }
 
-const struct ds_mount *
-ds_mount_host_view(const struct ds_mounts *host, const struct ds_mount *m)
-{
-	const struct ds_mount *any = NULL, *top = NULL;
-	size_t i;
-
-	for (i = 0; i < host->n; i++) {
-		const struct ds_mount *h = &host->m[i];
-
-		if (h->major != m->major || h->minor != m->minor)
-			continue;
-		if (strcmp(h->root, m->root) == 0)
-			return h;
-		if (top == NULL && strcmp(h->root, "/") == 0)
-			top = h;
-		if (any == NULL)
-			any = h;
-	}
-	return top != NULL ? top : any;
-}
-
 size_t
 ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len)
 {
@@ -950,437 +929,243 @@ ds_delfs_stat(const struct ds_root *r, const char *path, struct ds_delfs *fs)
 	return e;
 }
 
-/* ---- du -sx ----------------------------------------------------------- */
+/* ---- what ddeleted asks for ------------------------------------------- */
 
-/* Inodes with more than one link, so each is counted once. */
-struct inoset {
-	uint64_t *v;		/* 0 is a free slot; inode 0 does not occur */
-	size_t n, cap;
-};
+int
+ds_parse_size(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v, mul = 1;
+	int e;
+
+	if ((e = ds_parse_u64(s, &end, &v)) < 0)
+		return e;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	case 'T': case 't':
+		mul = 1ULL << 40;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end != '\0' || s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+/* dir (relative) below the current directory, or NULL and errno. */
+static char *
+abs_path(const char *dir)
+{
+	char *cwd, *p;
+	size_t n;
+
+	if ((cwd = getcwd(NULL, 0)) == NULL)
+		return NULL;
+	n = strlen(cwd) + strlen(dir) + 2;
+	if ((p = malloc(n)) != NULL)
+		snprintf(p, n, "%s%s%s", cwd, strcmp(cwd, "/") == 0 ? "" : "/",
+		    dir);
+	free(cwd);
+	return p;
+}
+
+int
+ds_delwant_stat(const struct ds_root *r, const char *arg,
+    struct ds_delwant *w)
+{
+	int e;
+
+	memset(w, 0, sizeof(*w));
+	w->path = arg;
+	/*
+	 * Live, a relative operand is relative to the current directory,
+	 * as for df(1); paths are resolved from the root, so prefix the
+	 * current directory (getcwd, not realpath(3), which pulls
+	 * getgroups into a static link).  Under another root the operands
+	 * are paths inside the tree, relative or not.
+	 */
+	if (r->live && arg[0] != '/') {
+		if ((w->abs = abs_path(arg)) == NULL)
+			return errno != 0 ? -errno : -ENOMEM;
+		w->path = w->abs;
+	}
+	if ((e = ds_delfs_stat(r, w->path, &w->fs)) < 0)
+		return e;
+	w->ok = 1;
+	return 0;
+}
+
+void
+ds_delwant_free(struct ds_delwant *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(w[i].abs);
+		w[i].abs = NULL;
+	}
+}
 
 static int
-inoset_add(struct inoset *s, uint64_t ino)
+wanted(const struct ds_delwant *w, size_t nw, const struct ds_deleted *d,
+    const struct ds_delfile *f)
 {
-	size_t i, mask;
+	size_t i;
 
-	if (s->n * 2 >= s->cap) {
-		struct inoset t = { 0 };
-		t.cap = s->cap ? s->cap * 2 : 1024;
-		if ((t.v = calloc(t.cap, sizeof(*t.v))) == NULL)
-			return -ENOMEM;
-		for (i = 0; i < s->cap; i++)
-			if (s->v[i] != 0)
-				(void)inoset_add(&t, s->v[i]);
-		free(s->v);
-		*s = t;
+	if (nw == 0)
+		return 1;
+	for (i = 0; i < nw; i++) {
+		if (w[i].ok && w[i].fs.dev == f->dev)
+			return 1;
+		if (f->mount != DS_DEL_NONE &&
+		    strcmp(ds_deleted_str(d, f->mount), w[i].path) == 0)
+			return 1;
 	}
-	mask = s->cap - 1;
-	for (i = (size_t)(ino * 0x9e3779b97f4a7c15ULL) & mask; s->v[i] != 0;
-	    i = (i + 1) & mask)
-		if (s->v[i] == ino)
+	return 0;
+}
+
+/*
+ * The rows answer df against du, so memory-backed files (shared
+ * /dev/zero mappings, memfd, SysV shm, tmpfs) only when asked for (-a);
+ * the summary has every filesystem, disk ones first.
+ */
+void
+ds_deleted_filter(struct ds_deleted *d, const struct ds_delwant *w,
+    size_t nw, uint64_t min, int memory)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < d->n; i++)
+		if (d->f[i].blocks * 512 >= min && wanted(w, nw, d, &d->f[i]) &&
+		    (memory || !d->f[i].memory))
+			d->f[j++] = d->f[i];
+	d->n = j;
+}
+
+/* One summary row: fs's figures, s's counts, with du what du reaches. */
+static void
+sumrow(const struct ds_root *r, const char *mount, size_t mlen,
+    const char *fstype, size_t flen, const struct ds_delfs *fs,
+    const struct ds_delsum *s, int du, struct ds_delsumrow *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mount = mount;
+	o->mount_len = mlen;
+	o->fstype = fstype;
+	o->fstype_len = flen;
+	o->s = *s;
+	/*
+	 * df's figures: f_blocks, f_blocks - f_bfree and f_bavail in
+	 * f_frsize units.  Without a mount (memfd, SysV shm live on the
+	 * kernel's internal tmpfs) they describe no filesystem a person
+	 * can see, so they are left out.
+	 */
+	if ((o->have_df = fs->have_statfs && mount != NULL)) {
+		o->used = fs->blocks >= fs->bfree ?
+		    (fs->blocks - fs->bfree) * fs->frsize : 0;
+		o->size = fs->blocks * fs->frsize;
+		o->avail = fs->bavail * fs->frsize;
+	}
+	if (!du || mount == NULL)
+		return;
+	if ((o->du_error = ds_du(r, mount, fs->dev, &o->reachable,
+	    &o->du_errors)) < 0)
+		return;
+	o->have_reach = 1;
+	if ((o->have_unexplained = o->have_df))
+		o->unexplained = (int64_t)o->used - (int64_t)o->reachable -
+		    (int64_t)s->held;
+}
+
+/*
+ * Filesystem k asked for holds nothing deleted (no row of sum) and was
+ * not asked for before: it gets a row of zeros, truly.
+ */
+static int
+want_alone(const struct ds_deleted *d, const struct ds_delsum *sum,
+    size_t n, const struct ds_delwant *w, size_t k)
+{
+	size_t i;
+
+	if (!w[k].ok)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (d->fs[sum[i].fs].dev == w[k].fs.dev)
 			return 0;
-	s->v[i] = ino;
-	s->n++;
+	for (i = 0; i < k; i++)
+		if (w[i].ok && w[i].fs.dev == w[k].fs.dev)
+			return 0;
 	return 1;
 }
 
-struct du {
-	dev_t dev;
-	uint64_t bytes, errors;
-	struct inoset links;
-	int e;
-};
-
-/*
- * One level of the walk: the directory's identity, to come back to it
- * through ".." and know it is the same, and the subdirectories still to
- * enter.  Only the deepest level holds a descriptor, so an 8,000-deep
- * tree needs neither 8,000 stack frames nor 8,000 descriptors; memory
- * is the pending names along one path.
- */
-struct du_level {
-	dev_t dev;
-	ino_t ino;
-	char **sub;
-	size_t n, i;
-};
-
-static void
-du_level_free(struct du_level *l)
-{
-	while (l->i < l->n)
-		free(l->sub[l->i++]);
-	free(l->sub);
-	l->sub = NULL;
-	l->n = l->i = 0;
-}
-
-/* Count the entries of the directory fd; its subdirectories into l. */
-static void
-du_read(struct du *u, int fd, struct du_level *l)
-{
-	struct dirent *de;
-	struct stat st;
-	size_t cap = 0;
-	DIR *dir;
-	int dfd;
-
-	if ((dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-	    (dir = fdopendir(dfd)) == NULL) {
-		if (dfd >= 0)
-			close(dfd);
-		u->errors++;
-		return;
-	}
-	while (u->e == 0 && (de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
-		    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
-			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno != ENOENT)
-				u->errors++;
-			continue;
-		}
-		/* -x: a mount point below belongs to another filesystem. */
-		if (st.st_dev != u->dev)
-			continue;
-		if (st.st_nlink > 1 && !S_ISDIR(st.st_mode)) {
-			int a = inoset_add(&u->links, st.st_ino);
-			if (a < 0) {
-				u->e = a;
-				break;
-			}
-			if (a == 0)
-				continue;
-		}
-		u->bytes += (uint64_t)st.st_blocks * 512;
-		if (!S_ISDIR(st.st_mode))
-			continue;
-		if (l->n == cap) {
-			size_t nc = cap ? cap * 2 : 8;
-			char **p = realloc(l->sub, nc * sizeof(*p));
-			if (p == NULL) {
-				u->e = -ENOMEM;
-				break;
-			}
-			l->sub = p;
-			cap = nc;
-		}
-		if ((l->sub[l->n] = strdup(de->d_name)) == NULL) {
-			u->e = -ENOMEM;
-			break;
-		}
-		l->n++;
-	}
-	closedir(dir);
-}
-
-/* Walk below the open directory cur (closed here), depth first. */
-static void
-du_walk(struct du *u, int cur)
-{
-	struct du_level *lv = NULL, *l;
-	size_t n = 0, cap = 0;
-	struct stat st;
-	int fd, entered = 1;
-
-	for (;;) {
-		if (entered) {
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				void *p = realloc(lv, nc * sizeof(*lv));
-				if (p == NULL) {
-					u->e = -ENOMEM;
-					break;
-				}
-				lv = p;
-				cap = nc;
-			}
-			l = &lv[n++];
-			memset(l, 0, sizeof(*l));
-			if (fstat(cur, &st) == 0) {
-				l->dev = st.st_dev;
-				l->ino = st.st_ino;
-			}
-			du_read(u, cur, l);
-			if (u->e < 0)
-				break;
-			entered = 0;
-		}
-		l = &lv[n - 1];
-		if (l->i < l->n) {
-			char *name = l->sub[l->i++];
-
-			fd = openat(cur, name, O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
-			free(name);
-			if (fd < 0) {
-				if (errno != ENOENT)
-					u->errors++;
-				continue;	/* the next sibling */
-			}
-			close(cur);
-			cur = fd;
-			entered = 1;
-			continue;
-		}
-		/* Done with this level: back up to its parent. */
-		du_level_free(l);
-		if (--n == 0)
-			break;
-		fd = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		close(cur);
-		cur = fd;
-		l = &lv[n - 1];
-		/* Moved away under us: the rest cannot be found again. */
-		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != l->dev ||
-		    st.st_ino != l->ino) {
-			u->errors++;
-			break;
-		}
-	}
-	while (n > 0)
-		du_level_free(&lv[--n]);
-	free(lv);
-	if (cur >= 0)
-		close(cur);
-}
-
 int
-ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
-    uint64_t *bytes, uint64_t *errors)
+ds_deleted_sumrows(const struct ds_root *r, const struct ds_deleted *d,
+    const struct ds_delwant *w, size_t nw, int du, struct ds_delsumrows *out)
 {
-	struct du u;
-	struct stat st;
-	int fd;
+	struct ds_delsum *sum, none;
+	size_t n, i, k;
+	int e, have_ms;
 
-	memset(&u, 0, sizeof(u));
-	if ((fd = ds_openat(r, dir, O_RDONLY | O_DIRECTORY)) < 0)
-		return fd;
-	if (fstat(fd, &st) < 0) {
-		u.e = -errno;
-		close(fd);
-		return u.e;
-	}
-	if (dev != 0 && st.st_dev != dev) {
-		close(fd);
-		return -EXDEV;
-	}
-	u.dev = st.st_dev;
-	u.bytes = (uint64_t)st.st_blocks * 512;
-	du_walk(&u, fd);
-	free(u.links.v);
-	*bytes = u.bytes;
-	*errors = u.errors;
-	return u.e;
-}
-
-/* ---- --truncate ------------------------------------------------------- */
-
-/*
- * One process's mappings of (dev, ino): a line of maps with that inode
- * number, confirmed by stat through map_files (the device in maps is
- * the superblock's, which differs from st_dev on btrfs and overlayfs).
- */
-static int
-maps_hold(const struct ds_root *r, int pid, uint64_t dev, uint64_t ino,
-    struct ds_buf *b)
-{
-	char rel[96], name[40];
-	struct stat st;
-	struct ds_map m;
-	char *cur, *line;
-	int e;
-
-	snprintf(rel, sizeof(rel), "proc/%d/maps", pid);
-	if ((e = ds_read_file(r, rel, b)) < 0)
+	memset(out, 0, sizeof(*out));
+	if ((e = ds_deleted_summary(d, &sum, &n)) < 0)
 		return e;
-	cur = b->data;
-	while ((line = ds_next_line(&cur)) != NULL) {
-		if (ds_map_parse(line, strlen(line), &m) < 0 ||
-		    m.inode != ino)
-			continue;
-		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, m.start,
-		    m.end);
-		snprintf(rel, sizeof(rel), "proc/%d/map_files/%s", pid, name);
-		if ((e = ds_fstatat_in(r, r->fd, rel, &st)) < 0) {
-			/* Unmapped since maps was read. */
-			if (e == -ENOENT)
-				continue;
-			return DS_MAPPED_MAYBE;
-		}
-		if (st.st_dev == dev && st.st_ino == ino)
-			return DS_MAPPED;
+	if ((out->row = calloc(n + nw + 1, sizeof(*out->row))) == NULL) {
+		free(sum);
+		return -ENOMEM;
 	}
+	have_ms = ds_mounts_self(r, &out->ms) == 0;
+	for (i = 0; i < n; i++) {
+		const struct ds_delfs *fs = &d->fs[sum[i].fs];
+
+		sumrow(r, fs->mount != DS_DEL_NONE ?
+		    ds_deleted_str(d, fs->mount) : NULL, fs->mount_len,
+		    fs->fstype != DS_DEL_NONE ?
+		    ds_deleted_str(d, fs->fstype) : NULL, fs->fstype_len,
+		    fs, &sum[i], du, &out->row[out->n++]);
+	}
+	memset(&none, 0, sizeof(none));
+	for (k = 0; k < nw; k++) {
+		const struct ds_mount *m = NULL;
+		const char *mnt = w[k].path, *fst = NULL;
+
+		if (!want_alone(d, sum, n, w, k))
+			continue;
+		if (have_ms)
+			m = ds_mount_by_dev(&out->ms, major(w[k].fs.dev),
+			    minor(w[k].fs.dev));
+		if (m != NULL) {
+			mnt = m->mnt;
+			fst = m->fstype;
+		}
+		sumrow(r, mnt, strlen(mnt), fst, fst != NULL ? strlen(fst) : 0,
+		    &w[k].fs, &none, du, &out->row[out->n++]);
+	}
+	free(sum);
 	return 0;
 }
 
-int
-ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
-    struct ds_buf *b, struct ds_mapcheck *c)
+void
+ds_delsumrows_free(struct ds_delsumrows *rs)
 {
-	struct ds_pids pids = { 0 };
-	size_t i;
-	int e;
-
-	memset(c, 0, sizeof(*c));
-	if ((e = ds_pids_read(r, "proc", &pids)) < 0)
-		return e;
-	for (i = 0; i < pids.n && c->mapped != DS_MAPPED; i++) {
-		e = maps_hold(r, pids.pid[i], dev, ino, b);
-		/* A process that exited maps nothing. */
-		if (e == -ENOENT || e == -ESRCH || e == 0)
-			continue;
-		if (e < 0) {
-			/* Another user's maps without root, or protected. */
-			if (c->unreadable++ == 0)
-				c->unreadable_pid = pids.pid[i];
-			continue;
-		}
-		if (c->mapped == 0 || e == DS_MAPPED) {
-			c->mapped = e;
-			c->pid = pids.pid[i];
-		}
-	}
-	ds_pids_free(&pids);
-	return 0;
-}
-
-int
-ds_deleted_probe(const struct ds_root *r, int pid, int fd,
-    struct ds_delprobe *p)
-{
-	char rel[64];
-	struct ds_buf b = { 0 };
-	struct statfs sf;
-	struct stat st, sn;
-	ssize_t n;
-	size_t len;
-	int e, pfd, stripped;
-
-	memset(p, 0, sizeof(*p));
-	/* What truncation would act on, and nothing else: live procfs. */
-	if ((pfd = ds_deleted_fddir(r, pid)) < 0)
-		return pfd;
-	close(pfd);
-	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
-	n = ds_readlink_in(r, r->fd, rel, p->path, sizeof(p->path));
-	if (n < 0)
-		return (int)n;
-	if ((size_t)n >= sizeof(p->path))
-		return -ENAMETOOLONG;
-	len = (size_t)n;
-	p->path[len] = '\0';
-	stripped = ds_deleted_strip(p->path, &len);
-	if ((pfd = ds_openat(r, rel, O_PATH)) < 0)
-		return pfd;
-	if (fstat(pfd, &st) < 0) {
-		e = -errno;
-		close(pfd);
-		return e;
-	}
-	/*
-	 * Not deleted, and the full name (suffix and all) is this very
-	 * file: it is really called "x (deleted)"; messages show that.
-	 */
-	if (!(stripped && st.st_nlink != 0 &&
-	    ds_fstatat_in(r, r->fd, p->path, &sn) == 0 && sn.st_dev == st.st_dev && sn.st_ino == st.st_ino))
-		p->path[len] = '\0';
-	else
-		len = (size_t)n;
-	p->dev = st.st_dev;
-	p->ino = st.st_ino;
-	p->size = (uint64_t)st.st_size;
-	p->blocks = (uint64_t)st.st_blocks;
-	p->nlink = (uint64_t)st.st_nlink;
-	p->regular = S_ISREG(st.st_mode);
-	p->memory = ds_deleted_memory(p->path, len, NULL,
-	    fstatfs(pfd, &sf) == 0 ? (uint64_t)sf.f_type : 0);
-	close(pfd);
-	snprintf(rel, sizeof(rel), "proc/%d/fdinfo/%d", pid, fd);
-	if (ds_read_file(r, rel, &b) == 0)
-		(void)ds_fdinfo_parse(b.data, &p->fi);
-	/*
-	 * Mapped by any process?  Truncating under a mapping raises SIGBUS
-	 * in whoever touches the pages past the new end, so every
-	 * process's maps is read, not only the holder's.  Only a file
-	 * --truncate would act on is worth that scan.
-	 */
-	if (p->regular && p->nlink == 0 && !p->memory) {
-		if ((e = ds_deleted_mapper(r, p->dev, p->ino, &b,
-		    &p->map)) < 0) {
-			ds_buf_free(&b);
-			return e;
-		}
-	}
-	ds_buf_free(&b);
-	return 0;
-}
-
-#define PROC_SUPER_MAGIC 0x9fa0
-
-int
-ds_deleted_fddir(const struct ds_root *r, int pid)
-{
-	char rel[48];
-	struct statfs sf;
-	int dfd;
-
-	/*
-	 * Only the live system, and only through procfs itself: a tree's
-	 * proc/PID/fd/N may be a symlink anywhere (into the real /proc
-	 * among others), and the mapping check would have read the tree's
-	 * maps while the truncation hit a live file.
-	 */
-	if (!r->live)
-		return -EPERM;
-	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
-	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW)) < 0)
-		return dfd;
-	if (fstatfs(dfd, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC) {
-		close(dfd);
-		return -EXDEV;
-	}
-	return dfd;
-}
-
-int
-ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
-    const struct ds_delprobe *p, uint64_t *freed)
-{
-	char num[16];
-	struct stat st;
-	uint64_t before;
-	int wfd, dfd, e = 0;
-
-	*freed = 0;
-	if ((dfd = ds_deleted_fddir(r, pid)) < 0)
-		return dfd;
-	snprintf(num, sizeof(num), "%d", fd);
-	/* procfs's own magic link: the open file itself, whatever its name. */
-	wfd = openat(dfd, num, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	e = wfd < 0 ? -errno : 0;
-	close(dfd);
-	if (wfd < 0)
-		return e;
-	/* The descriptor number may have been reused since the probe. */
-	if (fstat(wfd, &st) < 0) {
-		e = -errno;
-		goto out;
-	}
-	if (st.st_dev != p->dev || st.st_ino != p->ino || st.st_nlink != 0 ||
-	    !S_ISREG(st.st_mode)) {
-		e = -ESTALE;
-		goto out;
-	}
-	before = (uint64_t)st.st_blocks;
-	if (ftruncate(wfd, 0) < 0 || fstat(wfd, &st) < 0) {
-		e = -errno;
-		goto out;
-	}
-	if ((uint64_t)st.st_blocks < before)
-		*freed = (before - (uint64_t)st.st_blocks) * 512;
-out:
-	close(wfd);
-	return e;
+	free(rs->row);
+	ds_mounts_free(&rs->ms);
+	memset(rs, 0, sizeof(*rs));
 }

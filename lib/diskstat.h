@@ -544,6 +544,54 @@ int ds_devop_match(const struct ds_devop *op, const char *name,
 int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
     int whole);
 
+/* ---- Devices a report shows (lib/disksel.c) --------------------------- */
+
+/*
+ * dxstat's choice of rows: with no operand whole disks (the names in
+ * sys/block, read when first needed; without it, partitions are told by
+ * their names), partitions too with part; with operands those they name
+ * or match (ds_devsel_match: globs select whole disks, all with part).
+ * A device selected only by default or a glob is left out when it never
+ * did I/O, unless all.  Zero it, set part, all and dm, then
+ * ds_disksel_init.
+ */
+struct ds_dmname;
+struct ds_disksel {
+	const struct ds_root *r;
+	struct ds_devsel *sel;		/* the operands (the caller's) */
+	int part;			/* partitions too */
+	int all;			/* also devices that never did I/O */
+	int dm;				/* dm names wanted (-N) */
+	int use_sys;			/* the root's sys is the counters'
+					   machine (else no dm names) */
+	struct ds_blockdevs bd;
+	int bd_state;			/* 0 not read yet, 1 read, -1 none */
+	int bd_rescanned;		/* read during this report: the
+					   caller zeroes it at each */
+	int bd_error;			/* a read of sys/block failed with
+					   this -errno: the caller tells it
+					   (with the root's sys/block) and
+					   zeroes it */
+	struct ds_dmname *dmn;		/* dm names read, one per device */
+	size_t ndmn, capdmn;
+	struct ds_buf scratch;
+};
+void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
+    struct ds_devsel *sel, int use_sys);
+void ds_disksel_free(struct ds_disksel *s);
+/*
+ * 1 when c is shown (seen: it was in the previous sample), 0 when not,
+ * -ENOMEM.  Marks the operands that match it.
+ */
+int ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen);
+/*
+ * The device-mapper name of dev into *dm (NULL: none, or the counters
+ * are from another machine), read once per device.  0 or -ENOMEM.
+ */
+int ds_disksel_dm(struct ds_disksel *s, const char *dev, const char **dm);
+/* 1 when there are operands and none has matched a device yet. */
+int ds_devsel_none_matched(const struct ds_devsel *sel);
+
 /* ---- dxstat: snapshots and deltas ------------------------------------- */
 
 /*
@@ -574,6 +622,11 @@ int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
  * diskstats line, to be read with ds_diskstats_next or _fill.
  */
 int ds_snap_head(struct ds_lines *l, struct ds_snap *s);
+/*
+ * 1 when l reads procfs: a live sample, to be read whole before it is
+ * reported (a slow reader must not stretch it), not line by line.
+ */
+int ds_lines_procfs(const struct ds_lines *l);
 /* Append a snapshot to out: header lines, then the diskstats text. */
 int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
     const char *diskstats, size_t len);
@@ -1471,13 +1524,6 @@ int ds_deleted_strip(const char *s, size_t *len);
  */
 int ds_deleted_memory(const char *path, size_t len, const char *fstype,
     uint64_t fs_magic);
-/*
- * The host's mount of the filesystem that mount m (read in another
- * mount namespace) shows: same device and root, else same device and
- * root "/", else the first of that device.  NULL when the host has none.
- */
-const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
-    const struct ds_mount *m);
 
 #define DS_DEL_NONE ((size_t)-1)	/* no string */
 
@@ -1550,6 +1596,59 @@ int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
 int ds_delfs_stat(const struct ds_root *r, const char *path,
     struct ds_delfs *fs);
 
+/* A size: "1048576", "512K", "10M", "2G" (powers of 1024).  -ERANGE. */
+int ds_parse_size(const char *s, uint64_t *out);
+
+/* A filesystem asked for (a mount point operand). */
+struct ds_delwant {
+	const char *path;	/* the operand, made absolute when live */
+	char *abs;		/* the absolute copy, allocated */
+	int ok;			/* fs was read */
+	struct ds_delfs fs;
+};
+/*
+ * The operand arg (a path below the root; live, a relative one is taken
+ * from the current directory) statted into w.  On -errno, w->path is
+ * still set: a holder's mount point can match it by name.
+ */
+int ds_delwant_stat(const struct ds_root *r, const char *arg,
+    struct ds_delwant *w);
+/* The allocations of w[0..n-1]. */
+void ds_delwant_free(struct ds_delwant *w, size_t n);
+/*
+ * Keep the holders of d that hold min bytes or more, on a filesystem of
+ * w[0..nw-1] (any when nw is 0), memory-backed ones only with memory.
+ */
+void ds_deleted_filter(struct ds_deleted *d, const struct ds_delwant *w,
+    size_t nw, uint64_t min, int memory);
+
+/* A row of the per-filesystem summary, with df's and du's figures. */
+struct ds_delsumrow {
+	const char *mount, *fstype;	/* NULL: unknown */
+	size_t mount_len, fstype_len;
+	int have_df;			/* a mount, and its statfs */
+	uint64_t size, used, avail;	/* df's, bytes */
+	struct ds_delsum s;		/* held, files, holders */
+	int du_error;			/* with du: ds_du's -errno, or 0 */
+	int have_reach;
+	uint64_t reachable, du_errors;	/* du -sx, and entries not read */
+	int have_unexplained;
+	int64_t unexplained;		/* used - reachable - held */
+};
+struct ds_delsumrows {
+	struct ds_delsumrow *row;
+	size_t n;
+	struct ds_mounts ms;		/* names the rows may point into */
+};
+/*
+ * The summary of d (ds_deleted_summary's order), then a row of zeros for
+ * each filesystem of w[0..nw-1] holding nothing deleted; with du, each
+ * row with a mount walked by ds_du.  Strings point into d, w and out.
+ */
+int ds_deleted_sumrows(const struct ds_root *r, const struct ds_deleted *d,
+    const struct ds_delwant *w, size_t nw, int du, struct ds_delsumrows *out);
+void ds_delsumrows_free(struct ds_delsumrows *rs);
+
 /*
  * Like du -sx: bytes allocated (st_blocks x 512) by every inode
  * reachable by name from dir (below the root), each inode once,
@@ -1589,6 +1688,8 @@ struct ds_delprobe {
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };
+/* "PID:FD" (--truncate's operand): -EINVAL when not that. */
+int ds_parse_pidfd(const char *s, int *pid, int *fd);
 /*
  * proc/PID/fd of the live system, checked to be procfs (an O_PATH fd):
  * -EPERM under any other root, -EXDEV when proc is not procfs.  The
@@ -1597,6 +1698,21 @@ struct ds_delprobe {
 int ds_deleted_fddir(const struct ds_root *r, int pid);
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
+/*
+ * Whether --truncate may act on the file probed: DS_TRUNC_GO, or why
+ * not (root: the caller is root, whom only protected processes refuse
+ * their maps).
+ */
+enum ds_trunc_verdict {
+	DS_TRUNC_GO,
+	DS_TRUNC_NOT_REGULAR,
+	DS_TRUNC_LINKED,	/* not deleted: p->nlink names left */
+	DS_TRUNC_MEMORY,	/* memory-backed: it holds no disk space */
+	DS_TRUNC_MAPPED,	/* p->map.pid maps it */
+	DS_TRUNC_MAPPED_MAYBE,	/* p->map.pid maps that inode number */
+	DS_TRUNC_MAPS_UNREAD,	/* p->map.unreadable processes' maps unread */
+};
+int ds_deltrunc_verdict(const struct ds_delprobe *p, int root);
 /*
  * Truncate to 0 bytes through proc/PID/fd/FD, after checking it is
  * still the inode probed.  *freed: bytes of allocation released.
@@ -2035,6 +2151,41 @@ int ds_older_find(struct ds_older *o, struct ds_pair *pr,
     int *twice);
 void ds_older_free(struct ds_older *o);
 
+/*
+ * A snapshot file ("-": standard input) opened into l, its header lines
+ * read into s (ds_snap_head): l is left at its diskstats text, window
+ * its buffer, and ds_lines_close closes the file (not standard input).
+ * -errno; -EINVAL with s->why set for a damaged header.
+ */
+int ds_snapfile_open(const char *path, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s);
+/* The name of path for messages: "stdin" for "-". */
+const char *ds_snapfile_name(const char *path);
+/*
+ * The earlier of two snapshot files opened as ds_snapfile_open does and
+ * made ready to be read along (o zeroed, o->what its name, then
+ * ds_older_init).  Close it with ds_older_close.
+ */
+int ds_older_open(struct ds_older *o, const char *path,
+    struct ds_buf *window, struct ds_snap *s);
+void ds_older_close(struct ds_older *o);
+/*
+ * ds_older_find for c, line lineno of the later file: 1 when c is
+ * listed again there (not to be reported; counted in o->twice, the
+ * first in o->first_twice), else 0 with *found (NULL: new since).
+ */
+int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
+    const struct ds_disk *c, size_t i, size_t lineno,
+    const struct ds_disk **found);
+/*
+ * The interval from snapshot a to the later b into *ns: 0; or 1 when
+ * b's uptime is below a's (a reboot between them, or the files
+ * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
+ * both were taken at the same uptime.
+ */
+int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
+    uint64_t *ns);
+
 /* ---- Process samples kept between scans (lib/whobase.c) --------------- */
 
 /*
@@ -2223,6 +2374,13 @@ int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
  */
 const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
     unsigned int major, unsigned int minor);
+/*
+ * The host's mount of the filesystem that mount m (read in another
+ * mount namespace) shows: same device and root, else same device and
+ * root "/", else the first of that device.  NULL when the host has none.
+ */
+const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
+    const struct ds_mount *m);
 /* ---- Latency histograms (dlat) ---------------------------------------- */
 
 /*

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 #include "diskstat.h"
 
@@ -337,4 +338,15 @@ ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
 		x->v[DS_X_UTIL] = (double)d[DS_IO_TICKS] / cs * 100 / 10.0;
 		x->have |= 1u << DS_X_UTIL;
 	}
+}
+
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
+
+int
+ds_lines_procfs(const struct ds_lines *l)
+{
+	struct statfs sf;
+
+	return fstatfs(l->fd, &sf) == 0 && sf.f_type == PROC_MAGIC;
 }

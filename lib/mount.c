@@ -184,3 +184,29 @@ ds_mount_by_dev(const struct ds_mounts *ms, unsigned int major,
 			m = &ms->m[i];
 	return m;
 }
+
+/*
+ * A mount read in another mount namespace, as the host sees it: the
+ * host's mount of the same device and root, else of that device's root
+ * "/", else its first.
+ */
+const struct ds_mount *
+ds_mount_host_view(const struct ds_mounts *host, const struct ds_mount *m)
+{
+	const struct ds_mount *any = NULL, *top = NULL;
+	size_t i;
+
+	for (i = 0; i < host->n; i++) {
+		const struct ds_mount *h = &host->m[i];
+
+		if (h->major != m->major || h->minor != m->minor)
+			continue;
+		if (strcmp(h->root, m->root) == 0)
+			return h;
+		if (top == NULL && strcmp(h->root, "/") == 0)
+			top = h;
+		if (any == NULL)
+			any = h;
+	}
+	return top != NULL ? top : any;
+}

@@ -5,6 +5,7 @@
  * with the earlier sample an array or a snapshot file read along.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -260,4 +261,81 @@ ds_older_free(struct ds_older *o)
 	ds_diskstats_free(&o->pend);
 	ds_names_free(&o->all);
 	ds_names_free(&o->fresh);
+}
+
+int
+ds_snapfile_open(const char *path, struct ds_lines *l, struct ds_buf *window,
+    struct ds_snap *s)
+{
+	int fd = STDIN_FILENO;
+
+	if (strcmp(path, "-") != 0 &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		ds_lines_fd(l, -1, window);
+		return -errno;
+	}
+	ds_lines_fd(l, fd, window);
+	/* Closed by ds_lines_close; standard input is left open. */
+	l->own = fd != STDIN_FILENO;
+	return ds_snap_head(l, s);
+}
+
+const char *
+ds_snapfile_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "stdin" : path;
+}
+
+int
+ds_older_open(struct ds_older *o, const char *path, struct ds_buf *window,
+    struct ds_snap *s)
+{
+	int e;
+
+	memset(o, 0, sizeof(*o));
+	o->what = ds_snapfile_name(path);
+	/* Standard input need not start at its file's beginning. */
+	o->start = strcmp(path, "-") == 0 ?
+	    lseek(STDIN_FILENO, 0, SEEK_CUR) : 0;
+	if ((e = ds_snapfile_open(path, &o->l, window, s)) < 0)
+		return e;
+	ds_older_init(o, o->l.fd, o->start);
+	return 0;
+}
+
+void
+ds_older_close(struct ds_older *o)
+{
+	ds_lines_close(&o->l);
+	ds_older_free(o);
+}
+
+int
+ds_older_pair(struct ds_older *o, struct ds_pair *pr, const struct ds_disk *c,
+    size_t i, size_t lineno, const struct ds_disk **found)
+{
+	int e, twice;
+
+	if ((e = ds_older_find(o, pr, c, i, found, &twice)) < 0)
+		return e;
+	if (!twice)
+		return 0;
+	if (o->twice++ == 0)
+		o->first_twice = lineno;
+	return 1;
+}
+
+int
+ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
+    uint64_t *ns)
+{
+	if (b->uptime_ns == a->uptime_ns)
+		return -EINVAL;
+	/* Uptime went back: a reboot, or the files swapped. */
+	if (b->uptime_ns < a->uptime_ns) {
+		*ns = b->uptime_ns;
+		return 1;
+	}
+	*ns = b->uptime_ns - a->uptime_ns;
+	return 0;
 }

@@ -399,6 +399,84 @@ test_stream(void)
 	free(nb);
 }
 
+/*
+ * Two snapshot files opened as dxstat -f opens them: the earlier one
+ * read along, a device listed again in the later counted, the interval
+ * and the reboot case, a damaged header and a missing file.
+ */
+static void
+test_files(void)
+{
+	static const char earlier[] = "uptime 1000\ntime 1764470000.5\n"
+	    "8 0 sda 100 0 24 100 50 0 32 200 0 300 300\n"
+	    "8 16 sdb 10 0 24 100 5 0 32 200 0 300 300\n";
+	static const char later[] = "uptime 1010\n"
+	    "8 0 sda 200 0 24 100 60 0 32 200 0 300 300\n"
+	    "8 0 sda 200 0 24 100 60 0 32 200 0 300 300\n"
+	    "8 16 sdb 20 0 24 100 6 0 32 200 0 300 300\n";
+	char pa[] = "/tmp/ds-snapfile-XXXXXX", pb[] = "/tmp/ds-snapfile-XXXXXX";
+	struct ds_snap a = { 0 }, b = { 0 }, bad = { 0 };
+	struct ds_buf wa = { 0 }, wb = { 0 };
+	struct ds_diskstats skipped = { 0 };
+	const struct ds_disk *p;
+	struct ds_pair pr = { 0 };
+	struct ds_older o;
+	struct ds_lines lb;
+	struct ds_disk c;
+	char got[128] = "";
+	uint64_t ns;
+	size_t i = 0;
+	int fa, fb, e;
+
+	if ((fa = mkstemp(pa)) < 0 || (fb = mkstemp(pb)) < 0 ||
+	    write(fa, earlier, strlen(earlier)) < 0 ||
+	    write(fb, later, strlen(later)) < 0)
+		exit(1);
+	close(fa);
+	close(fb);
+	is_str(ds_snapfile_name("-"), "stdin", "\"-\" is stdin in messages");
+	is_str(ds_snapfile_name(pa), pa, "a file by its name");
+	is_int(ds_older_open(&o, pa, &wa, &a), 0, "earlier file opened");
+	is_u64(a.uptime_ns, 1000000000000ULL, "its uptime");
+	ok(o.seekable && o.start == 0, "a file: seekable, from 0");
+	is_int(ds_snapfile_open(pb, &lb, &wb, &b), 0, "later file opened");
+	is_int(ds_snap_interval(&a, &b, &ns), 0, "later uptime: an interval");
+	is_u64(ns, 10000000000ULL, "of 10 s");
+	while ((e = ds_diskstats_next(&lb, &c, &skipped)) > 0) {
+		size_t n = strlen(got);
+
+		if ((e = ds_older_pair(&o, &pr, &c, i, lb.lineno, &p)) < 0)
+			break;
+		snprintf(got + n, sizeof(got) - n, "%.16s=%.16s|", c.name,
+		    e ? "again" :
+		    p == NULL ? "new" : p->name);
+		if (!e)
+			i++;
+	}
+	is_int(e, 0, "read to the end");
+	is_str(got, "sda=sda|sda=again|sdb=sdb|", "paired, the repeat told");
+	ok(o.twice == 1 && o.first_twice == 3, "one repeat, on line 3 "
+	    "(%zu, %zu)", o.twice, o.first_twice);
+	is_int(ds_snap_interval(&b, &a, &ns), 1, "uptime went back: reboot");
+	is_u64(ns, 1000000000000ULL, "since boot: the later one's uptime");
+	is_int(ds_snap_interval(&a, &a, &ns), -EINVAL, "same uptime: -EINVAL");
+	ds_lines_close(&lb);
+	ds_older_close(&o);
+	if ((fb = open(pb, O_WRONLY | O_TRUNC)) < 0 ||
+	    write(fb, "time 5\n8 0 sda 1 2 3 4\n", 24) < 0)
+		exit(1);
+	close(fb);
+	is_int(ds_snapfile_open(pb, &lb, &wb, &bad), -EINVAL,
+	    "no uptime line: -EINVAL");
+	ok(bad.why != NULL, "with why (%s)", bad.why ? bad.why : "none");
+	ds_lines_close(&lb);
+	unlink(pb);
+	is_int(ds_snapfile_open(pb, &lb, &wb, &bad), -ENOENT, "missing file");
+	unlink(pa);
+	ds_buf_free(&wa);
+	ds_buf_free(&wb);
+}
+
 int
 main(void)
 {
@@ -406,5 +484,6 @@ main(void)
 	test_names();
 	test_twice();
 	test_stream();
+	test_files();
 	return tap_done();
 }
