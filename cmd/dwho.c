@@ -63,15 +63,11 @@ struct state {
 	struct ds_writer w;
 	struct ds_col cols[32];
 	int prom_ctr;		/* per-entry counters (prom, not -g) */
-	/* What the notes will say, and whether each was said. */
-	int off_delay, noted_delay, skip_said;
-	size_t unreadable;
-	int noted_unreadable;
-	size_t bad;
-	int first_bad, noted_bad, bad_iostat;
+	/* What the notes will say, and (said, a bit each) what was said. */
+	int off_delay, skip_said, said, first_bad, bad_iostat;
+	size_t unreadable, bad;
 	const char *source_note;	/* which -g source, said once */
 	char source_buf[4200];
-	int noted_source;
 	uint64_t now;
 	int begun, delay;
 	struct ds_whostream st;	/* per process or thread */
@@ -83,26 +79,6 @@ struct state {
 	size_t ncg, cgcap;
 	int cgsort, rates;
 };
-
-static const char *
-shown_command(const struct ds_proc *p, const struct opts *o, size_t *len,
-    char *buf, size_t size)
-{
-	int n;
-
-	if (o->cmdline) {
-		if (p->cmdline != NULL) {
-			*len = p->cmdline_len;
-			return p->cmdline;
-		}
-		/* Kernel threads have no command line: ps(1) brackets. */
-		n = snprintf(buf, size, "[%s]", p->comm);
-		*len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
-		return buf;
-	}
-	*len = p->comm_len;
-	return p->comm;
-}
 
 /* Filter after stat (and cmdline), before the rest is read. */
 static int
@@ -116,8 +92,8 @@ keep(const struct ds_proc *p, void *arg)
 	    strcmp(ds_user_name(&o->users, o->r, p->uid), o->user) != 0))
 		return 0;
 	/* regexec wants a C string; comm and cmdline hold no NUL. */
-	return !o->have_re || regexec(&o->re, shown_command(p, o, &len, buf,
-	    sizeof(buf)), 0, NULL, 0) == 0;
+	return !o->have_re || regexec(&o->re, ds_who_command(p, o->cmdline,
+	    buf, sizeof(buf), &len), 0, NULL, 0) == 0;
 }
 
 static void
@@ -163,7 +139,7 @@ write_row(struct state *s, const struct ds_whorow *rw, uint64_t now)
 		if (s->o->mode == M_THREAD)
 			ds_w_u64(&s->w, (uint64_t)p->pid);
 		ds_w_str(&s->w, ds_user_name(&s->o->users, s->o->r, p->uid));
-		cmd = shown_command(p, s->o, &len, buf, sizeof(buf));
+		cmd = ds_who_command(p, s->o->cmdline, buf, sizeof(buf), &len);
 		/* A series keeps its name while a kworker changes work. */
 		if (s->t->fmt == DS_FMT_PROM && !s->o->cmdline)
 			len = ds_who_stable_len(cmd, len);
@@ -183,6 +159,13 @@ write_row(struct state *s, const struct ds_whorow *rw, uint64_t now)
 	ds_w_row_end(&s->w);
 }
 
+/* Each note once: 1 when bit is yet to be said. */
+static int
+said(struct state *s, int bit)
+{
+	return !(s->said & bit) && (s->said |= bit);
+}
+
 /*
  * The notes on standard error, each once.  A person at a terminal gets
  * them before the first report; a pipe, a file or cron gets them after
@@ -192,16 +175,16 @@ write_row(struct state *s, const struct ds_whorow *rw, uint64_t now)
 static void
 notes(struct state *s)
 {
-	if (s->source_note != NULL && !s->noted_source++)
+	if (s->source_note != NULL && said(s, 1))
 		warnx("%s", s->source_note);
-	if (s->bad > 0 && s->bad_iostat && !s->noted_bad++)
+	if (s->bad > 0 && s->bad_iostat && said(s, 2))
 		warnx("%zu malformed io.stat %s skipped", s->bad,
 		    s->bad == 1 ? "line" : "lines");
-	if (s->bad > 0 && !s->noted_bad++)
+	if (s->bad > 0 && said(s, 2))
 		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
 		    "shown as - or skipped", s->bad,
 		    s->bad == 1 ? "file" : "files", s->first_bad);
-	if (s->off_delay && !s->noted_delay++)
+	if (s->off_delay && said(s, 4))
 		warnx("delay accounting is off, %%iodelay is -: enable it with "
 		    "'sysctl kernel.task_delayacct=1' or the 'delayacct' boot "
 		    "option; only tasks started after enabling it are "
@@ -211,7 +194,7 @@ notes(struct state *s)
 	 * only processes that refuse ptrace access (another user
 	 * namespace's init, say) remain.
 	 */
-	if (s->unreadable > 0 && !s->noted_unreadable++)
+	if (s->unreadable > 0 && said(s, 8))
 		warnx("I/O counters of %zu %s unreadable (%s): their byte "
 		    "and syscall columns are -", s->unreadable,
 		    s->unreadable == 1 ? "process are" : "processes are",
@@ -330,11 +313,11 @@ group_report(struct state *s, int later)
 	sampled(s, e, later ? s->cur : s->prev, 0);
 	if (!later && s->t->has_interval)
 		return;
-	begin(s);
 	if ((e = ds_whorows_cgroups(&s->st.cfg, later ? s->prev : NULL,
 	    later ? s->cur : s->prev, &s->rows)) < 0)
 		tool_errc(1, e, NULL);
 	sampled(s, 0, later ? s->cur : s->prev, 1);
+	begin(s);
 	for (i = 0; i < s->rows.n; i++)
 		row_out(&s->rows.r[i], s);
 	end(s);

@@ -2014,6 +2014,13 @@ void ds_whorows_free(struct ds_whorows *rs);
  * that of ds_cgrow.v (DS_WV_NONE: /proc/PID/io only).  -ENOENT if none.
  */
 int ds_who_sort_key(const char *name, int *proc, int *cg);
+/*
+ * The command a row shows: comm, or with cmdline the command line (in
+ * brackets, as ps(1) has it, comm of a kernel thread, which has none:
+ * made in buf).  *len its length; it holds no NUL, and ends with one.
+ */
+const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
+    size_t size, size_t *len);
 
 /*
  * The columns of the rows: time, then pid (tid) user command, or cgroup

@@ -5,6 +5,7 @@
  * the sort keys, and the rows kept to be sorted, with -n in a heap.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,26 @@ ds_whorows_free(struct ds_whorows *rs)
 	free(rs->r);
 	rs->r = NULL;
 	rs->n = rs->cap = 0;
+}
+
+const char *
+ds_who_command(const struct ds_proc *p, int cmdline, char *buf, size_t size,
+    size_t *len)
+{
+	int n;
+
+	if (!cmdline) {
+		*len = p->comm_len;
+		return p->comm;
+	}
+	if (p->cmdline != NULL) {
+		*len = p->cmdline_len;
+		return p->cmdline;
+	}
+	/* Kernel threads have no command line: ps(1) brackets. */
+	n = snprintf(buf, size, "[%s]", p->comm);
+	*len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	return buf;
 }
 
 /* ---- the columns of the rows ---- */
