@@ -475,37 +475,56 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 
 	if (tool_option(t, ch, arg, usage))
 		return;
-	if (ch == 'a')
+	switch (ch) {
+	case 'a':
 		o->all = 1;
-	else if (ch == 'c')
+		break;
+	case 'c':
 		opt_regex(o, arg);
-	else if (ch == 'g' || ch == 'G')
+		break;
+	case 'G':
+		if (strcmp(arg, "iostat") != 0 && strcmp(arg, "proc") != 0) {
+			warnx("-G %s: not a source (iostat, proc)", arg);
+			usage();
+		}
+		o->source = arg;
+		/* FALLTHROUGH */
+	case 'g':
 		o->mode = M_GROUP;
-	else if (ch == 'l')
+		break;
+	case 'l':
 		o->cmdline = 1;
-	else if (ch == 'n' && ds_parse_count(arg, &o->top) < 0)
-		tool_usage("-n '%s': not a count (1 to 4294967295)", arg);
-	else if (ch == 'p')
+		break;
+	case 'n':
+		if (ds_parse_count(arg, &o->top) < 0)
+			tool_usage("-n '%s': not a count (1 to 4294967295)",
+			    arg);
+		break;
+	case 'p':
 		opt_pids(o, arg);
-	else if (ch == 's')
+		break;
+	case 's':
 		o->sort_name = arg;
-	else if (ch == 't' && (o->threads = 1) && o->mode != M_GROUP)
-		o->mode = M_THREAD;
-	else if (ch == 'u' && (o->user = arg) && ds_is_number(arg) &&
-	    ds_strtou64(arg, &v) == 0 && v <= UINT32_MAX) {
-		o->have_uid = 1;
-		o->uid = (uint32_t)v;
-	} else if (ch == TOOL_HELP)
+		break;
+	case 't':
+		o->threads = 1;
+		if (o->mode != M_GROUP)
+			o->mode = M_THREAD;
+		break;
+	case 'u':
+		o->user = arg;
+		if (ds_is_number(arg) && ds_strtou64(arg, &v) == 0 &&
+		    v <= UINT32_MAX) {
+			o->have_uid = 1;
+			o->uid = (uint32_t)v;
+		}
+		break;
+	case TOOL_HELP:
 		tool_help(synopsis, options);
-	else if (strchr("aglnpstu", ch) == NULL)
-		usage();
-	if (ch == 'G' && strcmp(arg, "iostat") != 0 &&
-	    strcmp(arg, "proc") != 0) {
-		warnx("-G %s: not a source (iostat, proc)", arg);
+		break;
+	default:
 		usage();
 	}
-	if (ch == 'G')
-		o->source = arg;
 }
 
 /* The checks between options, then the run's set-up. */
