@@ -291,18 +291,16 @@ static const struct ds_col cg_ctr_col[DS_IOS_N] = {
 static const struct ds_col c_device =
 	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 };
 
-static const struct ds_col c_time =
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 };
-static const struct ds_col c_cgroup =
-	{ "cgroup", DS_T_STR, DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
-
 size_t
 ds_cgio_columns(int rates, struct ds_col *cols)
 {
+	struct ds_col who[DS_WHO_NCOLS];
 	int i;
 
-	cols[0] = c_time;
-	cols[1] = c_cgroup;
+	/* time and cgroup as dwho -g has them from /proc/PID/io. */
+	ds_who_columns(DS_WHOCOL_GROUP, who);
+	cols[0] = who[0];
+	cols[1] = who[1];
 	cols[2] = c_device;
 	for (i = 0; i < DS_IOS_N; i++) {
 		cols[3 + i] = cg_ctr_col[i];
