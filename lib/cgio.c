@@ -209,3 +209,106 @@ ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
 	free(tab);
 	return e;
 }
+
+static int
+cmp_cgrow(const void *a, const void *b)
+{
+	const struct ds_cgrow *x = a, *y = b;
+	int k = x->key, c, hx, hy;
+
+	if (k >= 0) {
+		hx = (x->have >> k) & 1;
+		hy = (y->have >> k) & 1;
+		if (hx != hy)
+			return hy - hx;
+		if (hx && x->v[k] != y->v[k])
+			return x->v[k] < y->v[k] ? 1 : -1;
+	}
+	if ((c = strcmp(x->cgroup, y->cgroup)) != 0)
+		return c;
+	if (x->all != y->all)
+		return y->all - x->all;		/* "all" first */
+	if (x->major != y->major)
+		return x->major < y->major ? -1 : 1;
+	return (x->minor > y->minor) - (x->minor < y->minor);
+}
+
+void
+ds_cgio_select(struct ds_cgrow *rows, size_t *n, int all, int key,
+    uint64_t top)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < *n; i++)
+		if (all || rows[i].active) {
+			rows[j] = rows[i];
+			rows[j++].key = key;
+		}
+	*n = j;
+	if (*n > 1)
+		qsort(rows, *n, sizeof(*rows), cmp_cgrow);
+	if (top > 0 && top < *n)
+		*n = (size_t)top;
+}
+
+int
+ds_cgio_source(const struct ds_root *r, char *mnt, size_t size)
+{
+	struct ds_cgios probe = { 0 };
+	struct ds_buf b = { 0 };
+	int e, has;
+
+	if ((e = ds_cgroup2_mount(r, mnt, size)) < 0)
+		return e;
+	has = ds_cgroup2_has_io(r, mnt, &b);
+	ds_buf_free(&b);
+	if (has < 0 && ds_cgios_read(r, mnt, &probe) == 0 &&
+	    probe.with_iostat > 0)
+		has = 1;
+	ds_cgios_free(&probe);
+	return has == 1;
+}
+
+/* ---- the columns of the rows (dwho -g) ---- */
+
+static const char *const cg_rate_name[DS_IOS_N] = {
+	"rkB/s", "wkB/s", "r/s", "w/s", "dkB/s", "d/s",
+};
+static const struct ds_col cg_ctr_col[DS_IOS_N] = {
+	{ "rbytes", DS_T_U64, DS_P_COUNTER, "cgroup_read_bytes_total",
+	    "Bytes read by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
+	{ "wbytes", DS_T_U64, DS_P_COUNTER, "cgroup_write_bytes_total",
+	    "Bytes written by the cgroup's I/O, per device (io.stat).", 0, 0, 0 },
+	{ "rios", DS_T_U64, DS_P_COUNTER, "cgroup_reads_total",
+	    "Read I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
+	{ "wios", DS_T_U64, DS_P_COUNTER, "cgroup_writes_total",
+	    "Write I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
+	{ "dbytes", DS_T_U64, DS_P_COUNTER, "cgroup_discard_bytes_total",
+	    "Bytes discarded by the cgroup, per device (io.stat).", 0, 0, 0 },
+	{ "dios", DS_T_U64, DS_P_COUNTER, "cgroup_discards_total",
+	    "Discard I/Os of the cgroup, per device (io.stat).", 0, 0, 0 },
+};
+static const struct ds_col c_device =
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 };
+
+size_t
+ds_cgio_columns(int rates, struct ds_col *cols)
+{
+	struct ds_col who[DS_WHO_NCOLS];
+	int i;
+
+	/* time and cgroup as dwho -g has them from /proc/PID/io. */
+	ds_who_columns(DS_WHOCOL_GROUP, who);
+	cols[0] = who[0];
+	cols[1] = who[1];
+	cols[2] = c_device;
+	for (i = 0; i < DS_IOS_N; i++) {
+		cols[3 + i] = cg_ctr_col[i];
+		if (rates) {
+			cols[3 + i].name = cg_rate_name[i];
+			cols[3 + i].type = DS_T_F2;
+			cols[3 + i].prom = DS_P_NONE;
+		}
+	}
+	return 3 + DS_IOS_N;
+}

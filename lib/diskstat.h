@@ -861,6 +861,13 @@ struct ds_pids {
 int ds_pids_read(const struct ds_root *r, const char *rel,
     struct ds_pids *out);
 void ds_pids_free(struct ds_pids *p);
+/*
+ * Add the ids of a list ("12,340,5") to out, then sort out and drop
+ * repeats.  -EINVAL at an id that is not one (1 to INT_MAX), copied to
+ * bad; -ENODATA when the list holds none.
+ */
+int ds_pids_parse(const char *list, struct ds_pids *out, char *bad,
+    size_t size);
 
 /* The fields of /proc/PID/stat that the tools use. */
 struct ds_stat {
@@ -2286,6 +2293,160 @@ int ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted);
  */
 int ds_topn_sort(struct ds_topn *t);
 
+/* ---- Rows of a report per process or cgroup (lib/whorow.c) ----------- */
+
+/*
+ * A row's values: those of ds_who_rate as the columns show them (bytes
+ * as kB, DS_WR_DELAY as percent), then the page-cache hit ratio and the
+ * block-layer total, kB read plus kB written per second.
+ */
+#define DS_WV_HIT	DS_WR_N
+#define DS_WV_TOTAL	(DS_WR_N + 1)
+#define DS_WV_N		(DS_WR_N + 2)
+#define DS_WV_PID	(-1)	/* sort key: the id alone */
+#define DS_WV_NONE	(-3)	/* sort key: a figure the source lacks */
+
+struct ds_whorow {
+	const struct ds_proc *p;	/* its entry; NULL in a cgroup's row */
+	const char *cgroup;	/* a cgroup's row: its path, "-" if none */
+	uint64_t procs;		/* entries summed */
+	struct ds_who_rate r;
+	double v[DS_WV_N];
+	uint32_t have;		/* bit per index of v */
+	int key;		/* the sort key: index of v, or DS_WV_PID */
+};
+/* How rows are made and ordered. */
+struct ds_whocfg {
+	long clk_tck;
+	int delay;		/* delay accounting on: DS_WR_DELAY wanted */
+	int idle;		/* rows whose counters did not move too (-a) */
+	int key;		/* index of v, or DS_WV_PID */
+	int sorted;		/* rows sorted by key; else in the scan's order */
+	uint64_t top;		/* only the first top rows; 0: all */
+	int cmdline;		/* names hold the command line */
+};
+/* v and have from r. */
+void ds_whorow_values(struct ds_whorow *rw);
+/*
+ * The row of p against q, its entry of the scan before (prev_up: that
+ * scan's uptime; NULL: rates since each process started).  An entry
+ * that q does not match but older than the interval has its rates since
+ * it started.  0 when it is not shown (idle, without c->idle), else 1.
+ */
+int ds_whorow_make(const struct ds_whocfg *c, const struct ds_proc *q,
+    const struct ds_proc *p, const uint64_t *prev_up, uint64_t up,
+    struct ds_whorow *rw);
+/*
+ * x (of entry px) before y (of entry py): x->key's value, larger first,
+ * unknown last; then the id (pid, or tid per thread); cgroup rows (no
+ * entries) by their names.  The entries are passed apart from the rows
+ * because a kept row's own is stored beside it (struct ds_whokept).
+ */
+int ds_whorow_cmp(const struct ds_whorow *x, const struct ds_proc *px,
+    const struct ds_whorow *y, const struct ds_proc *py);
+
+struct ds_whorows {
+	struct ds_whorow *r;
+	size_t n, cap;
+};
+/*
+ * dwho -g from /proc/PID/io: cur's entries (read with DS_WHO_CGROUP)
+ * against prev (NULL: since each started) summed per cgroup, the idle
+ * ones left out unless c->idle, in cgroup order or sorted by c->key,
+ * the first c->top of them.  Rows point into cur.  0 or -ENOMEM.
+ */
+int ds_whorows_cgroups(const struct ds_whocfg *c, const struct ds_procs *prev,
+    const struct ds_procs *cur, struct ds_whorows *out);
+void ds_whorows_free(struct ds_whorows *rs);
+
+/*
+ * A sort key's name (a word, or a column of either source): *proc the
+ * index of ds_whorow.v (DS_WV_PID, or DS_WV_NONE: io.stat only), *cg
+ * that of ds_cgrow.v (DS_WV_NONE: /proc/PID/io only).  -ENOENT if none.
+ */
+int ds_who_sort_key(const char *name, int *proc, int *cg);
+/*
+ * The command a row shows: comm, or with cmdline the command line (in
+ * brackets, as ps(1) has it, comm of a kernel thread, which has none:
+ * made in buf).  *len its length; it holds no NUL, and ends with one.
+ */
+const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
+    size_t size, size_t *len);
+
+/*
+ * The columns of the rows: time, then pid (tid) user command, or cgroup
+ * procs; then the values in the order of ds_who_vorder (indexes of
+ * ds_whorow.v), or with DS_WHOCOL_COUNTERS the counters since each
+ * process started (those of ds_who_io_field in struct ds_io, then field
+ * 42 in seconds); then carries and start.  cols has room for
+ * DS_WHO_NCOLS; the count is returned.
+ */
+#define DS_WHOCOL_THREAD	0x1	/* a tid column */
+#define DS_WHOCOL_GROUP		0x2	/* per cgroup */
+#define DS_WHOCOL_COUNTERS	0x4	/* counters, not rates (prom) */
+#define DS_WHO_NV		(DS_WR_N + 1)
+#define DS_WHO_NCOLS		(7 + DS_WHO_NV)
+extern const int ds_who_vorder[DS_WHO_NV];
+extern const int ds_who_io_field[DS_WR_DELAY];
+size_t ds_who_columns(unsigned int how, struct ds_col *cols);
+
+/* A row kept to be sorted, with a copy of its entry (cgroup NULL). */
+struct ds_whokept {
+	struct ds_whorow rw;	/* rw.p: p below after ds_whokept_sort */
+	struct ds_proc p;	/* its cmdline its own, or NULL */
+};
+int ds_whokept_cmp(const void *a, const void *b);
+/*
+ * Keep rw (of entry p) in t, a zeroed ds_topn the first time: with top
+ * the best top rows so far, else all.  0 or -ENOMEM.
+ */
+int ds_whokept_offer(struct ds_topn *t, uint64_t top, const struct ds_whorow *rw,
+    const struct ds_proc *p);
+/* t's rows (struct ds_whokept) in order, each row pointing at its entry. */
+int ds_whokept_sort(struct ds_topn *t);
+/* Forget the kept rows (n to 0), freeing their command lines. */
+void ds_whokept_clear(struct ds_topn *t);
+
+/*
+ * A report per process or thread made while proc is scanned (lib/
+ * whostream.c).  A report alone (no interval) makes its rows as
+ * entries are read: its rates are since each process started, so a
+ * wait for the reader moves them by next to nothing.  With more (a
+ * report follows), a compact base of the scan is kept; an interval's
+ * report reads its whole scan, then makes its rows from the two bases.
+ * Rows go to row (arg) at once, or with cfg.sorted are kept (with top,
+ * the best so far) and handed out sorted once the scan is over; a
+ * nonzero return of row for a row made at once ends the scan (a write
+ * error).  Set the fields before the first scan (cfg.delay before
+ * each); zeroed state, freed by ds_whostream_free.
+ */
+typedef int (*ds_who_row)(const struct ds_whorow *rw, void *arg);
+struct ds_whostream {
+	struct ds_whocfg cfg;
+	unsigned int flags;	/* DS_WHO_* of ds_procs_each */
+	const int *pids;
+	size_t npids;
+	ds_who_keep keep;	/* NULL: all; called with arg */
+	ds_who_row row;
+	void *arg;
+	int err;		/* the scan's own failure (-ENOMEM), or 0 */
+	/* Between scans. */
+	struct ds_whobase bases[2];
+	struct ds_whobase *prev; /* the scan before, NULL in one report */
+	struct ds_whobase *next; /* this scan's, NULL when none follows */
+	struct ds_whonames names;	/* this scan's, when late */
+	struct ds_topn heap;
+	int reporting, late;
+};
+/*
+ * One scan into scan (its counters; freed by the caller): report: make
+ * this scan's rows; more: keep its base.  -errno of the scan (with
+ * scan->failed), or s->err; else 0.
+ */
+int ds_whostream_scan(const struct ds_root *r, struct ds_whostream *s,
+    int report, int more, struct ds_procs *scan);
+void ds_whostream_free(struct ds_whostream *s);
+
 /* ---- Per-cgroup I/O over an interval (lib/cgio.c) -------------------- */
 
 /* One row: a cgroup on one device, or its whole-disk sum ("all"). */
@@ -2298,6 +2459,7 @@ struct ds_cgrow {
 	uint64_t u[DS_IOS_N];	/* total since the cgroup's creation */
 	uint32_t have;		/* bit per key known */
 	int active;		/* a counter moved (since creation: nonzero) */
+	int key;		/* the sort key (ds_cgio_select) */
 };
 /*
  * The rows of cur against prev over the interval of their uptimes (prev
@@ -2315,6 +2477,26 @@ struct ds_cgrow {
 int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
     const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
     size_t *cap);
+/*
+ * The rows shown: the active ones (all of them with all), sorted by key
+ * (an index of v, larger first, unknown last; -1: none), then cgroup,
+ * its all row first, then device number; the first top (0: all).
+ */
+void ds_cgio_select(struct ds_cgrow *rows, size_t *n, int all, int key,
+    uint64_t top);
+/*
+ * Where dwho -g finds per-cgroup I/O: the cgroup v2 mount into mnt, then
+ * 1 when the io controller is on there (or, in a captured tree without
+ * the root's cgroup.controllers, some cgroup has io.stat), 0 when not;
+ * -errno without a cgroup v2 mount.
+ */
+int ds_cgio_source(const struct ds_root *r, char *mnt, size_t size);
+/*
+ * The columns of ds_cgrow rows: time cgroup device, then per key the
+ * rate (rkB/s...: rates) or the counter (rbytes...).  cols has room for
+ * 3 + DS_IOS_N, which is returned.
+ */
+size_t ds_cgio_columns(int rates, struct ds_col *cols);
 
 /* ---- Waiting for pressure (lib/psiwatch.c) ---------------------------- */
 

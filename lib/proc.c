@@ -6,6 +6,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -212,4 +214,47 @@ ds_io_parse(const char *text, struct ds_io *io)
 		p = *nl != '\0' ? nl + 1 : nl;
 	}
 	return io->have != 0 ? 0 : -EINVAL;
+}
+
+int
+ds_pids_parse(const char *list, struct ds_pids *out, char *bad, size_t size)
+{
+	char *s, *tok, *save, *copy;
+	uint64_t v;
+	size_t i, j;
+	int *p, e = 0;
+
+	if ((copy = strdup(list)) == NULL)
+		return -ENOMEM;
+	for (s = copy; e == 0 && (tok = strtok_r(s, ",", &save)) != NULL;
+	    s = NULL) {
+		if (ds_strtou64(tok, &v) < 0 || v < 1 || v > INT_MAX) {
+			if (size > 0)
+				snprintf(bad, size, "%s", tok);
+			e = -EINVAL;
+		} else if (out->n == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 16;
+
+			if ((p = reallocarray(out->pid, cap, sizeof(*p))) == NULL)
+				e = -ENOMEM;
+			else {
+				out->pid = p;
+				out->cap = cap;
+			}
+		}
+		if (e == 0)
+			out->pid[out->n++] = (int)v;
+	}
+	free(copy);
+	if (e == 0 && out->n == 0)
+		e = -ENODATA;
+	if (e < 0)
+		return e;
+	/* Sorted and unique, so each is read once. */
+	qsort(out->pid, out->n, sizeof(*out->pid), cmppid);
+	for (i = j = 0; i < out->n; i++)
+		if (j == 0 || out->pid[j - 1] != out->pid[i])
+			out->pid[j++] = out->pid[i];
+	out->n = j;
+	return 0;
 }

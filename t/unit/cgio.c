@@ -138,6 +138,52 @@ fig(const struct ds_cgrow *r, size_t n, const char *cgroup,
 	return buf;
 }
 
+/*
+ * ds_cgio_select: the idle rows out (but with all), sorted by a key
+ * (larger first, unknown last), ties by cgroup, its all row first, then
+ * device number; a total order, so any sort gives the same rows; top.
+ */
+static void
+test_select(void)
+{
+	static const struct { const char *cg; int all; unsigned int mi;
+	    double v; int have, active; } in[] = {
+		{ "/b", 0, 16, 5, 1, 1 }, { "/b", 1, 0, 5, 1, 1 },
+		{ "/a", 0, 0, 5, 1, 1 }, { "/a", 1, 0, 5, 1, 1 },
+		{ "/c", 1, 0, 9, 0, 1 }, { "/d", 1, 0, 0, 1, 0 },
+		{ "/a", 0, 16, 7, 1, 1 },
+	};
+	struct ds_cgrow r[7];
+	char got[128];
+	size_t i, n;
+
+	for (n = 0; n < 7; n++) {
+		memset(&r[n], 0, sizeof(r[n]));
+		r[n].cgroup = in[n].cg;
+		r[n].all = in[n].all;
+		r[n].major = 8;
+		r[n].minor = in[n].mi;
+		snprintf(r[n].device, sizeof(r[n].device), "%s",
+		    in[n].all ? "all" : in[n].mi ? "sdb" : "sda");
+		r[n].v[DS_IOS_WIOS] = in[n].v;
+		r[n].have = in[n].have ? 1u << DS_IOS_WIOS : 0;
+		r[n].active = in[n].active;
+	}
+	n = 7;
+	ds_cgio_select(r, &n, 0, DS_IOS_WIOS, 0);
+	for (got[0] = '\0', i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s:%s ",
+		    r[i].cgroup, r[i].device);
+	is_str(got, "/a:sdb /a:all /a:sda /b:all /b:sdb /c:all ",
+	    "select -s wios: idle out, by value, ties: all first, then minor");
+	n = 6;
+	ds_cgio_select(r, &n, 1, -1, 2);
+	for (got[0] = '\0', i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s:%s ",
+		    r[i].cgroup, r[i].device);
+	is_str(got, "/a:all /a:sda ", "select -n 2: by cgroup, the first two");
+}
+
 int
 main(void)
 {
@@ -146,6 +192,8 @@ main(void)
 	size_t n = 0, cap = 0, i;
 	struct ds_root root;
 	const struct ds_cgrow *w;
+	char mnt[256], path[300];
+	FILE *f;
 
 	tree();
 	if (ds_root_open(&root, top) < 0) {
@@ -239,6 +287,21 @@ main(void)
 	/* A second call reuses the array. */
 	is_int(ds_cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "again: 0");
 	is_int(n, 14, "again: the same rows, not appended");
+
+	test_select();
+	/* A tree without a mount table has v2 where unified hosts do. */
+	is_int(ds_cgio_source(&root, mnt, sizeof(mnt)), 0,
+	    "source: no io.stat, no cgroup.controllers: 0");
+	is_str(mnt, "/sys/fs/cgroup", "source: the mount assumed");
+	mk("sys/fs", NULL);
+	mk("sys/fs/cgroup", NULL);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cgroup.controllers", top);
+	if ((f = fopen(path, "w")) != NULL) {
+		fputs("cpu io memory\n", f);
+		fclose(f);
+	}
+	is_int(ds_cgio_source(&root, mnt, sizeof(mnt)), 1,
+	    "source: the io controller listed: 1");
 
 	free(r);
 	for (i = 0; i < a.n; i++)
