@@ -635,6 +635,12 @@ int ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
     struct ds_psi *p);
 int ds_psi_read_fd(int fd, struct ds_buf *scratch, struct ds_psi *p);
 /*
+ * Read and parse the pressure file of res: dirfd's res.pressure when
+ * dirfd >= 0 (a cgroup), else proc/pressure/res under the root.
+ */
+int ds_psi_read_res(const struct ds_root *r, int dirfd, enum ds_psi_res res,
+    struct ds_buf *scratch, struct ds_psi *p);
+/*
  * The share of an interval spent stalled, in percent (0 to 100), from
  * two totals (us) and the interval (ns).  A total that went backwards
  * (cgroup made again) counts from 0.  -EINVAL when interval_ns is 0.
@@ -2001,6 +2007,34 @@ uint64_t ds_psi_window_next(const struct ds_psi_window *w);
 /* Add a sample; 1 when it crosses the threshold, else 0. */
 int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
     uint64_t now_ns);
+/*
+ * Sleep until the next sample is due (ds_psi_window_next), or the
+ * deadline (CLOCK_BOOTTIME ns, 0: none) if sooner: 1 when a sample is
+ * due, 0 when the deadline has passed, -EINTR when a signal came.
+ */
+int ds_psi_window_wait(const struct ds_psi_window *w, uint64_t deadline_ns);
+
+/*
+ * The kernel's trigger armed on fd: wait for its event (POLLPRI) until
+ * the deadline (CLOCK_BOOTTIME ns, 0: none).  1 on an event, 0 when the
+ * deadline has passed, -ENODEV when the file went away (its cgroup was
+ * removed), -EINTR when a signal came, or poll's -errno.
+ */
+int ds_psi_trigger_poll(int fd, uint64_t deadline_ns);
+/*
+ * Is an event of the armed trigger real?  The first needs the total
+ * grown by the trigger's stall since the baseline (a freshly armed
+ * trigger can fire at once); each later one, some stall since the last
+ * event (the kernel rate-limits them to one per window).
+ */
+struct ds_psi_armed {
+	uint64_t base;		/* total at the baseline or the last event */
+	uint64_t need_us;
+};
+void ds_psi_armed_init(struct ds_psi_armed *a,
+    const struct ds_psi_trigger *tr, uint64_t base);
+/* 1 when total makes an event (it becomes the new base), else 0. */
+int ds_psi_armed_add(struct ds_psi_armed *a, uint64_t total);
 
 /*
  * Pair the elements of two samples by path, each of size bytes with a
@@ -2011,6 +2045,54 @@ int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
  */
 int ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
     size_t size, size_t path_off, size_t link_off);
+
+/* ---- Samples of pressure (lib/psisample.c) --------------------------- */
+
+/* One cgroup (or the whole system) in one sample. */
+struct ds_psi_cg {
+	char *path;		/* NULL: the system, from proc/pressure */
+	unsigned int ok;	/* bit r: resource r read */
+	struct ds_psi p[DS_PSI_NRES];
+	const struct ds_psi_cg *prev;	/* the same cgroup the sample before */
+	double key;		/* ds_psi_sample_rank's key */
+};
+struct ds_psi_sample {
+	struct ds_psi_cg *cg;
+	size_t n, cap;
+	uint64_t up_ns;		/* ds_uptime_ns when read, 0: unknown */
+};
+/*
+ * A new, zeroed element at the end of s.  path NULL is the system; a
+ * cgroup's path is top (NULL or "/": none) followed by path, copied.
+ * NULL when out of memory.
+ */
+struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
+    const char *path);
+/* Drop the last element; empty s (keeping its array); free it all. */
+void ds_psi_sample_pop(struct ds_psi_sample *s);
+void ds_psi_sample_clear(struct ds_psi_sample *s);
+void ds_psi_sample_free(struct ds_psi_sample *s);
+/* Link each of cur's elements to prev's of the same path (ds_psi_pair). */
+int ds_psi_sample_pair(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur);
+/* The line of resource r, kind k, of c; NULL when c has none (or c NULL). */
+const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
+/*
+ * The stall share (percent) of c's line r, k between prev and cur (c in
+ * cur, paired); -1 when there is no prev, no such line in both, or no
+ * time between the samples.
+ */
+double ds_psi_sample_share(const struct ds_psi_sample *prev,
+    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
+/*
+ * Sort cur, most stalled first, by the share over the interval (avg10
+ * without prev) of resource r, kind "some" ("full" where there is only
+ * that, as for irq); no such line ranks last; ties by path.
+ */
+void ds_psi_sample_rank(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur, enum ds_psi_res r);
 
 /* ---- Mounts by device (lib/mount.c) ----------------------------------- */
 

@@ -186,6 +186,20 @@ ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
 }
 
 int
+ds_psi_read_res(const struct ds_root *r, int dirfd, enum ds_psi_res res,
+    struct ds_buf *scratch, struct ds_psi *p)
+{
+	char rel[64];
+
+	if (dirfd >= 0) {
+		snprintf(rel, sizeof(rel), "%s.pressure", ds_psi_res_name(res));
+		return ds_psi_read_at(dirfd, rel, scratch, p);
+	}
+	snprintf(rel, sizeof(rel), "proc/pressure/%s", ds_psi_res_name(res));
+	return ds_psi_read(r, rel, scratch, p);
+}
+
+int
 ds_psi_share(uint64_t before, uint64_t after, uint64_t interval_ns,
     double *pct)
 {
