@@ -28,8 +28,6 @@ struct dpsi {
 	int waiting;		/* -W RESOURCE:KIND:STALL/WINDOW */
 	size_t reports;
 	struct ds_buf scratch;
-	/* reading a walk */
-	struct ds_psi_sample *cur;
 };
 
 struct waiter {
@@ -116,136 +114,39 @@ parse_resources(struct dpsi *d, const char *arg)
 	d->res_explicit = 1;
 }
 
-/* A new element of s, or exit. */
-static struct ds_psi_cg *
-sample_add(struct ds_psi_sample *s, const char *top, const char *path)
-{
-	struct ds_psi_cg *c = ds_psi_sample_add(s, top, path);
-
-	if (c == NULL)
-		err(1, NULL);
-	return c;
-}
-
-/* "where" for messages: proc/pressure/io, or cgroup /a/b: io.pressure. */
+/* A problem met reading, said once (at the first report), not each time. */
 static void
-warn_file(struct dpsi *d, const struct ds_psi_cg *c, enum ds_psi_res r,
-    const char *fmt, const char *arg)
+note_warn(struct dpsi *d, const struct ds_psi_note *n, int cgroup)
 {
+	const char *rn = n->res >= 0 ? ds_psi_res_name(n->res) : NULL;
 	char what[512];
 
-	if (d->reports > 0)
-		return;		/* once, not at every sample */
-	snprintf(what, sizeof(what), fmt, arg);
-	if (c->path == NULL)
-		warnx("proc/pressure/%s: %s", ds_psi_res_name(r), what);
-	else
-		warnx("cgroup %s: %s.pressure: %s", c->path,
-		    ds_psi_res_name(r), what);
-}
-
-/*
- * Read the selected pressure files of one cgroup (dirfd) or of the
- * system (dirfd -1).  Returns how many resources were read.  With
- * "walking" set, a missing file is normal (cgroup removed, or its
- * pressure accounting off) and not worth a word.
- */
-static int
-read_cg(struct dpsi *d, struct ds_psi_cg *c, int dirfd, int walking)
-{
-	char num[32];
-	size_t i;
-	int e, n = 0;
-
-	for (i = 0; i < d->nres; i++) {
-		enum ds_psi_res r = d->order[i];
-		struct ds_psi *p = &c->p[r];
-
-		e = ds_psi_read_res(&d->t.r, dirfd, r, &d->scratch, p);
-		if (e == 0) {
-			c->ok |= 1u << r;
-			n++;
-			if (p->bad > 0) {
-				snprintf(num, sizeof(num), "%zu", p->first_bad);
-				warn_file(d, c, r, "line %s malformed, skipped",
-				    num);
-				d->rc = 1;
-			}
-			continue;
-		}
-		if (e == -EOPNOTSUPP) {
-			/* 4.20 to 5.5, RHEL 8: files there, PSI off. */
-			if (dirfd < 0)
-				errx(1, "proc/pressure/%s: %s",
-				    ds_psi_res_name(r), ds_psi_errmsg(e, 0));
-			errx(1, "cgroup %s: %s.pressure: %s", c->path,
-			    ds_psi_res_name(r), ds_psi_errmsg(e, 1));
-		}
-		if (e == -ENOENT || e == -ENODEV) {
-			if (walking || !d->res_explicit)
-				continue;
-			/*
-			 * irq pressure needs 6.1 and IRQ time accounting:
-			 * only a resource asked for by name is worth a word.
-			 */
-			warn_file(d, c, r, "%s", r == DS_PSI_IRQ &&
-			    e == -ENOENT ? "not in this kernel (6.1+ with "
-			    "CONFIG_IRQ_TIME_ACCOUNTING)" :
-			    ds_psi_errmsg(e, dirfd >= 0));
-			d->rc = 1;
-			continue;
-		}
-		/* Out of descriptors deep in a walk: the subtree is left out. */
-		if (walking && (e == -EMFILE || e == -ENFILE))
-			return e;
-		warn_file(d, c, r, "%s", e == -EINVAL ?
-		    "malformed, no line to report" : strerror(-e));
+	if (n->res >= 0)
 		d->rc = 1;
-	}
-	return n;
-}
-
-static int
-walk_one(void *arg, int dirfd, const char *path)
-{
-	struct dpsi *d = arg;
-	struct ds_psi_cg *c;
-	int e;
-
-	/*
-	 * Not the top itself: it holds every cgroup below, so it would
-	 * always rank first (the root's files are /proc/pressure's).
-	 * "dpsi -c PATH" gives its rows.
-	 */
-	/* A subtree the walk could not enter: named once, the rest reported. */
-	if (dirfd < 0) {
-		const char *top = strcmp(d->top, "/") != 0 ? d->top : "";
-
-		if (strcmp(path, "/") == 0 && *top != '\0')
-			path = "";
-		if (d->reports > 0)
-			return 0;
-		if (dirfd == -ELOOP)
-			warnx("cgroup %s%s: subtree skipped: nested deeper "
-			    "than %d levels", top, path, DS_CGROUP_DEPTH_MAX);
-		else
-			tool_warnc(dirfd, "cgroup %s%s: subtree skipped", top,
-			    path);
-		return 0;
-	}
-	if (strcmp(path, "/") == 0)
-		return 0;
-	c = sample_add(d->cur, d->top, path);
-	/* A cgroup whose pressure files are off or gone has no rows. */
-	if ((e = read_cg(d, c, dirfd, 1)) < 0) {
-		if (d->reports == 0)
-			tool_warnc(e, "cgroup %s: subtree skipped", c->path);
-		ds_psi_sample_pop(d->cur);
-		return DS_CGROUP_PRUNE;
-	}
-	if (e == 0 && c->ok == 0)
-		ds_psi_sample_pop(d->cur);
-	return 0;
+	if (d->reports > 0)
+		return;
+	if (n->res < 0 && n->e == -ELOOP)
+		warnx("cgroup %s: subtree skipped: nested deeper than %d "
+		    "levels", n->path, DS_CGROUP_DEPTH_MAX);
+	if (n->res < 0 && n->e != -ELOOP)
+		tool_warnc(n->e, "cgroup %s: subtree skipped", n->path);
+	if (n->res < 0)
+		return;
+	/* irq pressure needs 6.1 and IRQ time accounting. */
+	if (n->e == 0)
+		snprintf(what, sizeof(what), "line %zu malformed, skipped",
+		    n->line);
+	else if (n->e == -ENOENT || n->e == -ENODEV)
+		snprintf(what, sizeof(what), "%s", n->res == DS_PSI_IRQ &&
+		    n->e == -ENOENT ? "not in this kernel (6.1+ with "
+		    "CONFIG_IRQ_TIME_ACCOUNTING)" : ds_psi_errmsg(n->e, cgroup));
+	else
+		snprintf(what, sizeof(what), "%s", n->e == -EINVAL ?
+		    "malformed, no line to report" : strerror(-n->e));
+	if (n->path == NULL)
+		warnx("proc/pressure/%s: %s", rn, what);
+	else
+		warnx("cgroup %s: %s.pressure: %s", n->path, rn, what);
 }
 
 static void
@@ -258,26 +159,16 @@ fatal_cgroup(struct dpsi *d, int e)
 	tool_errc(1, e, "cgroup %s", d->top);
 }
 
-/* A cgroup without its pressure files: removed, or accounting off. */
-static void
-fatal_nofiles(struct dpsi *d)
-{
-	int fd;
-
-	fd = openat(d->topfd, "cgroup.procs", O_PATH | O_CLOEXEC);
-	if (fd < 0)
-		fatal_cgroup(d, -ENOENT);
-	close(fd);
-	fatal_cgroup(d, -ENODEV);
-}
-
+/* A sample read, its problems said; exit on what leaves nothing to say. */
 static void
 read_sample(struct dpsi *d, struct ds_psi_sample *s)
 {
-	struct ds_psi_cg *c;
-	int e, fd;
+	struct ds_psi_src src = { &d->t.r, d->cgroup_mode ? d->topfd : -1,
+	    d->top, d->all, d->order, d->nres, d->res_explicit, &d->scratch };
+	const struct ds_psi_note *n;
+	size_t i;
+	int e;
 
-	ds_psi_sample_clear(s);
 	if (d->t.has_interval &&
 	    (e = ds_uptime_ns(&d->t.r, &d->scratch, &s->up_ns)) < 0) {
 		/* Waiting needs no interval: the share is then unknown. */
@@ -285,36 +176,30 @@ read_sample(struct dpsi *d, struct ds_psi_sample *s)
 			tool_errc(1, e, "proc/uptime");
 		s->up_ns = 0;
 	}
-	if (!d->cgroup_mode) {
-		c = sample_add(s, NULL, NULL);
-		if (read_cg(d, c, -1, 0) > 0)
-			return;
-		/* Nothing at all: is PSI there? */
-		fd = ds_openat(&d->t.r, "proc/pressure",
-		    O_RDONLY | O_DIRECTORY);
-		if (fd < 0 && fd == -ENOENT)
-			errx(1, "proc/pressure: %s", ds_psi_errmsg(fd, 0));
-		if (fd >= 0)
-			close(fd);
-		if (d->rc == 0 && fd >= 0 && !d->res_explicit)
-			errx(1, "proc/pressure: no pressure files");
-		ds_psi_sample_clear(s);
-		return;
+	e = ds_psi_sample_read(&src, s);
+	for (i = 0; i < s->nnote; i++)
+		if (e != -EOPNOTSUPP || i + 1 < s->nnote)
+			note_warn(d, &s->note[i], d->cgroup_mode);
+	if (e == -EOPNOTSUPP) {
+		n = &s->note[s->nnote - 1];
+		if (n->path == NULL)
+			errx(1, "proc/pressure/%s: %s", ds_psi_res_name(n->res),
+			    ds_psi_errmsg(e, 0));
+		errx(1, "cgroup %s: %s.pressure: %s", n->path,
+		    ds_psi_res_name(n->res), ds_psi_errmsg(e, 1));
 	}
-	if (!d->all) {
-		c = sample_add(s, NULL, d->top);
-		if (read_cg(d, c, d->topfd, 0) > 0)
-			return;
-		/* Every file missing: off, or the cgroup is gone. */
-		if (c->ok == 0 && d->rc == 0)
-			fatal_nofiles(d);
-		ds_psi_sample_clear(s);
-		return;
-	}
-	d->cur = s;
-	if ((e = ds_cgroup_walk(d->topfd, walk_one, d)) < 0)
+	if (e == -ENOMEM)
+		tool_errc(1, e, NULL);
+	if (e < 0 && d->all)
 		tool_errc(1, e, "cgroup %s", d->top);
-	/* No cgroup below the top is an empty report, not an error. */
+	/* No PSI, or (-c) the cgroup gone or its accounting off. */
+	if (e == -ENOENT && !d->cgroup_mode)
+		errx(1, "proc/pressure: %s", ds_psi_errmsg(e, 0));
+	if (e == -ENODATA && d->rc == 0 && !d->res_explicit)
+		errx(1, "proc/pressure: no pressure files");
+	if (e < 0 && d->cgroup_mode && d->rc == 0)
+		fatal_cgroup(d, e);
+	/* No cgroup below the top (-C) is an empty report, not an error. */
 }
 
 /* ---- Output ---- */
@@ -628,10 +513,9 @@ wait_open(struct dpsi *d, struct waiter *wt, const char **why)
 	    tr->res);
 	e = fd < 0 ? fd : 0;
 	if (e == -ENOENT || e == -ENODEV || e == -EOPNOTSUPP) {
-		if (d->cgroup_mode && e == -ENOENT)
-			fatal_nofiles(d);
 		if (d->cgroup_mode)
-			fatal_cgroup(d, e);
+			fatal_cgroup(d, e == -ENOENT ?
+			    ds_psi_cgroup_nofiles(d->topfd) : e);
 		errx(1, "proc/pressure/%s: %s", rn, ds_psi_errmsg(e, 0));
 	}
 	if (e == -EACCES || e == -EPERM || e == -EROFS) {

@@ -2056,10 +2056,19 @@ struct ds_psi_cg {
 	const struct ds_psi_cg *prev;	/* the same cgroup the sample before */
 	double key;		/* ds_psi_sample_rank's key */
 };
+/* A problem met reading a sample, in the order met. */
+struct ds_psi_note {
+	char *path;		/* the cgroup's, NULL: the system's */
+	int res;		/* the file's resource; -1: a subtree left out */
+	int e;			/* -errno; 0: malformed lines skipped */
+	size_t line;		/* with e 0: the first (1-based) */
+};
 struct ds_psi_sample {
 	struct ds_psi_cg *cg;
 	size_t n, cap;
 	uint64_t up_ns;		/* ds_uptime_ns when read, 0: unknown */
+	struct ds_psi_note *note;
+	size_t nnote, capnote;
 };
 /*
  * A new, zeroed element at the end of s.  path NULL is the system; a
@@ -2068,6 +2077,36 @@ struct ds_psi_sample {
  */
 struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
     const char *path);
+/* What a sample reads. */
+struct ds_psi_src {
+	const struct ds_root *r;
+	int topfd;		/* the cgroup (-c) or the walk's top; -1: system */
+	const char *top;	/* its path below the mount: "/" or "/PATH" */
+	int all;		/* each cgroup below top (not top itself) */
+	const enum ds_psi_res *order;	/* the resources, in order */
+	size_t nres;
+	int explicit;		/* resources named: a missing file is noted */
+	struct ds_buf *scratch;
+};
+/*
+ * Read a sample afresh (s cleared first, up_ns left alone): the system,
+ * the cgroup topfd, or with all each cgroup below it (one without any
+ * pressure file left out).  Problems go to s->note: a file that could
+ * not be read or had malformed lines, a subtree the walk could not
+ * enter or left out for want of descriptors; a missing file only when
+ * resources are explicit and not in a walk.  0, or -errno: -EOPNOTSUPP
+ * when a file says PSI is off (its note last), -ENOMEM, the walk's
+ * error.  When the system or the cgroup gave nothing (s empty):
+ * -ENOENT no proc/pressure (no PSI in this kernel), -ENODATA
+ * proc/pressure without the files; for a cgroup, as
+ * ds_psi_cgroup_nofiles.
+ */
+int ds_psi_sample_read(const struct ds_psi_src *src, struct ds_psi_sample *s);
+/*
+ * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
+ * removed (no cgroup.procs either), else -ENODEV (accounting off).
+ */
+int ds_psi_cgroup_nofiles(int cgfd);
 /* Drop the last element; empty s (keeping its array); free it all. */
 void ds_psi_sample_pop(struct ds_psi_sample *s);
 void ds_psi_sample_clear(struct ds_psi_sample *s);

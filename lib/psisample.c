@@ -1,12 +1,15 @@
 /*
- * A sample of pressure for dpsi: the system's files, or those of each
- * cgroup, in a growing array; two samples paired by path, the exact
+ * A sample of pressure for dpsi: the system's files, or those of one
+ * cgroup or of each cgroup below a top, read into a growing array with
+ * the problems met on the way; two samples paired by path, the exact
  * share of the interval from the totals, and -C's ranking.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diskstat.h"
 
@@ -58,6 +61,9 @@ ds_psi_sample_clear(struct ds_psi_sample *s)
 	for (i = 0; i < s->n; i++)
 		free(s->cg[i].path);
 	s->n = 0;
+	for (i = 0; i < s->nnote; i++)
+		free(s->note[i].path);
+	s->nnote = 0;
 }
 
 void
@@ -65,8 +71,169 @@ ds_psi_sample_free(struct ds_psi_sample *s)
 {
 	ds_psi_sample_clear(s);
 	free(s->cg);
+	free(s->note);
 	s->cg = NULL;
-	s->cap = 0;
+	s->note = NULL;
+	s->cap = s->capnote = 0;
+}
+
+/* A problem with res's file of path (res -1: a subtree left out). */
+static int
+note_add(struct ds_psi_sample *s, const char *path, int res, int e,
+    size_t line)
+{
+	struct ds_psi_note *n;
+	char *p = NULL;
+
+	if (path != NULL && (p = strdup(path)) == NULL)
+		return -ENOMEM;
+	if (s->nnote == s->capnote) {
+		size_t cap = s->capnote ? s->capnote * 2 : 8;
+
+		if ((n = realloc(s->note, cap * sizeof(*n))) == NULL) {
+			free(p);
+			return -ENOMEM;
+		}
+		s->note = n;
+		s->capnote = cap;
+	}
+	n = &s->note[s->nnote++];
+	n->path = p;
+	n->res = res;
+	n->e = e;
+	n->line = line;
+	return 0;
+}
+
+/*
+ * The files of src's resources for c (dirfd -1: the system), noted as
+ * they go.  Returns how many were read, or -errno: -EOPNOTSUPP (PSI
+ * off: the last note says where), -EMFILE or -ENFILE deep in a walk
+ * (the subtree is to be left out), -ENOMEM.  A missing file is normal
+ * in a walk (cgroup removed, its accounting off) and for a resource
+ * not asked for by name: not noted.
+ */
+static int
+cg_read(const struct ds_psi_src *src, struct ds_psi_sample *s,
+    struct ds_psi_cg *c, int dirfd, int walking)
+{
+	size_t i;
+	int e, n = 0;
+
+	for (i = 0; i < src->nres; i++) {
+		enum ds_psi_res r = src->order[i];
+		struct ds_psi *p = &c->p[r];
+
+		e = ds_psi_read_res(src->r, dirfd, r, src->scratch, p);
+		if (e == 0) {
+			c->ok |= 1u << r;
+			n++;
+			if (p->bad > 0 && note_add(s, c->path, (int)r, 0,
+			    p->first_bad) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if ((e == -ENOENT || e == -ENODEV) &&
+		    (walking || !src->explicit))
+			continue;
+		if (walking && (e == -EMFILE || e == -ENFILE))
+			return e;
+		if (note_add(s, c->path, (int)r, e, 0) < 0)
+			return -ENOMEM;
+		/* 4.20 to 5.5, RHEL 8: files there, PSI off. */
+		if (e == -EOPNOTSUPP)
+			return e;
+	}
+	return n;
+}
+
+struct walk {
+	const struct ds_psi_src *src;
+	struct ds_psi_sample *s;
+	int err;
+};
+
+static int
+walk_one(void *arg, int dirfd, const char *path)
+{
+	struct walk *wk = arg;
+	const char *top = wk->src->top;
+	struct ds_psi_cg *c;
+	char *p;
+	int e;
+
+	/* A subtree the walk could not enter: named, the rest read. */
+	if (dirfd < 0) {
+		if (strcmp(top, "/") != 0 && strcmp(path, "/") == 0)
+			path = "";
+		if ((p = malloc(strlen(top) + strlen(path) + 1)) == NULL)
+			return wk->err = -ENOMEM;
+		strcpy(p, strcmp(top, "/") != 0 ? top : "");
+		strcat(p, path);
+		e = note_add(wk->s, p, -1, dirfd, 0);
+		free(p);
+		return e < 0 ? (wk->err = e) : 0;
+	}
+	/*
+	 * Not the top itself: it holds every cgroup below, so it would
+	 * always rank first (the root's files are /proc/pressure's).
+	 */
+	if (strcmp(path, "/") == 0)
+		return 0;
+	if ((c = ds_psi_sample_add(wk->s, top, path)) == NULL)
+		return wk->err = -ENOMEM;
+	/* A cgroup whose pressure files are off or gone has no rows. */
+	if ((e = cg_read(wk->src, wk->s, c, dirfd, 1)) == -EMFILE ||
+	    e == -ENFILE) {
+		/* Out of descriptors deep in a walk: the subtree left out. */
+		e = note_add(wk->s, c->path, -1, e, 0);
+		ds_psi_sample_pop(wk->s);
+		return e < 0 ? (wk->err = e) : DS_CGROUP_PRUNE;
+	}
+	if (e < 0)
+		return wk->err = e;
+	if (e == 0)
+		ds_psi_sample_pop(wk->s);
+	return 0;
+}
+
+int
+ds_psi_cgroup_nofiles(int cgfd)
+{
+	int fd = openat(cgfd, "cgroup.procs", O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return -ENOENT;
+	close(fd);
+	return -ENODEV;
+}
+
+int
+ds_psi_sample_read(const struct ds_psi_src *src, struct ds_psi_sample *s)
+{
+	struct walk wk = { src, s, 0 };
+	struct ds_psi_cg *c;
+	int e, fd;
+
+	ds_psi_sample_clear(s);
+	if (src->all) {
+		e = ds_cgroup_walk(src->topfd, walk_one, &wk);
+		return wk.err < 0 ? wk.err : e;
+	}
+	c = ds_psi_sample_add(s, NULL, src->topfd >= 0 ? src->top : NULL);
+	if (c == NULL)
+		return -ENOMEM;
+	if ((e = cg_read(src, s, c, src->topfd, 0)) != 0)
+		return e < 0 ? e : 0;
+	/* Nothing at all: why? */
+	ds_psi_sample_pop(s);
+	if (src->topfd >= 0)
+		return ds_psi_cgroup_nofiles(src->topfd);
+	fd = ds_openat(src->r, "proc/pressure", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT ? fd : 0;
+	close(fd);
+	return -ENODATA;
 }
 
 int

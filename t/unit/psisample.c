@@ -4,12 +4,17 @@
  * by path; the share comes from the totals over the samples' times and
  * is unknown without an earlier sample, a line in both, or time between;
  * -C ranks by share (avg10 without an earlier sample), "full" where
- * there is no "some", no line last, ties by path.
+ * there is no "some", no line last, ties by path.  Read from a made-up
+ * tree: the system's files, a cgroup's, a walk below a top, the
+ * problems noted in order, and why nothing was read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diskstat.h"
 #include "tap.h"
@@ -154,11 +159,160 @@ test_rank(void)
 	ds_psi_sample_free(&b);
 }
 
+static char tree[] = "/tmp/psisample-unit.XXXXXX";
+
+static void
+put(const char *rel, const char *text)
+{
+	char p[256];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", tree, rel);
+	if (text == NULL) {
+		mkdir(p, 0755);
+		return;
+	}
+	fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		perror(p);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int
+dir(const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", tree, rel);
+	return open(p, O_RDONLY | O_DIRECTORY);
+}
+
+static void
+test_read(void)
+{
+	static const char io[] =
+	    "some avg10=0.50 avg60=0.00 avg300=0.00 total=100\n"
+	    "full avg10=0.25 avg60=0.00 avg300=0.00 total=50\n";
+	static const char mem[] =
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n"
+	    "full avg10=x\n";
+	static const enum ds_psi_res two[] = { DS_PSI_IO, DS_PSI_MEMORY },
+	    three[] = { DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_IRQ };
+	struct ds_buf scratch = { 0 };
+	struct ds_psi_sample s = { 0 };
+	struct ds_psi_src src;
+	struct ds_root r;
+	char cmd[128];
+	int cg;
+
+	if (mkdtemp(tree) == NULL) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	put("proc", NULL);
+	put("proc/pressure", NULL);
+	put("proc/pressure/io", io);
+	put("proc/pressure/memory", mem);
+	put("cg", NULL);
+	put("cg/a", NULL);
+	put("cg/a/io.pressure", io);
+	put("cg/a/cgroup.procs", "");
+	put("cg/a/b", NULL);
+	put("cg/a/b/io.pressure", io);
+	put("cg/a/b/cgroup.procs", "");
+	put("cg/c", NULL);
+	put("cg/c/cgroup.procs", "");
+	put("cg/gone", NULL);
+	ds_root_open(&r, tree);
+
+	memset(&src, 0, sizeof(src));
+	src.r = &r;
+	src.topfd = -1;
+	src.order = three;
+	src.nres = 3;
+	src.scratch = &scratch;
+	is_int(ds_psi_sample_read(&src, &s), 0, "read: the system");
+	ok(s.n == 1 && s.cg[0].path == NULL && s.cg[0].ok ==
+	    ((1u << DS_PSI_IO) | (1u << DS_PSI_MEMORY)) &&
+	    s.cg[0].p[DS_PSI_IO].line[DS_PSI_FULL].total == 50,
+	    "read: io and memory read, no irq");
+	ok(s.nnote == 1 && s.note[0].res == DS_PSI_MEMORY &&
+	    s.note[0].e == 0 && s.note[0].line == 2 && s.note[0].path == NULL,
+	    "read: memory's malformed line 2 noted; irq missing quietly");
+	src.explicit = 1;
+	ds_psi_sample_read(&src, &s);
+	ok(s.nnote == 2 && s.note[1].res == DS_PSI_IRQ &&
+	    s.note[1].e == -ENOENT, "read: irq asked for by name: noted");
+
+	cg = dir("cg/a");
+	src.topfd = cg;
+	src.top = "/a";
+	src.order = two;
+	src.nres = 2;
+	is_int(ds_psi_sample_read(&src, &s), 0, "read: -c /a");
+	ok(s.n == 1 && s.cg[0].path != NULL &&
+	    strcmp(s.cg[0].path, "/a") == 0 && s.cg[0].ok == 1u << DS_PSI_IO,
+	    "read: -c /a: its io");
+	ok(s.nnote == 1 && s.note[0].e == -ENOENT &&
+	    strcmp(s.note[0].path, "/a") == 0,
+	    "read: -c /a: memory.pressure missing, noted with the path");
+	close(cg);
+	src.explicit = 0;
+	cg = dir("cg/c");
+	src.topfd = cg;
+	is_int(ds_psi_sample_read(&src, &s), -ENODEV,
+	    "read: a cgroup without pressure files: -ENODEV");
+	is_int(s.n, 0, "read: and nothing in the sample");
+	close(cg);
+	cg = dir("cg/gone");
+	is_int(ds_psi_cgroup_nofiles(cg), -ENOENT,
+	    "nofiles: without cgroup.procs either: removed");
+	close(cg);
+
+	cg = dir("cg");
+	src.topfd = cg;
+	src.top = "/";
+	src.all = 1;
+	is_int(ds_psi_sample_read(&src, &s), 0, "read: the walk from /");
+	ok(s.n == 2 && strcmp(s.cg[0].path, "/a") == 0 &&
+	    strcmp(s.cg[1].path, "/a/b") == 0 && s.nnote == 0,
+	    "read: /a and /a/b, not the top, not those without files");
+	close(cg);
+	cg = dir("cg/a");
+	src.topfd = cg;
+	src.top = "/a";
+	is_int(ds_psi_sample_read(&src, &s), 0, "read: the walk from /a");
+	ok(s.n == 1 && strcmp(s.cg[0].path, "/a/b") == 0,
+	    "read: /a/b, its path below the mount");
+	close(cg);
+
+	src.all = 0;
+	src.topfd = -1;
+	put("proc/pressure/io", "");
+	unlink(strcat(strcpy(cmd, tree), "/proc/pressure/memory"));
+	is_int(ds_psi_sample_read(&src, &s), -ENODATA,
+	    "read: proc/pressure without a good file: -ENODATA");
+	ok(s.nnote == 1 && s.note[0].e == -EINVAL,
+	    "read: the empty io file noted");
+	unlink(strcat(strcpy(cmd, tree), "/proc/pressure/io"));
+	rmdir(strcat(strcpy(cmd, tree), "/proc/pressure"));
+	is_int(ds_psi_sample_read(&src, &s), -ENOENT,
+	    "read: no proc/pressure: -ENOENT");
+	ds_psi_sample_free(&s);
+	ds_buf_free(&scratch);
+	ds_root_close(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tree);
+}
+
 int
 main(void)
 {
 	test_array();
 	test_share();
 	test_rank();
+	test_read();
 	return tap_done();
 }
