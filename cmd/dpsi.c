@@ -64,54 +64,17 @@ usage(void)
 static void
 bad_trigger(const char *spec)
 {
-	static const char *const why[] = {
-		[DS_TRIG_SHAPE] = "not RESOURCE:KIND:STALL/WINDOW "
-		    "(e.g. io:some:150ms/2s)",
-		[DS_TRIG_RESOURCE] = "not io, memory, cpu or irq",
-		[DS_TRIG_KIND] = "not some or full",
-		[DS_TRIG_STALL] = "not a duration (a number and us, ms or s)",
-		[DS_TRIG_WINDOW] = "not a duration (a number and us, ms or s)",
-	};
-	static const char *const part[] = {
-		[DS_TRIG_RESOURCE] = "resource", [DS_TRIG_KIND] = "kind",
-		[DS_TRIG_STALL] = "stall", [DS_TRIG_WINDOW] = "window",
-	};
 	struct ds_psi_trigger t;
 	struct ds_psi_trigger_bad b;
 
 	if (ds_psi_trigger_parse_part(spec, &t, &b) == 0)
 		return;
 	if (b.part == DS_TRIG_SHAPE)
-		tool_usage("--wait '%s': %s", spec, why[b.part]);
-	tool_usage("--wait '%s': %s '%.*s': %s", spec, part[b.part],
-	    (int)b.len, b.at, why[b.part]);
-}
-
-static void
-parse_resources(struct dpsi *d, const char *arg)
-{
-	const char *s = arg, *c;
-	unsigned int seen = 0;
-	size_t len;
-	int v;
-
-	d->nres = 0;
-	for (;;) {
-		c = strchr(s, ',');
-		len = c != NULL ? (size_t)(c - s) : strlen(s);
-		if ((v = ds_psi_res_parse(s, len)) < 0) {
-			tool_usage("-r: resource '%.*s': not io, memory, cpu "
-			    "or irq", (int)len, s);
-		}
-		if (!(seen & (1u << v))) {
-			seen |= 1u << v;
-			d->order[d->nres++] = (enum ds_psi_res)v;
-		}
-		if (c == NULL)
-			break;
-		s = c + 1;
-	}
-	d->res_explicit = 1;
+		tool_usage("--wait '%s': %s", spec,
+		    ds_psi_trigger_part_why(b.part));
+	tool_usage("--wait '%s': %s '%.*s': %s", spec,
+	    ds_psi_trigger_part_name(b.part), (int)b.len, b.at,
+	    ds_psi_trigger_part_why(b.part));
 }
 
 /* A problem met reading, said once (at the first report), not each time. */
@@ -588,6 +551,8 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 		{ "wait", required_argument, NULL, 'W' },
 		TOOL_LONGOPTS
 	};
+	const char *bad;
+	size_t len;
 	int ch, e;
 
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "Cc:n:r:T:W:", longopts,
@@ -617,7 +582,11 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 				    "4294967295)", optarg);
 			break;
 		case 'r':
-			parse_resources(d, optarg);
+			if (ds_psi_res_list(optarg, d->order, &d->nres, &bad,
+			    &len) < 0)
+				tool_usage("-r: resource '%.*s': not io, memory, "
+				    "cpu or irq", (int)len, bad);
+			d->res_explicit = 1;
 			break;
 		case 'T':
 			if ((e = ds_parse_interval(optarg, &wt->timeout_ns)) < 0)

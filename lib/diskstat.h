@@ -623,6 +623,13 @@ const char *ds_psi_kind_name(enum ds_psi_kind kind);
 /* The index of a name of len bytes, or -EINVAL. */
 int ds_psi_res_parse(const char *s, size_t len);
 int ds_psi_kind_parse(const char *s, size_t len);
+/*
+ * A comma-separated list of resources ("io,cpu") into order, each once,
+ * in the order first named; *n of them.  -EINVAL at a name that is not
+ * one, with *bad and *badlen on it.
+ */
+int ds_psi_res_list(const char *arg, enum ds_psi_res *order, size_t *n,
+    const char **bad, size_t *badlen);
 /* Parse one line in place; -EINVAL when any of the four values is missing. */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
     struct ds_psi_line *l);
@@ -679,6 +686,9 @@ struct ds_psi_trigger_bad {
 };
 int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
     struct ds_psi_trigger_bad *bad);
+/* A part's name ("stall"), and why it is wrong, for a message; or NULL. */
+const char *ds_psi_trigger_part_name(enum ds_trig_part part);
+const char *ds_psi_trigger_part_why(enum ds_trig_part part);
 /*
  * The kernel's rules, checked before arming: -ERANGE window outside
  * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a

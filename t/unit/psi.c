@@ -1,6 +1,7 @@
 /*
  * Pressure files (by name, or a resource's under a root or a cgroup),
- * the stall share, errno messages, triggers, and the cgroup walk.
+ * resource lists, the stall share, errno messages, triggers (and which
+ * part of one is wrong), and the cgroup walk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -205,6 +206,31 @@ main(void)
 	    "event without stall growth: not confirmed");
 	is_int(ds_psi_confirm(1000, 200000, 150000), 1,
 	    "event with 199 ms of stall: confirmed");
+
+	{
+		/* -r's list: each once, in the order first named. */
+		enum ds_psi_res o[DS_PSI_NRES];
+		const char *bad = NULL, *list = "cpu,io,nope";
+		size_t no = 9, blen = 0;
+
+		is_int(ds_psi_res_list("irq,io,irq,memory", o, &no, &bad,
+		    &blen), 0, "res_list: 0");
+		ok(no == 3 && o[0] == DS_PSI_IRQ && o[1] == DS_PSI_IO &&
+		    o[2] == DS_PSI_MEMORY, "res_list: irq io memory, irq once");
+		is_int(ds_psi_res_list(list, o, &no, &bad, &blen), -EINVAL,
+		    "res_list: a name not a resource: -EINVAL");
+		ok(bad == list + 7 && blen == 4, "res_list: at 'nope'");
+		is_int(ds_psi_res_list("io,", o, &no, &bad, &blen), -EINVAL,
+		    "res_list: an empty name: -EINVAL");
+		ok(blen == 0, "res_list: the empty name after the comma");
+		is_str(ds_psi_trigger_part_name(DS_TRIG_WINDOW), "window",
+		    "part name: window");
+		ok(ds_psi_trigger_part_name(DS_TRIG_SHAPE) == NULL &&
+		    ds_psi_trigger_part_why((enum ds_trig_part)99) == NULL,
+		    "part name: none for the shape, nothing out of range");
+		ok(strstr(ds_psi_trigger_part_why(DS_TRIG_KIND), "some or full")
+		    != NULL, "part why: the kind is some or full");
+	}
 
 	/* The cgroup walk over a made-up tree, hostile names included. */
 	if (mkdtemp(dir) == NULL) {
