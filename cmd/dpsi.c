@@ -481,9 +481,8 @@ wait_open(struct dpsi *d, struct waiter *wt, const char **why)
 			    ds_psi_cgroup_nofiles(d->topfd) : e);
 		errx(1, "proc/pressure/%s: %s", rn, ds_psi_errmsg(e, 0));
 	}
-	if (e == -EACCES || e == -EPERM || e == -EROFS) {
-		*why = "no write access to the pressure file (triggers need "
-		    "5.2+, and root before 6.5)";
+	if (ds_psi_fallback(e, 0) != 0) {
+		*why = ds_psi_fallback_why(ds_psi_fallback(e, 0));
 		return -1;
 	}
 	if (e < 0) {
@@ -493,7 +492,7 @@ wait_open(struct dpsi *d, struct waiter *wt, const char **why)
 	}
 	if (ds_psi_trigger_supported(fd) != 1) {
 		close(fd);
-		*why = "not a kernel pressure file (a captured tree)";
+		*why = ds_psi_fallback_why(DS_PSI_NOTKERNEL);
 		return -1;
 	}
 	if ((e = ds_psi_trigger_check(tr, ds_psi_privileged())) < 0)
@@ -524,10 +523,9 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	if (fd >= 0 && (e = ds_psi_trigger_arm(fd, &wt->trig)) < 0) {
 		if (e == -EBUSY || e == -EOPNOTSUPP)
 			errx(1, "%s: %s", wt->spec, ds_psi_trigger_errmsg(e));
-		if (e != -EINVAL && e != -EPERM && e != -EACCES)
+		if (ds_psi_fallback(e, 1) == 0)
 			tool_errc(1, e, "%s: arming the trigger", wt->spec);
-		/* 4.20 to 5.1 have read-only files: no triggers. */
-		why = "the kernel refused the trigger (no triggers before 5.2)";
+		why = ds_psi_fallback_why(ds_psi_fallback(e, 1));
 		close(fd);
 		fd = -1;
 	}

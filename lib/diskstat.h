@@ -1992,6 +1992,17 @@ int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
  */
 int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
     enum ds_psi_res res);
+/*
+ * Why the total is to be sampled instead of a trigger armed, from the
+ * -errno of ds_psi_trigger_open (arming 0) or of ds_psi_trigger_arm
+ * (arming 1): DS_PSI_NOWRITE no write access, DS_PSI_REFUSED a kernel
+ * before 5.2 (read-only files); 0 when e is no reason to (an error).
+ * DS_PSI_NOTKERNEL is for a file ds_psi_trigger_supported says is not
+ * the kernel's.  ds_psi_fallback_why: the reason said, or NULL.
+ */
+enum { DS_PSI_NOWRITE = 1, DS_PSI_NOTKERNEL, DS_PSI_REFUSED };
+int ds_psi_fallback(int e, int arming);
+const char *ds_psi_fallback_why(int why);
 
 /*
  * A trigger's test made from samples of the total, where the kernel has

@@ -29,6 +29,33 @@ ds_psi_trigger_open(const struct ds_root *r, int dirfd, enum ds_psi_res res)
 	return ds_openat(r, rel, O_RDWR | O_NONBLOCK);
 }
 
+int
+ds_psi_fallback(int e, int arming)
+{
+	if (!arming && (e == -EACCES || e == -EPERM || e == -EROFS))
+		return DS_PSI_NOWRITE;
+	/* 4.20 to 5.1 have read-only files: no triggers. */
+	if (arming && (e == -EINVAL || e == -EPERM || e == -EACCES))
+		return DS_PSI_REFUSED;
+	return 0;
+}
+
+const char *
+ds_psi_fallback_why(int why)
+{
+	switch (why) {
+	case DS_PSI_NOWRITE:
+		return "no write access to the pressure file (triggers need "
+		    "5.2+, and root before 6.5)";
+	case DS_PSI_NOTKERNEL:
+		return "not a kernel pressure file (a captured tree)";
+	case DS_PSI_REFUSED:
+		return "the kernel refused the trigger (no triggers before "
+		    "5.2)";
+	}
+	return NULL;
+}
+
 void
 ds_psi_window_init(struct ds_psi_window *w, const struct ds_psi_trigger *tr,
     uint64_t total, uint64_t now_ns)

@@ -5,7 +5,8 @@
  * went back counts from zero, one event per window); the cgroups of
  * two samples are paired by path; the pressure file is opened for
  * arming under the root or a cgroup directory; an armed trigger's
- * events are confirmed from the totals; both waits end at a deadline.
+ * events are confirmed from the totals; which errors mean sampling
+ * instead; both waits end at a deadline.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +116,28 @@ test_armed(void)
 	ds_psi_armed_init(&a, &tr, 500000);
 	is_int(ds_psi_armed_add(&a, 200000), 1,
 	    "armed: a total that went back counts from zero");
+}
+
+/* Which errors mean sampling instead, and why. */
+static void
+test_fallback(void)
+{
+	is_int(ds_psi_fallback(-EACCES, 0), DS_PSI_NOWRITE,
+	    "fallback: open EACCES: no write access");
+	is_int(ds_psi_fallback(-EROFS, 0), DS_PSI_NOWRITE,
+	    "fallback: open EROFS: no write access");
+	is_int(ds_psi_fallback(-EINVAL, 0), 0, "fallback: open EINVAL: error");
+	is_int(ds_psi_fallback(-ENOENT, 0), 0, "fallback: open ENOENT: error");
+	is_int(ds_psi_fallback(-EINVAL, 1), DS_PSI_REFUSED,
+	    "fallback: arm EINVAL: refused (before 5.2)");
+	is_int(ds_psi_fallback(-EPERM, 1), DS_PSI_REFUSED,
+	    "fallback: arm EPERM: refused");
+	is_int(ds_psi_fallback(-EBUSY, 1), 0, "fallback: arm EBUSY: error");
+	is_int(ds_psi_fallback(-EROFS, 1), 0, "fallback: arm EROFS: error");
+	ok(strstr(ds_psi_fallback_why(DS_PSI_NOTKERNEL), "captured tree") !=
+	    NULL, "fallback why: a captured tree");
+	ok(strstr(ds_psi_fallback_why(DS_PSI_REFUSED), "5.2") != NULL &&
+	    ds_psi_fallback_why(0) == NULL, "fallback why: 5.2; none for 0");
 }
 
 /* Both waits end at a deadline; poll names a file that went away. */
@@ -253,6 +276,7 @@ main(void)
 {
 	test_window();
 	test_armed();
+	test_fallback();
 	test_waits();
 	test_pair();
 	test_open();
