@@ -711,6 +711,13 @@ const char *ds_psi_kind_name(enum ds_psi_kind kind);
 /* The index of a name of len bytes, or -EINVAL. */
 int ds_psi_res_parse(const char *s, size_t len);
 int ds_psi_kind_parse(const char *s, size_t len);
+/*
+ * A comma-separated list of resources ("io,cpu") into order, each once,
+ * in the order first named; *n of them.  -EINVAL at a name that is not
+ * one, with *bad and *badlen on it.
+ */
+int ds_psi_res_list(const char *arg, enum ds_psi_res *order, size_t *n,
+    const char **bad, size_t *badlen);
 /* Parse one line in place; -EINVAL when any of the four values is missing. */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
     struct ds_psi_line *l);
@@ -722,6 +729,12 @@ int ds_psi_read(const struct ds_root *r, const char *rel,
 int ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
     struct ds_psi *p);
 int ds_psi_read_fd(int fd, struct ds_buf *scratch, struct ds_psi *p);
+/*
+ * Read and parse the pressure file of res: dirfd's res.pressure when
+ * dirfd >= 0 (a cgroup), else proc/pressure/res under the root.
+ */
+int ds_psi_read_res(const struct ds_root *r, int dirfd, enum ds_psi_res res,
+    struct ds_buf *scratch, struct ds_psi *p);
 /*
  * The share of an interval spent stalled, in percent (0 to 100), from
  * two totals (us) and the interval (ns).  A total that went backwards
@@ -761,6 +774,9 @@ struct ds_psi_trigger_bad {
 };
 int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
     struct ds_psi_trigger_bad *bad);
+/* A part's name ("stall"), and why it is wrong, for a message; or NULL. */
+const char *ds_psi_trigger_part_name(enum ds_trig_part part);
+const char *ds_psi_trigger_part_why(enum ds_trig_part part);
 /*
  * The kernel's rules, checked before arming: -ERANGE window outside
  * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
@@ -2509,6 +2525,17 @@ size_t ds_cgio_columns(int rates, struct ds_col *cols);
  */
 int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
     enum ds_psi_res res);
+/*
+ * Why the total is to be sampled instead of a trigger armed, from the
+ * -errno of ds_psi_trigger_open (arming 0) or of ds_psi_trigger_arm
+ * (arming 1): DS_PSI_NOWRITE no write access, DS_PSI_REFUSED a kernel
+ * before 5.2 (read-only files); 0 when e is no reason to (an error).
+ * DS_PSI_NOTKERNEL is for a file ds_psi_trigger_supported says is not
+ * the kernel's.  ds_psi_fallback_why: the reason said, or NULL.
+ */
+enum { DS_PSI_NOWRITE = 1, DS_PSI_NOTKERNEL, DS_PSI_REFUSED };
+int ds_psi_fallback(int e, int arming);
+const char *ds_psi_fallback_why(int why);
 
 /*
  * A trigger's test made from samples of the total, where the kernel has
@@ -2534,6 +2561,34 @@ uint64_t ds_psi_window_next(const struct ds_psi_window *w);
 /* Add a sample; 1 when it crosses the threshold, else 0. */
 int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
     uint64_t now_ns);
+/*
+ * Sleep until the next sample is due (ds_psi_window_next), or the
+ * deadline (CLOCK_BOOTTIME ns, 0: none) if sooner: 1 when a sample is
+ * due, 0 when the deadline has passed, -EINTR when a signal came.
+ */
+int ds_psi_window_wait(const struct ds_psi_window *w, uint64_t deadline_ns);
+
+/*
+ * The kernel's trigger armed on fd: wait for its event (POLLPRI) until
+ * the deadline (CLOCK_BOOTTIME ns, 0: none).  1 on an event, 0 when the
+ * deadline has passed, -ENODEV when the file went away (its cgroup was
+ * removed), -EINTR when a signal came, or poll's -errno.
+ */
+int ds_psi_trigger_poll(int fd, uint64_t deadline_ns);
+/*
+ * Is an event of the armed trigger real?  The first needs the total
+ * grown by the trigger's stall since the baseline (a freshly armed
+ * trigger can fire at once); each later one, some stall since the last
+ * event (the kernel rate-limits them to one per window).
+ */
+struct ds_psi_armed {
+	uint64_t base;		/* total at the baseline or the last event */
+	uint64_t need_us;
+};
+void ds_psi_armed_init(struct ds_psi_armed *a,
+    const struct ds_psi_trigger *tr, uint64_t base);
+/* 1 when total makes an event (it becomes the new base), else 0. */
+int ds_psi_armed_add(struct ds_psi_armed *a, uint64_t total);
 
 /*
  * Pair the elements of two samples by path, each of size bytes with a
@@ -2544,6 +2599,93 @@ int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
  */
 int ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
     size_t size, size_t path_off, size_t link_off);
+
+/* ---- Samples of pressure (lib/psisample.c) --------------------------- */
+
+/* One cgroup (or the whole system) in one sample. */
+struct ds_psi_cg {
+	char *path;		/* NULL: the system, from proc/pressure */
+	unsigned int ok;	/* bit r: resource r read */
+	struct ds_psi p[DS_PSI_NRES];
+	const struct ds_psi_cg *prev;	/* the same cgroup the sample before */
+	double key;		/* ds_psi_sample_rank's key */
+};
+/* A problem met reading a sample, in the order met. */
+struct ds_psi_note {
+	char *path;		/* the cgroup's, NULL: the system's */
+	int res;		/* the file's resource; -1: a subtree left out */
+	int e;			/* -errno; 0: malformed lines skipped */
+	size_t line;		/* with e 0: the first (1-based) */
+};
+struct ds_psi_sample {
+	struct ds_psi_cg *cg;
+	size_t n, cap;
+	uint64_t up_ns;		/* ds_uptime_ns when read, 0: unknown */
+	struct ds_psi_note *note;
+	size_t nnote, capnote;
+};
+/*
+ * A new, zeroed element at the end of s.  path NULL is the system; a
+ * cgroup's path is top (NULL or "/": none) followed by path, copied.
+ * NULL when out of memory.
+ */
+struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
+    const char *path);
+/* What a sample reads. */
+struct ds_psi_src {
+	const struct ds_root *r;
+	int topfd;		/* the cgroup (-c) or the walk's top; -1: system */
+	const char *top;	/* its path below the mount: "/" or "/PATH" */
+	int all;		/* each cgroup below top (not top itself) */
+	const enum ds_psi_res *order;	/* the resources, in order */
+	size_t nres;
+	int explicit;		/* resources named: a missing file is noted */
+	struct ds_buf *scratch;
+};
+/*
+ * Read a sample afresh (s cleared first, up_ns left alone): the system,
+ * the cgroup topfd, or with all each cgroup below it (one without any
+ * pressure file left out).  Problems go to s->note: a file that could
+ * not be read or had malformed lines, a subtree the walk could not
+ * enter or left out for want of descriptors; a missing file only when
+ * resources are explicit and not in a walk.  0, or -errno: -EOPNOTSUPP
+ * when a file says PSI is off (its note last), -ENOMEM, the walk's
+ * error.  When the system or the cgroup gave nothing (s empty):
+ * -ENOENT no proc/pressure (no PSI in this kernel), -ENODATA
+ * proc/pressure without the files; for a cgroup, as
+ * ds_psi_cgroup_nofiles.
+ */
+int ds_psi_sample_read(const struct ds_psi_src *src, struct ds_psi_sample *s);
+/*
+ * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
+ * removed (no cgroup.procs either), else -ENODEV (accounting off).
+ */
+int ds_psi_cgroup_nofiles(int cgfd);
+/* Drop the last element; empty s (keeping its array); free it all. */
+void ds_psi_sample_pop(struct ds_psi_sample *s);
+void ds_psi_sample_clear(struct ds_psi_sample *s);
+void ds_psi_sample_free(struct ds_psi_sample *s);
+/* Link each of cur's elements to prev's of the same path (ds_psi_pair). */
+int ds_psi_sample_pair(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur);
+/* The line of resource r, kind k, of c; NULL when c has none (or c NULL). */
+const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
+/*
+ * The stall share (percent) of c's line r, k between prev and cur (c in
+ * cur, paired); -1 when there is no prev, no such line in both, or no
+ * time between the samples.
+ */
+double ds_psi_sample_share(const struct ds_psi_sample *prev,
+    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
+/*
+ * Sort cur, most stalled first, by the share over the interval (avg10
+ * without prev) of resource r, kind "some" ("full" where there is only
+ * that, as for irq); no such line ranks last; ties by path.
+ */
+void ds_psi_sample_rank(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur, enum ds_psi_res r);
 
 /* ---- Mounts by device (lib/mount.c) ----------------------------------- */
 

@@ -57,6 +57,35 @@ ds_psi_res_parse(const char *s, size_t len)
 }
 
 int
+ds_psi_res_list(const char *arg, enum ds_psi_res *order, size_t *n,
+    const char **bad, size_t *badlen)
+{
+	const char *c;
+	unsigned int seen = 0;
+	size_t len;
+	int v;
+
+	*n = 0;
+	for (;;) {
+		c = strchr(arg, ',');
+		len = c != NULL ? (size_t)(c - arg) : strlen(arg);
+		if ((v = ds_psi_res_parse(arg, len)) < 0) {
+			*bad = arg;
+			*badlen = len;
+			return -EINVAL;
+		}
+		/* A resource named twice has one place, its first. */
+		if (!(seen & (1u << v))) {
+			seen |= 1u << v;
+			order[(*n)++] = (enum ds_psi_res)v;
+		}
+		if (c == NULL)
+			return 0;
+		arg = c + 1;
+	}
+}
+
+int
 ds_psi_kind_parse(const char *s, size_t len)
 {
 	return name_index(kind_names, DS_PSI_NKINDS, s, len);
@@ -183,6 +212,20 @@ ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
 	e = ds_psi_read_fd(fd, scratch, p);
 	close(fd);
 	return e;
+}
+
+int
+ds_psi_read_res(const struct ds_root *r, int dirfd, enum ds_psi_res res,
+    struct ds_buf *scratch, struct ds_psi *p)
+{
+	char rel[64];
+
+	if (dirfd >= 0) {
+		snprintf(rel, sizeof(rel), "%s.pressure", ds_psi_res_name(res));
+		return ds_psi_read_at(dirfd, rel, scratch, p);
+	}
+	snprintf(rel, sizeof(rel), "proc/pressure/%s", ds_psi_res_name(res));
+	return ds_psi_read(r, rel, scratch, p);
 }
 
 int
@@ -386,6 +429,33 @@ ds_psi_privileged(void)
 		return 0;
 	return (d[CAP_SYS_RESOURCE / 32].effective >>
 	    (CAP_SYS_RESOURCE % 32)) & 1;
+}
+
+const char *
+ds_psi_trigger_part_name(enum ds_trig_part part)
+{
+	static const char *const name[] = {
+		[DS_TRIG_RESOURCE] = "resource", [DS_TRIG_KIND] = "kind",
+		[DS_TRIG_STALL] = "stall", [DS_TRIG_WINDOW] = "window",
+	};
+
+	return (size_t)part < sizeof(name) / sizeof(name[0]) ? name[part] :
+	    NULL;
+}
+
+const char *
+ds_psi_trigger_part_why(enum ds_trig_part part)
+{
+	static const char *const why[] = {
+		[DS_TRIG_SHAPE] = "not RESOURCE:KIND:STALL/WINDOW "
+		    "(e.g. io:some:150ms/2s)",
+		[DS_TRIG_RESOURCE] = "not io, memory, cpu or irq",
+		[DS_TRIG_KIND] = "not some or full",
+		[DS_TRIG_STALL] = "not a duration (a number and us, ms or s)",
+		[DS_TRIG_WINDOW] = "not a duration (a number and us, ms or s)",
+	};
+
+	return (size_t)part < sizeof(why) / sizeof(why[0]) ? why[part] : NULL;
 }
 
 const char *

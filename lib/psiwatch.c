@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,33 @@ ds_psi_trigger_open(const struct ds_root *r, int dirfd, enum ds_psi_res res)
 	}
 	snprintf(rel, sizeof(rel), "proc/pressure/%s", ds_psi_res_name(res));
 	return ds_openat(r, rel, O_RDWR | O_NONBLOCK);
+}
+
+int
+ds_psi_fallback(int e, int arming)
+{
+	if (!arming && (e == -EACCES || e == -EPERM || e == -EROFS))
+		return DS_PSI_NOWRITE;
+	/* 4.20 to 5.1 have read-only files: no triggers. */
+	if (arming && (e == -EINVAL || e == -EPERM || e == -EACCES))
+		return DS_PSI_REFUSED;
+	return 0;
+}
+
+const char *
+ds_psi_fallback_why(int why)
+{
+	switch (why) {
+	case DS_PSI_NOWRITE:
+		return "no write access to the pressure file (triggers need "
+		    "5.2+, and root before 6.5)";
+	case DS_PSI_NOTKERNEL:
+		return "not a kernel pressure file (a captured tree)";
+	case DS_PSI_REFUSED:
+		return "the kernel refused the trigger (no triggers before "
+		    "5.2)";
+	}
+	return NULL;
 }
 
 void
@@ -80,6 +108,77 @@ ds_psi_window_add(struct ds_psi_window *w, uint64_t total, uint64_t now_ns)
 		w->n = 1;
 	}
 	return fired;
+}
+
+int
+ds_psi_trigger_poll(int fd, uint64_t deadline_ns)
+{
+	uint64_t now;
+	int e, timeout_ms;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+
+		now = ds_boottime_ns();
+		timeout_ms = -1;
+		if (deadline_ns != 0) {
+			if (now >= deadline_ns)
+				return 0;
+			/* poll() takes int ms: wait at most an hour at a time. */
+			timeout_ms = (deadline_ns - now) / 1000000 >= 3600000 ?
+			    3600000 :
+			    (int)((deadline_ns - now + 999999) / 1000000);
+		}
+		if ((e = poll(&pfd, 1, timeout_ms)) < 0)
+			return -errno;
+		if (e == 0)
+			continue;
+		/* The cgroup was removed under us. */
+		if (pfd.revents & (POLLERR | POLLNVAL))
+			return -ENODEV;
+		if (pfd.revents & POLLPRI)
+			return 1;
+	}
+}
+
+void
+ds_psi_armed_init(struct ds_psi_armed *a, const struct ds_psi_trigger *tr,
+    uint64_t base)
+{
+	a->base = base;
+	a->need_us = tr->stall_us;
+}
+
+int
+ds_psi_armed_add(struct ds_psi_armed *a, uint64_t total)
+{
+	if (!ds_psi_confirm(a->base, total, a->need_us))
+		return 0;
+	/*
+	 * A new trigger may fire at once; later events are rate-limited
+	 * to one per window by the kernel, and need only show some stall
+	 * since the last one.
+	 */
+	a->base = total;
+	a->need_us = 1;
+	return 1;
+}
+
+int
+ds_psi_window_wait(const struct ds_psi_window *w, uint64_t deadline_ns)
+{
+	uint64_t next;
+
+	if (deadline_ns != 0 && ds_boottime_ns() >= deadline_ns)
+		return 0;
+	next = ds_psi_window_next(w);
+	if (deadline_ns != 0 && next > deadline_ns)
+		next = deadline_ns;
+	if (ds_sleep_until(next) == -EINTR)
+		return -EINTR;
+	if (deadline_ns != 0 && ds_boottime_ns() >= deadline_ns)
+		return 0;
+	return 1;
 }
 
 struct byname {

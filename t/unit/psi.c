@@ -1,6 +1,7 @@
 /*
- * Pressure files, the stall share, errno messages, triggers, and the
- * cgroup walk.
+ * Pressure files (by name, or a resource's under a root or a cgroup),
+ * resource lists, the stall share, errno messages, triggers (and which
+ * part of one is wrong), and the cgroup walk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -206,6 +207,31 @@ main(void)
 	is_int(ds_psi_confirm(1000, 200000, 150000), 1,
 	    "event with 199 ms of stall: confirmed");
 
+	{
+		/* -r's list: each once, in the order first named. */
+		enum ds_psi_res o[DS_PSI_NRES];
+		const char *bad = NULL, *list = "cpu,io,nope";
+		size_t no = 9, blen = 0;
+
+		is_int(ds_psi_res_list("irq,io,irq,memory", o, &no, &bad,
+		    &blen), 0, "res_list: 0");
+		ok(no == 3 && o[0] == DS_PSI_IRQ && o[1] == DS_PSI_IO &&
+		    o[2] == DS_PSI_MEMORY, "res_list: irq io memory, irq once");
+		is_int(ds_psi_res_list(list, o, &no, &bad, &blen), -EINVAL,
+		    "res_list: a name not a resource: -EINVAL");
+		ok(bad == list + 7 && blen == 4, "res_list: at 'nope'");
+		is_int(ds_psi_res_list("io,", o, &no, &bad, &blen), -EINVAL,
+		    "res_list: an empty name: -EINVAL");
+		ok(blen == 0, "res_list: the empty name after the comma");
+		is_str(ds_psi_trigger_part_name(DS_TRIG_WINDOW), "window",
+		    "part name: window");
+		ok(ds_psi_trigger_part_name(DS_TRIG_SHAPE) == NULL &&
+		    ds_psi_trigger_part_why((enum ds_trig_part)99) == NULL,
+		    "part name: none for the shape, nothing out of range");
+		ok(strstr(ds_psi_trigger_part_why(DS_TRIG_KIND), "some or full")
+		    != NULL, "part why: the kind is some or full");
+	}
+
 	/* The cgroup walk over a made-up tree, hostile names included. */
 	if (mkdtemp(dir) == NULL) {
 		ok(0, "mkdtemp");
@@ -248,6 +274,51 @@ main(void)
 		    "\"..\" refused");
 		is_int(ds_cgroup_open(&r, &m, "nope"), -ENOENT, "missing cgroup");
 		ds_root_close(&r);
+	}
+	{
+		/* ds_psi_read_res: a cgroup's res.pressure, or the root's. */
+		static const char some[] =
+		    "some avg10=1.50 avg60=0.00 avg300=0.00 total=4242\n";
+		static const char both[] =
+		    "some avg10=0.18 avg60=0.34 avg300=0.10 total=159886802\n"
+		    "full avg10=0.18 avg60=0.34 avg300=0.10 total=159229614\n";
+		struct ds_buf scratch = { 0 };
+		struct ds_root r;
+
+		snprintf(path, sizeof(path), "%s/a/io.pressure", dir);
+		fd = open(path, O_WRONLY | O_TRUNC);
+		ok(fd >= 0 && write(fd, some, sizeof(some) - 1) ==
+		    (ssize_t)sizeof(some) - 1, "a/io.pressure written");
+		if (fd >= 0)
+			close(fd);
+		snprintf(path, sizeof(path), "%s/proc", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/proc/pressure", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/proc/pressure/memory", dir);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		ok(fd >= 0 && write(fd, both, sizeof(both) - 1) ==
+		    (ssize_t)sizeof(both) - 1, "proc/pressure/memory written");
+		if (fd >= 0)
+			close(fd);
+		ds_root_open(&r, dir);
+		snprintf(path, sizeof(path), "%s/a", dir);
+		fd = open(path, O_RDONLY | O_DIRECTORY);
+		is_int(ds_psi_read_res(&r, fd, DS_PSI_IO, &scratch, &p), 0,
+		    "read_res: the cgroup's io.pressure");
+		ok(p.have == 1u << DS_PSI_SOME && p.line[0].total == 4242 &&
+		    p.line[0].avg[0] == 150, "read_res: its some line");
+		is_int(ds_psi_read_res(&r, fd, DS_PSI_MEMORY, &scratch, &p),
+		    -ENOENT, "read_res: no memory.pressure in the cgroup");
+		close(fd);
+		is_int(ds_psi_read_res(&r, -1, DS_PSI_MEMORY, &scratch, &p), 0,
+		    "read_res: the root's proc/pressure/memory");
+		is_u64(p.line[DS_PSI_FULL].total, 159229614,
+		    "read_res: its full line");
+		is_int(ds_psi_read_res(&r, -1, DS_PSI_IO, &scratch, &p),
+		    -ENOENT, "read_res: no proc/pressure/io under the root");
+		ds_root_close(&r);
+		ds_buf_free(&scratch);
 	}
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)

@@ -4,7 +4,9 @@
  * only growth within the window counts, the ring wraps, a total that
  * went back counts from zero, one event per window); the cgroups of
  * two samples are paired by path; the pressure file is opened for
- * arming under the root or a cgroup directory.
+ * arming under the root or a cgroup directory; an armed trigger's
+ * events are confirmed from the totals; which errors mean sampling
+ * instead; both waits end at a deadline.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -91,6 +93,94 @@ test_window(void)
 	ds_psi_window_init(&w, &tr, total, t);
 	is_int(ds_psi_window_add(&w, 100000, t + 100 * MS), 1,
 	    "reset to 100 ms: the stall since the reset crosses");
+}
+
+/* The kernel's trigger: the first event needs the stall, later ones any. */
+static void
+test_armed(void)
+{
+	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_SOME, 150000, 2000000 };
+	struct ds_psi_armed a;
+
+	ds_psi_armed_init(&a, &tr, 1000);
+	is_int(ds_psi_armed_add(&a, 1000), 0,
+	    "armed: an event at once with no stall is not real");
+	is_int(ds_psi_armed_add(&a, 150999), 0, "armed: 1 us short: no");
+	is_u64(a.base, 1000, "armed: the base stays at the baseline");
+	is_int(ds_psi_armed_add(&a, 151000), 1, "armed: the stall: event");
+	is_u64(a.base, 151000, "armed: the event is the new base");
+	is_int(ds_psi_armed_add(&a, 151000), 0,
+	    "armed: later, no stall since the last: no");
+	is_int(ds_psi_armed_add(&a, 151001), 1,
+	    "armed: later, 1 us of stall since the last: event");
+	ds_psi_armed_init(&a, &tr, 500000);
+	is_int(ds_psi_armed_add(&a, 200000), 1,
+	    "armed: a total that went back counts from zero");
+}
+
+/* Which errors mean sampling instead, and why. */
+static void
+test_fallback(void)
+{
+	is_int(ds_psi_fallback(-EACCES, 0), DS_PSI_NOWRITE,
+	    "fallback: open EACCES: no write access");
+	is_int(ds_psi_fallback(-EROFS, 0), DS_PSI_NOWRITE,
+	    "fallback: open EROFS: no write access");
+	is_int(ds_psi_fallback(-EINVAL, 0), 0, "fallback: open EINVAL: error");
+	is_int(ds_psi_fallback(-ENOENT, 0), 0, "fallback: open ENOENT: error");
+	is_int(ds_psi_fallback(-EINVAL, 1), DS_PSI_REFUSED,
+	    "fallback: arm EINVAL: refused (before 5.2)");
+	is_int(ds_psi_fallback(-EPERM, 1), DS_PSI_REFUSED,
+	    "fallback: arm EPERM: refused");
+	is_int(ds_psi_fallback(-EBUSY, 1), 0, "fallback: arm EBUSY: error");
+	is_int(ds_psi_fallback(-EROFS, 1), 0, "fallback: arm EROFS: error");
+	ok(strstr(ds_psi_fallback_why(DS_PSI_NOTKERNEL), "captured tree") !=
+	    NULL, "fallback why: a captured tree");
+	ok(strstr(ds_psi_fallback_why(DS_PSI_REFUSED), "5.2") != NULL &&
+	    ds_psi_fallback_why(0) == NULL, "fallback why: 5.2; none for 0");
+}
+
+/* Both waits end at a deadline; poll names a file that went away. */
+static void
+test_waits(void)
+{
+	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_SOME, 100000, 500000 };
+	struct ds_psi_window w;
+	uint64_t t0, t1;
+	int pfd[2];
+
+	if (pipe(pfd) < 0) {
+		perror("pipe");
+		exit(1);
+	}
+	t0 = ds_boottime_ns();
+	is_int(ds_psi_trigger_poll(pfd[0], t0), 0,
+	    "poll: a deadline passed: 0 at once");
+	is_int(ds_psi_trigger_poll(pfd[0], t0 + 30 * MS), 0,
+	    "poll: no event by the deadline: 0");
+	t1 = ds_boottime_ns();
+	ok(t1 >= t0 + 30 * MS && t1 < t0 + 2000 * MS,
+	    "poll: returned at the deadline");
+	close(pfd[0]);
+	close(pfd[1]);
+	is_int(ds_psi_trigger_poll(pfd[0], t1 + 1000 * MS), -ENODEV,
+	    "poll: a file gone (POLLNVAL): -ENODEV");
+
+	t0 = ds_boottime_ns();
+	ds_psi_window_init(&w, &tr, 0, t0);
+	is_int(ds_psi_window_wait(&w, t0), 0,
+	    "window: a deadline passed: 0 at once");
+	is_int(ds_psi_window_wait(&w, 0), 1,
+	    "window: no deadline: 1 when the next sample is due");
+	ok(ds_boottime_ns() >= ds_psi_window_next(&w),
+	    "window: woke at the sample's time");
+	t0 = ds_boottime_ns();
+	ds_psi_window_init(&w, &tr, 0, t0);
+	is_int(ds_psi_window_wait(&w, t0 + 10 * MS), 0,
+	    "window: a deadline before the next sample: 0");
+	t1 = ds_boottime_ns();
+	ok(t1 >= t0 + 10 * MS && t1 < ds_psi_window_next(&w),
+	    "window: woke at the deadline, not the sample");
 }
 
 struct el {
@@ -185,6 +275,9 @@ int
 main(void)
 {
 	test_window();
+	test_armed();
+	test_fallback();
+	test_waits();
 	test_pair();
 	test_open();
 	return tap_done();
