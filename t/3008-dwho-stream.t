@@ -10,9 +10,9 @@
 . "$FIX/dwho/mkproc.sh"
 
 # The time column out: TSV's first field, JSON's first member, the
-# table's first column.
+# table's first column (HH:MM:SS: two runs may straddle a second).
 untime() {
-	cut -f2- | sed -e 's/^{"time":[0-9.]*,/{/' -e 's/^ *[0-9][0-9.]*  //'
+	cut -f2- | sed -e 's/^{"time":[0-9.]*,/{/' -e 's/^ *[0-9][0-9:.]*  //'
 }
 
 # same NAME ARGS...: written-at-once and kept-and-sorted rows are equal
