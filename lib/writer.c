@@ -953,14 +953,23 @@ ds_writer_abort(struct ds_writer *w)
 int
 ds_writer_help(const struct ds_writer *w, FILE *fp)
 {
+	static const char pad[] = "                       ";	/* 23 */
 	const struct ds_col *c;
-	size_t i;
+	const char *wide, *help;
+	size_t i, n, np;
 
+	/* "NAME<pad to 22> (+) help": fwrite only, the caller's stream. */
 	for (i = 0; i < w->ncols; i++) {
 		c = &w->cols[i];
-		if (fprintf(fp, "%-22s %s%s\n", c->name,
-		    c->flags & DS_C_WIDE ? "(+) " : "",
-		    c->help != NULL ? c->help : "") < 0)
+		n = strlen(c->name);
+		wide = c->flags & DS_C_WIDE ? "(+) " : "";
+		help = c->help != NULL ? c->help : "";
+		np = n < 22 ? 23 - n : 1;
+		if (fwrite(c->name, 1, n, fp) != n ||
+		    fwrite(pad, 1, np, fp) != np ||
+		    fwrite(wide, 1, strlen(wide), fp) != strlen(wide) ||
+		    fwrite(help, 1, strlen(help), fp) != strlen(help) ||
+		    putc('\n', fp) == EOF)
 			return errno ? -errno : -EIO;
 	}
 	return 0;
