@@ -8,53 +8,6 @@
 
 #include "util/util.h"
 
-static const struct ds_col rowcols[] = {
-	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "user", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "command", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "fd", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
-	{ "allocated", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
-	{ "dev", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "inode", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "mount", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "fstype", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "class", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "path", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-};
-
-static const struct ds_col sumcols[] = {
-	{ "mount", DS_T_STR, DS_P_LABEL, "mount", NULL, 0, 0, 0 },
-	{ "fstype", DS_T_STR, DS_P_LABEL, "fstype", NULL, 0, 0, 0 },
-	{ "size", DS_T_U64, DS_P_GAUGE, "size_bytes",
-	    "Size of the filesystem (statfs blocks).", 0, 0, DS_C_BYTES },
-	{ "used", DS_T_U64, DS_P_GAUGE, "used_bytes",
-	    "Space in use as df shows it: statfs blocks minus free.", 0, 0, DS_C_BYTES },
-	{ "avail", DS_T_U64, DS_P_GAUGE, "avail_bytes",
-	    "Space available to unprivileged users.", 0, 0, DS_C_BYTES },
-	{ "held", DS_T_U64, DS_P_GAUGE, "held_bytes",
-	    "Space allocated to deleted files still open or mapped, each "
-	    "inode once.", 0, 0, DS_C_BYTES },
-	{ "files", DS_T_U64, DS_P_GAUGE, "files",
-	    "Deleted inodes still open or mapped.", 0, 0, 0 },
-	{ "holders", DS_T_U64, DS_P_GAUGE, "holders",
-	    "Processes holding deleted files open or mapped.", 0, 0, 0 },
-	{ "reachable", DS_T_U64, DS_P_GAUGE, "reachable_bytes",
-	    "Space allocated to files reachable by name (du -sx).", 0, 0, DS_C_BYTES },
-	{ "unexplained", DS_T_I64, DS_P_GAUGE, "unexplained_bytes",
-	    "Used minus reachable minus held.", 0, 0, DS_C_BYTES },
-};
-
-static const struct ds_col trcols[] = {
-	{ "pid", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "fd", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "size", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
-	{ "freed", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, DS_C_BYTES },
-	{ "path", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-};
-
-#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
-
 static const char synopsis[] =
     "ddeleted [-aHhs] [--du] [--min-size bytes] [-O cols] [-o fmt] [-R dir]\n"
     "                [-w file] [mountpoint ...]\n"
@@ -137,11 +90,14 @@ gather(struct opts *o)
 
 /* The report's writer; -O applies to the listing and the summary. */
 static void
-report_open(struct opts *o, struct ds_writer *w, const struct ds_col *cols,
-    size_t ncols, int select)
+report_open(struct opts *o, struct ds_writer *w, enum ds_delcols which,
+    int select)
 {
+	const struct ds_col *cols;
+	size_t ncols;
 	int e;
 
+	cols = ds_deleted_columns(which, &ncols);
 	if ((e = ds_writer_init(w, o->t.out, o->t.fmt, cols, ncols,
 	    o->t.header, "ddeleted")) < 0)
 		tool_errc(1, e, "writer");
@@ -188,7 +144,7 @@ summary(struct opts *o)
 	size_t i;
 	int e;
 
-	report_open(o, &w, sumcols, NCOLS(sumcols) - (o->du ? 0 : 2), 1);
+	report_open(o, &w, o->du ? DS_DELCOLS_SUM_DU : DS_DELCOLS_SUM, 1);
 	if ((e = ds_deleted_sumrows(&o->t.r, &o->d, o->wt, (size_t)o->argc,
 	    o->du, &rs)) < 0)
 		tool_errc(1, e, "summary");
@@ -222,7 +178,7 @@ list(struct opts *o)
 	char num[32];
 	size_t i;
 
-	report_open(o, &w, rowcols, NCOLS(rowcols), 1);
+	report_open(o, &w, DS_DELCOLS_LIST, 1);
 	for (i = 0; i < d->n; i++) {
 		const struct ds_delfile *f = &d->f[i];
 
@@ -311,7 +267,7 @@ truncate_one(struct opts *o)
 	if (!dry && (e = ds_deleted_truncate(&o->t.r, o->tpid, o->tfd, &p,
 	    &freed)) < 0)
 		tool_errc(1, e, "%s: truncate", arg);
-	report_open(o, &w, trcols, NCOLS(trcols), 0);
+	report_open(o, &w, DS_DELCOLS_TRUNC, 0);
 	ds_w_u64(&w, (uint64_t)o->tpid);
 	ds_w_u64(&w, (uint64_t)o->tfd);
 	ds_w_u64(&w, p.size);

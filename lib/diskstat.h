@@ -684,6 +684,11 @@ struct ds_xstat {
  */
 void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
     uint64_t interval_ns, struct ds_xstat *x);
+/*
+ * dxstat's columns (*n of them): time, device, the figures in the order
+ * of enum ds_xcol, in_flight; with their Prometheus names and help.
+ */
+const struct ds_col *ds_xstat_columns(size_t *n);
 
 /* ---- Pressure stall information --------------------------------------- */
 
@@ -1599,6 +1604,11 @@ const char *ds_deleted_str(const struct ds_deleted *d, size_t off);
 size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
 /* Sort holders by pid, then descriptor, mappings last. */
 void ds_deleted_sort(struct ds_deleted *d);
+/* ddeleted's reports: the listing, the summary (with du's) and --truncate. */
+enum ds_delcols { DS_DELCOLS_LIST, DS_DELCOLS_SUM, DS_DELCOLS_SUM_DU,
+	DS_DELCOLS_TRUNC };
+/* The columns of a report (*n of them), with their Prometheus names. */
+const struct ds_col *ds_deleted_columns(enum ds_delcols which, size_t *n);
 
 /* Per filesystem: each deleted inode counted once. */
 struct ds_delsum {
