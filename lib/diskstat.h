@@ -2687,6 +2687,35 @@ double ds_psi_sample_share(const struct ds_psi_sample *prev,
 void ds_psi_sample_rank(const struct ds_psi_sample *prev,
     struct ds_psi_sample *cur, enum ds_psi_res r);
 
+/* ---- The report of pressure (lib/psirow.c) --------------------------- */
+
+/*
+ * The columns of a report of the resources order[0..nres): time, with
+ * DS_PSICOL_CGROUP cgroup, then resource kind avg10 avg60 avg300 total
+ * stall% (one row per line); with DS_PSICOL_PROM one wide row per
+ * cgroup, a family per resource, kind and value (DS_PSI_PER_LINE of
+ * them: the averages, the total in seconds, the share), named in pc.
+ * The count is returned (pc->n).
+ */
+#define DS_PSICOL_CGROUP	0x1
+#define DS_PSICOL_PROM		0x2
+#define DS_PSI_PER_LINE		5
+#define DS_PSI_NFAM		(DS_PSI_NRES * DS_PSI_NKINDS * DS_PSI_PER_LINE)
+struct ds_psi_cols {
+	struct ds_col col[2 + DS_PSI_NFAM];
+	char names[DS_PSI_NFAM][64];
+	char helps[DS_PSI_NFAM][160];
+	size_t n;
+};
+size_t ds_psi_columns(unsigned int how, const enum ds_psi_res *order,
+    size_t nres, struct ds_psi_cols *pc);
+/*
+ * The message for a note of ds_psi_sample_read into out, without the
+ * program's name: "proc/pressure/io: why", "cgroup /a: io.pressure:
+ * why", "cgroup /a: subtree skipped: why".  1, or -ENOMEM.
+ */
+int ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out);
+
 /* ---- Mounts by device (lib/mount.c) ----------------------------------- */
 
 /* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
