@@ -267,36 +267,28 @@ wait_total(struct dpsi *d, struct ds_psi_sample *s,
 	return l->total;
 }
 
-/* An event: its report; 1 once the events asked for are reported. */
-static int
-wait_event(struct dpsi *d, struct ds_writer *w, struct ds_psi_sample **prev,
-    struct ds_psi_sample **cur, const struct ds_psi_trigger *tr,
-    uint64_t *events)
+/*
+ * Waiting on the kernel's trigger armed on fd, or without one (fd -1)
+ * on the total sampled; a report for each event.  The events reported.
+ */
+static uint64_t
+wait_events(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
+    uint64_t base, const char *why, struct ds_psi_sample **prev,
+    struct ds_psi_sample **cur)
 {
 	struct ds_psi_sample *tmp;
-
-	report(d, w, *prev, *cur, 1u << tr->res);
-	(*events)++;
-	tmp = *prev;
-	*prev = *cur;
-	*cur = tmp;
-	return *events >= (d->t.count ? d->t.count : 1);
-}
-
-/* Waiting on the kernel's trigger armed on fd; the events reported. */
-static uint64_t
-wait_trigger(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
-    uint64_t base, struct ds_psi_sample **prev, struct ds_psi_sample **cur)
-{
-	struct ds_psi_armed armed;
-	uint64_t deadline = 0, events = 0;
+	struct ds_psi_wait pw;
+	uint64_t total, deadline = 0, events = 0;
 	int e;
 
-	ds_psi_armed_init(&armed, &wt->trig, base);
+	ds_psi_wait_init(&pw, fd, &wt->trig, base, ds_boottime_ns());
+	if (fd < 0)
+		warnx("%s: %s: sampling total every %llu ms instead", wt->spec,
+		    why, (unsigned long long)(pw.win.period_ns / 1000000));
 	if (wt->has_timeout)
 		deadline = ds_boottime_ns() + wt->timeout_ns;
 	while (!tool_stop) {
-		if ((e = ds_psi_trigger_poll(fd, deadline)) == -EINTR)
+		if ((e = ds_psi_wait_next(&pw, deadline)) == -EINTR)
 			continue;
 		if (e == 0)
 			break;
@@ -305,38 +297,14 @@ wait_trigger(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
 			    d->cgroup_mode ? " (cgroup removed?)" : "");
 		if (e < 0)
 			tool_errc(1, e, "poll");
-		if (!ds_psi_armed_add(&armed, wait_total(d, *cur, &wt->trig)))
+		total = wait_total(d, *cur, &wt->trig);
+		if (!ds_psi_wait_add(&pw, total, ds_boottime_ns()))
 			continue;
-		if (wait_event(d, w, prev, cur, &wt->trig, &events))
-			break;
-	}
-	return events;
-}
-
-/* Without a trigger: the total sampled (ds_psi_window); the events. */
-static uint64_t
-wait_sampling(struct dpsi *d, struct waiter *wt, struct ds_writer *w,
-    uint64_t base, const char *why, struct ds_psi_sample **prev,
-    struct ds_psi_sample **cur)
-{
-	struct ds_psi_window win;
-	uint64_t now_total, deadline = 0, events = 0;
-	int e;
-
-	ds_psi_window_init(&win, &wt->trig, base, ds_boottime_ns());
-	warnx("%s: %s: sampling total every %llu ms instead",
-	    wt->spec, why, (unsigned long long)(win.period_ns / 1000000));
-	if (wt->has_timeout)
-		deadline = ds_boottime_ns() + wt->timeout_ns;
-	while (!tool_stop) {
-		if ((e = ds_psi_window_wait(&win, deadline)) == -EINTR)
-			continue;
-		if (e == 0)
-			break;
-		now_total = wait_total(d, *cur, &wt->trig);
-		if (!ds_psi_window_add(&win, now_total, ds_boottime_ns()))
-			continue;
-		if (wait_event(d, w, prev, cur, &wt->trig, &events))
+		report(d, w, *prev, *cur, 1u << wt->trig.res);
+		tmp = *prev;
+		*prev = *cur;
+		*cur = tmp;
+		if (++events >= (d->t.count ? d->t.count : 1))
 			break;
 	}
 	return events;
@@ -410,12 +378,9 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0) {
-		events = wait_sampling(d, wt, w, base, why, &prev, &cur);
-	} else {
-		events = wait_trigger(d, wt, w, fd, base, &prev, &cur);
+	events = wait_events(d, wt, w, fd, base, why, &prev, &cur);
+	if (fd >= 0)
 		close(fd);
-	}
 	ds_psi_sample_free(&a);
 	ds_psi_sample_free(&b);
 	return events > 0 ? 0 : EXIT_TIMEOUT;

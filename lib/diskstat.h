@@ -2589,6 +2589,23 @@ void ds_psi_armed_init(struct ds_psi_armed *a,
     const struct ds_psi_trigger *tr, uint64_t base);
 /* 1 when total makes an event (it becomes the new base), else 0. */
 int ds_psi_armed_add(struct ds_psi_armed *a, uint64_t total);
+/*
+ * Either of the two, one way to wait: the trigger armed on fd, or with
+ * fd -1 the total sampled (ds_psi_window), from the baseline base read
+ * at now_ns.  ds_psi_wait_next waits for an event or the next sample
+ * (ds_psi_trigger_poll, ds_psi_window_wait: 1 when the total is to be
+ * read); ds_psi_wait_add takes the total read at now_ns: 1 when it is
+ * an event.
+ */
+struct ds_psi_wait {
+	int fd;			/* the armed trigger; -1: sampling */
+	struct ds_psi_armed armed;
+	struct ds_psi_window win;
+};
+void ds_psi_wait_init(struct ds_psi_wait *pw, int fd,
+    const struct ds_psi_trigger *tr, uint64_t base, uint64_t now_ns);
+int ds_psi_wait_next(const struct ds_psi_wait *pw, uint64_t deadline_ns);
+int ds_psi_wait_add(struct ds_psi_wait *pw, uint64_t total, uint64_t now_ns);
 
 /*
  * Pair the elements of two samples by path, each of size bytes with a
