@@ -56,23 +56,6 @@ static const char options[] =
 
 static const struct tool_info info = { synopsis, options, TOOL_N_COUNT };
 
-/* A trigger that does not parse: which part is wrong, and why. */
-static void
-bad_trigger(const char *spec)
-{
-	struct ds_psi_trigger t;
-	struct ds_psi_trigger_bad b;
-
-	if (ds_psi_trigger_parse_part(spec, &t, &b) == 0)
-		return;
-	if (b.part == DS_TRIG_SHAPE)
-		tool_usage("--wait '%s': %s", spec,
-		    ds_psi_trigger_part_why(b.part));
-	tool_usage("--wait '%s': %s '%.*s': %s", spec,
-	    ds_psi_trigger_part_name(b.part), (int)b.len, b.at,
-	    ds_psi_trigger_part_why(b.part));
-}
-
 /* A problem met reading, said once (at the first report), not each time. */
 static void
 note_warn(struct dpsi *d, const struct ds_psi_note *n)
@@ -403,11 +386,12 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 	    NULL)) != -1) {
 		/* The trigger has its own option: -w is the output file. */
 		if (ch == 'W') {
-			bad_trigger(optarg);
-			(void)ds_psi_trigger_parse(optarg, &wt->trig);
-			if ((e = ds_psi_trigger_check(&wt->trig, 1)) < 0)
+			if ((e = ds_psi_trigger_msg(optarg, &wt->trig,
+			    &d->text)) < 0)
+				err(1, NULL);
+			if (e > 0)
 				tool_usage("--wait '%s': %s", optarg,
-				    ds_psi_trigger_errmsg(e));
+				    d->text.data);
 			wt->spec = optarg;
 			continue;
 		}

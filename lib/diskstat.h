@@ -2732,6 +2732,13 @@ size_t ds_psi_columns(unsigned int how, const enum ds_psi_res *order,
  * why", "cgroup /a: subtree skipped: why".  1, or -ENOMEM.
  */
 int ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out);
+/*
+ * Parse spec into t and check it (as privileged: the rest is the
+ * kernel's to say): 0 when it will do, else 1 with out holding why, as
+ * "stall '0ms': why" (ds_psi_trigger_parse_part, _check), or -ENOMEM.
+ */
+int ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *out);
 
 /* ---- Mounts by device (lib/mount.c) ----------------------------------- */
 

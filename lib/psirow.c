@@ -1,6 +1,7 @@
 /*
  * The report of pressure: its columns (names, types, Prometheus
- * families) and the messages for what a sample noted.
+ * families), the messages for what a sample noted, and for a trigger
+ * that will not do.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -149,4 +150,24 @@ ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 		    n->e == 0 ? what : note_why(n));
 	return msg(out, "cgroup %s: %s.pressure: %s", n->path, rn,
 	    n->e == 0 ? what : note_why(n));
+}
+
+int
+ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *out)
+{
+	struct ds_psi_trigger_bad b;
+	int e;
+
+	if (ds_psi_trigger_parse_part(spec, t, &b) < 0) {
+		if (b.part == DS_TRIG_SHAPE)
+			return msg(out, "%s", ds_psi_trigger_part_why(b.part));
+		return msg(out, "%s '%.*s': %s",
+		    ds_psi_trigger_part_name(b.part), (int)b.len, b.at,
+		    ds_psi_trigger_part_why(b.part));
+	}
+	/* Privileged: what the kernel takes from anyone is checked later. */
+	if ((e = ds_psi_trigger_check(t, 1)) < 0)
+		return msg(out, "%s", ds_psi_trigger_errmsg(e));
+	return 0;
 }

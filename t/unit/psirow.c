@@ -2,7 +2,8 @@
  * lib/psirow.c: the columns of a report (the cgroup column only for a
  * cgroup; in prom a family per resource, kind and value, named and
  * converted to base units, for the resources asked for, in their
- * order), and the message for each kind of note a sample makes.
+ * order), the message for each kind of note a sample makes, and for a
+ * trigger that does not parse or check.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -88,10 +89,32 @@ test_notes(void)
 	ds_buf_free(&b);
 }
 
+static void
+test_trigger(void)
+{
+	struct ds_buf b = { 0 };
+	struct ds_psi_trigger t;
+
+	is_int(ds_psi_trigger_msg("io:some:150ms/2s", &t, &b), 0, "fine");
+	ok(t.res == DS_PSI_IO && t.kind == DS_PSI_SOME &&
+	    t.stall_us == 150000 && t.window_us == 2000000, "parsed");
+	is_int(ds_psi_trigger_msg("disk:some:1s/2s", &t, &b), 1, "bad part");
+	ok(strncmp(b.data, "resource 'disk': ", 17) == 0, "names it: %s",
+	    b.data);
+	is_int(ds_psi_trigger_msg("io", &t, &b), 1, "bad shape");
+	is_str(b.data, ds_psi_trigger_part_why(DS_TRIG_SHAPE), "shape: why");
+	is_int(ds_psi_trigger_msg("io:some:3s/2s", &t, &b), 1, "stall > win");
+	is_str(b.data, ds_psi_trigger_errmsg(-EDOM), "the check's message");
+	is_int(ds_psi_trigger_msg("io:some:1s/3s", &t, &b), 0,
+	    "privileged: any window in range");
+	ds_buf_free(&b);
+}
+
 int
 main(void)
 {
 	test_columns();
 	test_notes();
+	test_trigger();
 	return tap_done();
 }
