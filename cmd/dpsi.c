@@ -28,6 +28,7 @@ struct dpsi {
 	int waiting;		/* -W RESOURCE:KIND:STALL/WINDOW */
 	size_t reports;
 	struct ds_buf scratch;
+	struct ds_buf text;	/* a message from the library */
 };
 
 struct waiter {
@@ -55,56 +56,17 @@ static const char options[] =
 
 static const struct tool_info info = { synopsis, options, TOOL_N_COUNT };
 
-/* A trigger that does not parse: which part is wrong, and why. */
-static void
-bad_trigger(const char *spec)
-{
-	struct ds_psi_trigger t;
-	struct ds_psi_trigger_bad b;
-
-	if (ds_psi_trigger_parse_part(spec, &t, &b) == 0)
-		return;
-	if (b.part == DS_TRIG_SHAPE)
-		tool_usage("--wait '%s': %s", spec,
-		    ds_psi_trigger_part_why(b.part));
-	tool_usage("--wait '%s': %s '%.*s': %s", spec,
-	    ds_psi_trigger_part_name(b.part), (int)b.len, b.at,
-	    ds_psi_trigger_part_why(b.part));
-}
-
 /* A problem met reading, said once (at the first report), not each time. */
 static void
-note_warn(struct dpsi *d, const struct ds_psi_note *n, int cgroup)
+note_warn(struct dpsi *d, const struct ds_psi_note *n)
 {
-	const char *rn = n->res >= 0 ? ds_psi_res_name(n->res) : NULL;
-	char what[512];
-
 	if (n->res >= 0)
 		d->rc = 1;
 	if (d->reports > 0)
 		return;
-	if (n->res < 0 && n->e == -ELOOP)
-		warnx("cgroup %s: subtree skipped: nested deeper than %d "
-		    "levels", n->path, DS_CGROUP_DEPTH_MAX);
-	if (n->res < 0 && n->e != -ELOOP)
-		tool_warnc(n->e, "cgroup %s: subtree skipped", n->path);
-	if (n->res < 0)
-		return;
-	/* irq pressure needs 6.1 and IRQ time accounting. */
-	if (n->e == 0)
-		snprintf(what, sizeof(what), "line %zu malformed, skipped",
-		    n->line);
-	else if (n->e == -ENOENT || n->e == -ENODEV)
-		snprintf(what, sizeof(what), "%s", n->res == DS_PSI_IRQ &&
-		    n->e == -ENOENT ? "not in this kernel (6.1+ with "
-		    "CONFIG_IRQ_TIME_ACCOUNTING)" : ds_psi_errmsg(n->e, cgroup));
-	else
-		snprintf(what, sizeof(what), "%s", n->e == -EINVAL ?
-		    "malformed, no line to report" : strerror(-n->e));
-	if (n->path == NULL)
-		warnx("proc/pressure/%s: %s", rn, what);
-	else
-		warnx("cgroup %s: %s.pressure: %s", n->path, rn, what);
+	if (ds_psi_note_msg(n, &d->text) < 0)
+		err(1, NULL);
+	warnx("%s", d->text.data);
 }
 
 static void
@@ -123,7 +85,6 @@ read_sample(struct dpsi *d, struct ds_psi_sample *s)
 {
 	struct ds_psi_src src = { &d->t.r, d->cgroup_mode ? d->topfd : -1,
 	    d->top, d->all, d->order, d->nres, d->res_explicit, &d->scratch };
-	const struct ds_psi_note *n;
 	size_t i;
 	int e;
 
@@ -137,14 +98,12 @@ read_sample(struct dpsi *d, struct ds_psi_sample *s)
 	e = ds_psi_sample_read(&src, s);
 	for (i = 0; i < s->nnote; i++)
 		if (e != -EOPNOTSUPP || i + 1 < s->nnote)
-			note_warn(d, &s->note[i], d->cgroup_mode);
+			note_warn(d, &s->note[i]);
+	/* PSI off: said however many reports came before. */
 	if (e == -EOPNOTSUPP) {
-		n = &s->note[s->nnote - 1];
-		if (n->path == NULL)
-			errx(1, "proc/pressure/%s: %s", ds_psi_res_name(n->res),
-			    ds_psi_errmsg(e, 0));
-		errx(1, "cgroup %s: %s.pressure: %s", n->path,
-		    ds_psi_res_name(n->res), ds_psi_errmsg(e, 1));
+		if (ds_psi_note_msg(&s->note[s->nnote - 1], &d->text) < 0)
+			err(1, NULL);
+		errx(1, "%s", d->text.data);
 	}
 	if (e == -ENOMEM)
 		tool_errc(1, e, NULL);
@@ -161,96 +120,6 @@ read_sample(struct dpsi *d, struct ds_psi_sample *s)
 }
 
 /* ---- Output ---- */
-
-/* The columns; "cgroup" only with -c or -C. */
-static const struct ds_col cols[] = {
-	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "cgroup", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "resource", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "kind", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "avg10", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "avg60", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "avg300", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "total", DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-	{ "stall%", DS_T_F2, DS_P_NONE, NULL, NULL, 0, 0, 0 },
-};
-
-/*
- * Prometheus: one metric family per resource, kind and value, so the
- * names are made here; each cgroup is one wide row, and the writer
- * prints each column as one family (HELP and TYPE once).
- */
-#define PROM_PER_LINE 5
-struct cols {
-	struct ds_col col[2 + DS_PSI_NRES * DS_PSI_NKINDS * PROM_PER_LINE];
-	char names[DS_PSI_NRES * DS_PSI_NKINDS * PROM_PER_LINE][64];
-	char helps[DS_PSI_NRES * DS_PSI_NKINDS * PROM_PER_LINE][160];
-	size_t n;
-};
-
-static void
-prom_build(struct dpsi *d, struct cols *pc)
-{
-	static const char *const what[PROM_PER_LINE] = {
-	    "avg10_ratio", "avg60_ratio", "avg300_ratio",
-	    "stall_seconds_total", "stall_ratio" };
-	static const char *const help[PROM_PER_LINE] = {
-	    "kernel's 10 s exponential moving average of the stalled share",
-	    "kernel's 60 s exponential moving average of the stalled share",
-	    "kernel's 300 s exponential moving average of the stalled share",
-	    "cumulative stall time",
-	    "share of the last interval stalled, from the total" };
-	size_t i, k, j, m = 0;
-
-	memset(pc, 0, sizeof(*pc));
-	pc->col[pc->n++] = (struct ds_col){ "time", DS_T_TIME, DS_P_NONE,
-	    NULL, NULL, 0, 0, 0 };
-	if (d->cgroup_mode)
-		pc->col[pc->n++] = (struct ds_col){ "cgroup", DS_T_STR,
-		    DS_P_LABEL, "cgroup", NULL, 0, 0, 0 };
-	for (i = 0; i < d->nres; i++)
-		for (k = 0; k < DS_PSI_NKINDS; k++)
-			for (j = 0; j < PROM_PER_LINE; j++, m++) {
-				const char *rn = ds_psi_res_name(d->order[i]);
-				const char *kn = ds_psi_kind_name(k);
-				struct ds_col *c = &pc->col[pc->n++];
-
-				snprintf(pc->names[m], sizeof(pc->names[m]),
-				    "%s_%s_%s", rn, kn, what[j]);
-				snprintf(pc->helps[m], sizeof(pc->helps[m]),
-				    "PSI %s %s: %s%s.", rn, kn, help[j],
-				    j < 3 ? " (0 to 1)" : j == 3 ?
-				    ", seconds" : " (0 to 1)");
-				c->name = pc->names[m];
-				c->metric = pc->names[m];
-				c->help = pc->helps[m];
-				if (j == 3) {
-					c->type = DS_T_U64;
-					c->prom = DS_P_COUNTER;
-					c->div10 = 6;	/* us to s */
-				} else {
-					c->type = DS_T_F2;
-					c->prom = DS_P_GAUGE;
-					c->scale = 0.01;	/* % to ratio */
-				}
-			}
-}
-
-/* The columns of the report: prom's families, or the table above. */
-static void
-cols_build(struct dpsi *d, struct cols *pc)
-{
-	size_t i;
-
-	if (d->t.fmt == DS_FMT_PROM) {
-		prom_build(d, pc);
-		return;
-	}
-	memset(pc, 0, sizeof(*pc));
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if (i != 1 || d->cgroup_mode)
-			pc->col[pc->n++] = cols[i];
-}
 
 static void
 write_line(struct ds_writer *w, const struct ds_psi_line *l, double pct)
@@ -287,7 +156,7 @@ write_cg(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
 		for (k = 0; k < DS_PSI_NKINDS; k++) {
 			l = (mask & (1u << r)) ? ds_psi_cg_line(c, r, k) : NULL;
 			if (l == NULL) {
-				for (j = 0; prom && j < PROM_PER_LINE; j++)
+				for (j = 0; prom && j < DS_PSI_PER_LINE; j++)
 					ds_w_null(w);
 				continue;
 			}
@@ -381,36 +250,28 @@ wait_total(struct dpsi *d, struct ds_psi_sample *s,
 	return l->total;
 }
 
-/* An event: its report; 1 once the events asked for are reported. */
-static int
-wait_event(struct dpsi *d, struct ds_writer *w, struct ds_psi_sample **prev,
-    struct ds_psi_sample **cur, const struct ds_psi_trigger *tr,
-    uint64_t *events)
+/*
+ * Waiting on the kernel's trigger armed on fd, or without one (fd -1)
+ * on the total sampled; a report for each event.  The events reported.
+ */
+static uint64_t
+wait_events(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
+    uint64_t base, const char *why, struct ds_psi_sample **prev,
+    struct ds_psi_sample **cur)
 {
 	struct ds_psi_sample *tmp;
-
-	report(d, w, *prev, *cur, 1u << tr->res);
-	(*events)++;
-	tmp = *prev;
-	*prev = *cur;
-	*cur = tmp;
-	return *events >= (d->t.count ? d->t.count : 1);
-}
-
-/* Waiting on the kernel's trigger armed on fd; the events reported. */
-static uint64_t
-wait_trigger(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
-    uint64_t base, struct ds_psi_sample **prev, struct ds_psi_sample **cur)
-{
-	struct ds_psi_armed armed;
-	uint64_t deadline = 0, events = 0;
+	struct ds_psi_wait pw;
+	uint64_t total, deadline = 0, events = 0;
 	int e;
 
-	ds_psi_armed_init(&armed, &wt->trig, base);
+	ds_psi_wait_init(&pw, fd, &wt->trig, base, ds_boottime_ns());
+	if (fd < 0)
+		warnx("%s: %s: sampling total every %llu ms instead", wt->spec,
+		    why, (unsigned long long)(pw.win.period_ns / 1000000));
 	if (wt->has_timeout)
 		deadline = ds_boottime_ns() + wt->timeout_ns;
 	while (!tool_stop) {
-		if ((e = ds_psi_trigger_poll(fd, deadline)) == -EINTR)
+		if ((e = ds_psi_wait_next(&pw, deadline)) == -EINTR)
 			continue;
 		if (e == 0)
 			break;
@@ -419,38 +280,14 @@ wait_trigger(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
 			    d->cgroup_mode ? " (cgroup removed?)" : "");
 		if (e < 0)
 			tool_errc(1, e, "poll");
-		if (!ds_psi_armed_add(&armed, wait_total(d, *cur, &wt->trig)))
+		total = wait_total(d, *cur, &wt->trig);
+		if (!ds_psi_wait_add(&pw, total, ds_boottime_ns()))
 			continue;
-		if (wait_event(d, w, prev, cur, &wt->trig, &events))
-			break;
-	}
-	return events;
-}
-
-/* Without a trigger: the total sampled (ds_psi_window); the events. */
-static uint64_t
-wait_sampling(struct dpsi *d, struct waiter *wt, struct ds_writer *w,
-    uint64_t base, const char *why, struct ds_psi_sample **prev,
-    struct ds_psi_sample **cur)
-{
-	struct ds_psi_window win;
-	uint64_t now_total, deadline = 0, events = 0;
-	int e;
-
-	ds_psi_window_init(&win, &wt->trig, base, ds_boottime_ns());
-	warnx("%s: %s: sampling total every %llu ms instead",
-	    wt->spec, why, (unsigned long long)(win.period_ns / 1000000));
-	if (wt->has_timeout)
-		deadline = ds_boottime_ns() + wt->timeout_ns;
-	while (!tool_stop) {
-		if ((e = ds_psi_window_wait(&win, deadline)) == -EINTR)
-			continue;
-		if (e == 0)
-			break;
-		now_total = wait_total(d, *cur, &wt->trig);
-		if (!ds_psi_window_add(&win, now_total, ds_boottime_ns()))
-			continue;
-		if (wait_event(d, w, prev, cur, &wt->trig, &events))
+		report(d, w, *prev, *cur, 1u << wt->trig.res);
+		tmp = *prev;
+		*prev = *cur;
+		*cur = tmp;
+		if (++events >= (d->t.count ? d->t.count : 1))
 			break;
 	}
 	return events;
@@ -524,12 +361,9 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0) {
-		events = wait_sampling(d, wt, w, base, why, &prev, &cur);
-	} else {
-		events = wait_trigger(d, wt, w, fd, base, &prev, &cur);
+	events = wait_events(d, wt, w, fd, base, why, &prev, &cur);
+	if (fd >= 0)
 		close(fd);
-	}
 	ds_psi_sample_free(&a);
 	ds_psi_sample_free(&b);
 	return events > 0 ? 0 : EXIT_TIMEOUT;
@@ -552,11 +386,12 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 	    NULL)) != -1) {
 		/* The trigger has its own option: -w is the output file. */
 		if (ch == 'W') {
-			bad_trigger(optarg);
-			(void)ds_psi_trigger_parse(optarg, &wt->trig);
-			if ((e = ds_psi_trigger_check(&wt->trig, 1)) < 0)
+			if ((e = ds_psi_trigger_msg(optarg, &wt->trig,
+			    &d->text)) < 0)
+				err(1, NULL);
+			if (e > 0)
 				tool_usage("--wait '%s': %s", optarg,
-				    ds_psi_trigger_errmsg(e));
+				    d->text.data);
 			wt->spec = optarg;
 			continue;
 		}
@@ -654,7 +489,7 @@ main(int argc, char **argv)
 {
 	struct waiter wt = { 0 };
 	struct ds_writer w;
-	struct cols pc;
+	struct ds_psi_cols pc;
 	struct dpsi d;
 	size_t i;
 	int status;
@@ -675,7 +510,8 @@ main(int argc, char **argv)
 		d.order[0] = wt.trig.res;
 		d.nres = 1;
 	}
-	cols_build(&d, &pc);
+	ds_psi_columns((d.cgroup_mode ? DS_PSICOL_CGROUP : 0) |
+	    (d.t.fmt == DS_FMT_PROM ? DS_PSICOL_PROM : 0), d.order, d.nres, &pc);
 	ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n, d.t.header, "dpsi");
 	tool_writer(&d.t, &w);
 	if (wt.spec != NULL) {
@@ -688,6 +524,7 @@ main(int argc, char **argv)
 	}
 	ds_writer_free(&w);
 	ds_buf_free(&d.scratch);
+	ds_buf_free(&d.text);
 	if (d.topfd >= 0)
 		close(d.topfd);
 	free(d.top);

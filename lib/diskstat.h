@@ -2599,6 +2599,23 @@ void ds_psi_armed_init(struct ds_psi_armed *a,
     const struct ds_psi_trigger *tr, uint64_t base);
 /* 1 when total makes an event (it becomes the new base), else 0. */
 int ds_psi_armed_add(struct ds_psi_armed *a, uint64_t total);
+/*
+ * Either of the two, one way to wait: the trigger armed on fd, or with
+ * fd -1 the total sampled (ds_psi_window), from the baseline base read
+ * at now_ns.  ds_psi_wait_next waits for an event or the next sample
+ * (ds_psi_trigger_poll, ds_psi_window_wait: 1 when the total is to be
+ * read); ds_psi_wait_add takes the total read at now_ns: 1 when it is
+ * an event.
+ */
+struct ds_psi_wait {
+	int fd;			/* the armed trigger; -1: sampling */
+	struct ds_psi_armed armed;
+	struct ds_psi_window win;
+};
+void ds_psi_wait_init(struct ds_psi_wait *pw, int fd,
+    const struct ds_psi_trigger *tr, uint64_t base, uint64_t now_ns);
+int ds_psi_wait_next(const struct ds_psi_wait *pw, uint64_t deadline_ns);
+int ds_psi_wait_add(struct ds_psi_wait *pw, uint64_t total, uint64_t now_ns);
 
 /*
  * Pair the elements of two samples by path, each of size bytes with a
@@ -2696,6 +2713,42 @@ double ds_psi_sample_share(const struct ds_psi_sample *prev,
  */
 void ds_psi_sample_rank(const struct ds_psi_sample *prev,
     struct ds_psi_sample *cur, enum ds_psi_res r);
+
+/* ---- The report of pressure (lib/psirow.c) --------------------------- */
+
+/*
+ * The columns of a report of the resources order[0..nres): time, with
+ * DS_PSICOL_CGROUP cgroup, then resource kind avg10 avg60 avg300 total
+ * stall% (one row per line); with DS_PSICOL_PROM one wide row per
+ * cgroup, a family per resource, kind and value (DS_PSI_PER_LINE of
+ * them: the averages, the total in seconds, the share), named in pc.
+ * The count is returned (pc->n).
+ */
+#define DS_PSICOL_CGROUP	0x1
+#define DS_PSICOL_PROM		0x2
+#define DS_PSI_PER_LINE		5
+#define DS_PSI_NFAM		(DS_PSI_NRES * DS_PSI_NKINDS * DS_PSI_PER_LINE)
+struct ds_psi_cols {
+	struct ds_col col[2 + DS_PSI_NFAM];
+	char names[DS_PSI_NFAM][64];
+	char helps[DS_PSI_NFAM][160];
+	size_t n;
+};
+size_t ds_psi_columns(unsigned int how, const enum ds_psi_res *order,
+    size_t nres, struct ds_psi_cols *pc);
+/*
+ * The message for a note of ds_psi_sample_read into out, without the
+ * program's name: "proc/pressure/io: why", "cgroup /a: io.pressure:
+ * why", "cgroup /a: subtree skipped: why".  1, or -ENOMEM.
+ */
+int ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out);
+/*
+ * Parse spec into t and check it (as privileged: the rest is the
+ * kernel's to say): 0 when it will do, else 1 with out holding why, as
+ * "stall '0ms': why" (ds_psi_trigger_parse_part, _check), or -ENOMEM.
+ */
+int ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *out);
 
 /* ---- Mounts by device (lib/mount.c) ----------------------------------- */
 

@@ -181,6 +181,34 @@ ds_psi_window_wait(const struct ds_psi_window *w, uint64_t deadline_ns)
 	return 1;
 }
 
+void
+ds_psi_wait_init(struct ds_psi_wait *pw, int fd,
+    const struct ds_psi_trigger *tr, uint64_t base, uint64_t now_ns)
+{
+	memset(pw, 0, sizeof(*pw));
+	pw->fd = fd;
+	if (fd >= 0)
+		ds_psi_armed_init(&pw->armed, tr, base);
+	else
+		ds_psi_window_init(&pw->win, tr, base, now_ns);
+}
+
+int
+ds_psi_wait_next(const struct ds_psi_wait *pw, uint64_t deadline_ns)
+{
+	if (pw->fd >= 0)
+		return ds_psi_trigger_poll(pw->fd, deadline_ns);
+	return ds_psi_window_wait(&pw->win, deadline_ns);
+}
+
+int
+ds_psi_wait_add(struct ds_psi_wait *pw, uint64_t total, uint64_t now_ns)
+{
+	if (pw->fd >= 0)
+		return ds_psi_armed_add(&pw->armed, total);
+	return ds_psi_window_add(&pw->win, total, now_ns);
+}
+
 struct byname {
 	const char *path;
 	const void *el;
