@@ -57,7 +57,7 @@ struct state {
 	struct opts *o;
 	struct ds_writer w;
 	struct ds_col cols[32];
-	int prom_ctr;		/* per-entry counters (prom, not -g) */
+	unsigned int how;	/* DS_WHOCOL_* of the rows */
 	/* What the notes will say, and (said, a bit each) what was said. */
 	int off_delay, skip_said, said, first_bad, bad_iostat;
 	size_t unreadable, bad;
@@ -97,61 +97,6 @@ set_writer(struct state *s, size_t n)
 	ds_writer_init(&s->w, s->t->out, s->t->fmt, s->cols, n, s->t->header,
 	    "dwho");
 	tool_writer(s->t, &s->w);
-}
-
-/* Counters since the process started (prom per process or thread). */
-static void
-write_counters(struct state *s, const struct ds_proc *p)
-{
-	int i;
-
-	for (i = 0; i < DS_WR_DELAY; i++)
-		if (p->io_err == 0 && (p->io.have & (1u << ds_who_io_field[i])))
-			ds_w_u64(&s->w, p->io.v[ds_who_io_field[i]]);
-		else
-			ds_w_null(&s->w);
-	if (s->delay && p->have_blkio)
-		ds_w_f(&s->w, (double)p->blkio_ticks / (double)s->o->clk_tck);
-	else
-		ds_w_null(&s->w);
-}
-
-static void
-write_row(struct state *s, const struct ds_whorow *rw, uint64_t now)
-{
-	const struct ds_proc *p = rw->p;
-	char buf[80];
-	const char *cmd;
-	size_t len;
-	int i;
-
-	ds_w_time(&s->w, now);
-	if (s->o->mode == M_GROUP) {
-		ds_w_str(&s->w, rw->cgroup);
-		ds_w_u64(&s->w, rw->procs);
-	} else {
-		ds_w_u64(&s->w, (uint64_t)p->tgid);
-		if (s->o->mode == M_THREAD)
-			ds_w_u64(&s->w, (uint64_t)p->pid);
-		ds_w_str(&s->w, ds_user_name(&s->o->users, s->o->r, p->uid));
-		cmd = ds_who_command(p, s->o->cmdline, buf, sizeof(buf), &len);
-		/* A series keeps its name while a kworker changes work. */
-		if (s->t->fmt == DS_FMT_PROM && !s->o->cmdline)
-			len = ds_who_stable_len(cmd, len);
-		ds_w_strn(&s->w, cmd, len);
-	}
-	if (s->prom_ctr)
-		write_counters(s, p);
-	for (i = 0; !s->prom_ctr && i < DS_WHO_NV; i++)
-		if (rw->have & (1u << ds_who_vorder[i]))
-			ds_w_f(&s->w, rw->v[ds_who_vorder[i]]);
-		else
-			ds_w_null(&s->w);
-	if (s->o->mode != M_GROUP) {
-		ds_w_str(&s->w, ds_who_carrier(p->comm, p->comm_len));
-		ds_w_u64(&s->w, p->starttime);
-	}
-	ds_w_row_end(&s->w);
 }
 
 /* Each note once: 1 when bit is yet to be said. */
@@ -259,7 +204,8 @@ row_out(const struct ds_whorow *rw, void *arg)
 
 	if (!s->begun++)
 		tool_report_begin(s->t, &s->w);
-	write_row(s, rw, s->now);
+	ds_whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, s->o->r, rw,
+	    s->now);
 	return ds_writer_error(&s->w) != 0;
 }
 
@@ -397,7 +343,7 @@ iostat_report(struct state *s, int later)
 {
 	struct ds_cgios *tmp = s->cprev;
 	size_t i;
-	int x, e;
+	int e;
 
 	cg_sample(s, later ? s->ccur : s->cprev);
 	if (!later && s->t->has_interval)
@@ -410,21 +356,8 @@ iostat_report(struct state *s, int later)
 	if (isatty(STDERR_FILENO))
 		notes(s);
 	tool_report_begin(s->t, &s->w);
-	for (i = 0; i < s->ncg; i++) {
-		const struct ds_cgrow *rw = &s->cgrows[i];
-
-		ds_w_time(&s->w, s->now);
-		ds_w_str(&s->w, rw->cgroup);
-		ds_w_str(&s->w, rw->device);
-		for (x = 0; x < DS_IOS_N; x++)
-			if (!(rw->have & (1u << x)))
-				ds_w_null(&s->w);
-			else if (!s->rates)
-				ds_w_u64(&s->w, rw->u[x]);
-			else
-				ds_w_f(&s->w, rw->v[x]);
-		ds_w_row_end(&s->w);
-	}
+	for (i = 0; i < s->ncg; i++)
+		ds_cgrow_write(&s->w, &s->cgrows[i], s->rates, s->now);
 	tool_report_end(s->t, &s->w);
 	s->cprev = later ? s->ccur : s->cprev;
 	s->ccur = later ? tmp : s->ccur;
@@ -572,10 +505,12 @@ proc_setup(struct state *s, struct opts *o)
 	}
 	s->st.cfg = (struct ds_whocfg){ o->clk_tck, 0, o->all, o->sort,
 	    o->sort_set || o->mode == M_THREAD, o->top, o->cmdline };
-	s->prom_ctr = s->t->fmt == DS_FMT_PROM && o->mode != M_GROUP;
-	set_writer(s, ds_who_columns((o->mode == M_THREAD ? DS_WHOCOL_THREAD :
-	    0) | (o->mode == M_GROUP ? DS_WHOCOL_GROUP : 0) |
-	    (s->prom_ctr ? DS_WHOCOL_COUNTERS : 0), s->cols));
+	/* prom per process or thread: counters since each started. */
+	s->how = (o->mode == M_THREAD ? DS_WHOCOL_THREAD : 0) |
+	    (o->mode == M_GROUP ? DS_WHOCOL_GROUP : 0) |
+	    (s->t->fmt == DS_FMT_PROM && o->mode != M_GROUP ?
+	    DS_WHOCOL_COUNTERS : 0);
+	set_writer(s, ds_who_columns(s->how, s->cols));
 }
 
 /* -g from io.stat: its own columns, sorted by its own figures. */
