@@ -58,10 +58,8 @@ struct state {
 	struct ds_writer w;
 	struct ds_col cols[32];
 	unsigned int how;	/* DS_WHOCOL_* of the rows */
-	/* What the notes will say, and (said, a bit each) what was said. */
-	int off_delay, skip_said, said, first_bad, bad_iostat;
-	size_t unreadable, bad;
-	const char *source_note;	/* which -g source, said once */
+	struct ds_whonotes nt;	/* what the notes will say */
+	int skip_said;
 	char source_buf[4200];
 	uint64_t now;
 	int begun, delay;
@@ -99,13 +97,6 @@ set_writer(struct state *s, size_t n)
 	tool_writer(s->t, &s->w);
 }
 
-/* Each note once: 1 when bit is yet to be said. */
-static int
-said(struct state *s, int bit)
-{
-	return !(s->said & bit) && (s->said |= bit);
-}
-
 /*
  * The notes on standard error, each once.  A person at a terminal gets
  * them before the first report; a pipe, a file or cron gets them after
@@ -115,31 +106,10 @@ said(struct state *s, int bit)
 static void
 notes(struct state *s)
 {
-	if (s->source_note != NULL && said(s, 1))
-		warnx("%s", s->source_note);
-	if (s->bad > 0 && s->bad_iostat && said(s, 2))
-		warnx("%zu malformed io.stat %s skipped", s->bad,
-		    s->bad == 1 ? "line" : "lines");
-	if (s->bad > 0 && said(s, 2))
-		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
-		    "shown as - or skipped", s->bad,
-		    s->bad == 1 ? "file" : "files", s->first_bad);
-	if (s->off_delay && said(s, 4))
-		warnx("delay accounting is off, %%iodelay is -: enable it with "
-		    "'sysctl kernel.task_delayacct=1' or the 'delayacct' boot "
-		    "option; only tasks started after enabling it are "
-		    "accounted");
-	/*
-	 * Unprivileged, other users' io files are closed to us; as root,
-	 * only processes that refuse ptrace access (another user
-	 * namespace's init, say) remain.
-	 */
-	if (s->unreadable > 0 && said(s, 8))
-		warnx("I/O counters of %zu %s unreadable (%s): their byte "
-		    "and syscall columns are -", s->unreadable,
-		    s->unreadable == 1 ? "process are" : "processes are",
-		    geteuid() == 0 ? "/proc/PID/io refused even to root" :
-		    "other users' /proc/PID/io needs root");
+	char msg[4400];
+
+	while (ds_who_note(&s->nt, geteuid() == 0, msg, sizeof(msg)))
+		warnx("%s", msg);
 }
 
 /* A sort key's column of the proc source and of io.stat. */
@@ -177,12 +147,12 @@ sampled(struct state *s, int e, const struct ds_procs *ps, int report)
 	if (e < 0)
 		tool_errc(1, e, "%s", tool_path(s->t, ps->failed != NULL ?
 		    ps->failed : "proc"));
-	if (ps->bad > 0 && s->bad == 0) {
-		s->bad = ps->bad;
-		s->first_bad = ps->first_bad;
+	if (ps->bad > 0 && s->nt.bad == 0) {
+		s->nt.bad = ps->bad;
+		s->nt.first_bad = ps->first_bad;
 	}
-	if (report && ps->unreadable > s->unreadable)
-		s->unreadable = ps->unreadable;
+	if (report && ps->unreadable > s->nt.unreadable)
+		s->nt.unreadable = ps->unreadable;
 }
 
 /* Before a report's rows; after them, its end. */
@@ -192,7 +162,7 @@ begin(struct state *s)
 	s->now = ds_realtime_ns();
 	s->begun = 0;
 	if (!s->delay)
-		s->off_delay = 1;
+		s->nt.off_delay = 1;
 	if (isatty(STDERR_FILENO))
 		notes(s);
 }
@@ -283,21 +253,21 @@ use_iostat(struct state *s, struct opts *o)
 	int forced = o->source != NULL, e, cg;
 
 	if (!forced && (o->pl.n > 0 || o->user != NULL || o->have_re)) {
-		s->source_note = "-g: summing /proc/PID/io by cgroup "
+		s->nt.source = "-g: summing /proc/PID/io by cgroup "
 		    "(processes selected)";
 		return 0;
 	}
 	/* A key only /proc/PID/io has (hit, iodelay...) chooses it. */
 	if (!forced && o->sort_name != NULL &&
 	    (sort_key(o->sort_name, &cg), cg == DS_WV_NONE)) {
-		s->source_note = "-g: summing /proc/PID/io by cgroup (the "
+		s->nt.source = "-g: summing /proc/PID/io by cgroup (the "
 		    "sort key is not in io.stat)";
 		return 0;
 	}
 	if ((e = ds_cgio_source(&s->t->r, s->mnt, sizeof(s->mnt))) < 0) {
 		if (forced)
 			tool_errc(1, e, "-G iostat: no cgroup v2 mount");
-		s->source_note = "-g: no cgroup v2 mount: summing "
+		s->nt.source = "-g: no cgroup v2 mount: summing "
 		    "/proc/PID/io by cgroup";
 		return 0;
 	}
@@ -308,7 +278,7 @@ use_iostat(struct state *s, struct opts *o)
 	    "-g: per-cgroup figures from io.stat under %s%s" :
 	    "-g: io.stat missing (io controller not enabled on cgroup v2 at "
 	    "%s%s): summing /proc/PID/io by cgroup", slash(s), s->mnt);
-	s->source_note = s->source_buf;
+	s->nt.source = s->source_buf;
 	return e;
 }
 
@@ -331,9 +301,9 @@ cg_sample(struct state *s, struct ds_cgios *cs)
 			tool_warnc(cs->skipped_err[i], "cgroup %s: subtree "
 			    "skipped", cs->skipped[i]);
 	s->skip_said |= cs->nskipped > 0;
-	if (cs->bad > 0 && s->bad == 0) {
-		s->bad = cs->bad;
-		s->bad_iostat = 1;
+	if (cs->bad > 0 && s->nt.bad == 0) {
+		s->nt.bad = cs->bad;
+		s->nt.bad_iostat = 1;
 	}
 }
 
@@ -551,7 +521,7 @@ main(int argc, char **argv)
 	setup(&s, &o, &t);
 	if (o.mode == M_GROUP && o.source != NULL &&
 	    strcmp(o.source, "proc") == 0)
-		s.source_note = "-g: summing /proc/PID/io by cgroup (-G proc)";
+		s.nt.source = "-g: summing /proc/PID/io by cgroup (-G proc)";
 	if (o.mode == M_GROUP && (o.source == NULL ||
 	    strcmp(o.source, "iostat") == 0) && use_iostat(&s, &o)) {
 		iostat_setup(&s);

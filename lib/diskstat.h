@@ -2413,6 +2413,18 @@ size_t ds_who_columns(unsigned int how, struct ds_col *cols);
 void ds_whorow_write(struct ds_writer *w, unsigned int how,
     const struct ds_whocfg *c, struct ds_users *u, const struct ds_root *r,
     const struct ds_whorow *rw, uint64_t now);
+/* What dwho says on standard error about a run, each note once. */
+struct ds_whonotes {
+	const char *source;	/* which -g source */
+	size_t bad;		/* malformed files (or io.stat lines) */
+	int first_bad;		/* the first malformed file's pid */
+	int bad_iostat;		/* bad counts io.stat lines */
+	int off_delay;		/* delay accounting was off */
+	size_t unreadable;	/* processes whose io was refused */
+	int said;		/* a bit per note said */
+};
+/* The next note not yet said into msg, and 1; 0 when none is left. */
+int ds_who_note(struct ds_whonotes *n, int root, char *msg, size_t size);
 
 /* A row kept to be sorted, with a copy of its entry (cgroup NULL). */
 struct ds_whokept {

@@ -2,7 +2,8 @@
  * ds_whorow_write (lib/whorow.c) and ds_cgrow_write (lib/cgio.c): a row
  * holds as many fields as ds_who_columns or ds_cgio_columns made, in
  * their order; unknown values are missing; a uid without a name is
- * shown as the number; counters in prom, not rates.
+ * shown as the number; counters in prom, not rates.  ds_who_note: each
+ * note once, in order, none when nothing is to be said.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,9 +136,37 @@ test_cgrow(void)
 	free(got);
 }
 
+static void
+test_notes(void)
+{
+	struct ds_whonotes n = { 0 };
+	char msg[512];
+
+	is_int(ds_who_note(&n, 0, msg, sizeof(msg)), 0, "notes: none");
+	n.source = "-g: a source";
+	n.bad = 1;
+	n.first_bad = 9;
+	n.unreadable = 2;
+	is_int(ds_who_note(&n, 0, msg, sizeof(msg)), 1, "notes: one");
+	is_str(msg, "-g: a source", "notes: the source first");
+	ds_who_note(&n, 0, msg, sizeof(msg));
+	is_str(msg, "1 malformed proc/PID/stat or io file (first: pid 9): "
+	    "shown as - or skipped", "notes: the damage, singular");
+	ds_who_note(&n, 1, msg, sizeof(msg));
+	ok(strstr(msg, "of 2 processes are unreadable (/proc/PID/io refused "
+	    "even to root)") != NULL, "notes: unreadable, as root");
+	is_int(ds_who_note(&n, 0, msg, sizeof(msg)), 0, "notes: each once");
+	n.off_delay = 1;
+	ds_who_note(&n, 0, msg, sizeof(msg));
+	ok(strstr(msg, "delay accounting is off, %iodelay is -:") == msg,
+	    "notes: delay accounting off, said when it is found");
+	is_int(ds_who_note(&n, 0, msg, sizeof(msg)), 0, "notes: all said");
+}
+
 int
 main(void)
 {
+	test_notes();
 	test_proc();
 	test_cgrow();
 	return tap_done();
