@@ -57,11 +57,9 @@ struct state {
 	struct opts *o;
 	struct ds_writer w;
 	struct ds_col cols[32];
-	int prom_ctr;		/* per-entry counters (prom, not -g) */
-	/* What the notes will say, and (said, a bit each) what was said. */
-	int off_delay, skip_said, said, first_bad, bad_iostat;
-	size_t unreadable, bad;
-	const char *source_note;	/* which -g source, said once */
+	unsigned int how;	/* DS_WHOCOL_* of the rows */
+	struct ds_whonotes nt;	/* what the notes will say */
+	int skip_said;
 	char source_buf[4200];
 	uint64_t now;
 	int begun, delay;
@@ -99,68 +97,6 @@ set_writer(struct state *s, size_t n)
 	tool_writer(s->t, &s->w);
 }
 
-/* Counters since the process started (prom per process or thread). */
-static void
-write_counters(struct state *s, const struct ds_proc *p)
-{
-	int i;
-
-	for (i = 0; i < DS_WR_DELAY; i++)
-		if (p->io_err == 0 && (p->io.have & (1u << ds_who_io_field[i])))
-			ds_w_u64(&s->w, p->io.v[ds_who_io_field[i]]);
-		else
-			ds_w_null(&s->w);
-	if (s->delay && p->have_blkio)
-		ds_w_f(&s->w, (double)p->blkio_ticks / (double)s->o->clk_tck);
-	else
-		ds_w_null(&s->w);
-}
-
-static void
-write_row(struct state *s, const struct ds_whorow *rw, uint64_t now)
-{
-	const struct ds_proc *p = rw->p;
-	char buf[80];
-	const char *cmd;
-	size_t len;
-	int i;
-
-	ds_w_time(&s->w, now);
-	if (s->o->mode == M_GROUP) {
-		ds_w_str(&s->w, rw->cgroup);
-		ds_w_u64(&s->w, rw->procs);
-	} else {
-		ds_w_u64(&s->w, (uint64_t)p->tgid);
-		if (s->o->mode == M_THREAD)
-			ds_w_u64(&s->w, (uint64_t)p->pid);
-		ds_w_str(&s->w, ds_user_name(&s->o->users, s->o->r, p->uid));
-		cmd = ds_who_command(p, s->o->cmdline, buf, sizeof(buf), &len);
-		/* A series keeps its name while a kworker changes work. */
-		if (s->t->fmt == DS_FMT_PROM && !s->o->cmdline)
-			len = ds_who_stable_len(cmd, len);
-		ds_w_strn(&s->w, cmd, len);
-	}
-	if (s->prom_ctr)
-		write_counters(s, p);
-	for (i = 0; !s->prom_ctr && i < DS_WHO_NV; i++)
-		if (rw->have & (1u << ds_who_vorder[i]))
-			ds_w_f(&s->w, rw->v[ds_who_vorder[i]]);
-		else
-			ds_w_null(&s->w);
-	if (s->o->mode != M_GROUP) {
-		ds_w_str(&s->w, ds_who_carrier(p->comm, p->comm_len));
-		ds_w_u64(&s->w, p->starttime);
-	}
-	ds_w_row_end(&s->w);
-}
-
-/* Each note once: 1 when bit is yet to be said. */
-static int
-said(struct state *s, int bit)
-{
-	return !(s->said & bit) && (s->said |= bit);
-}
-
 /*
  * The notes on standard error, each once.  A person at a terminal gets
  * them before the first report; a pipe, a file or cron gets them after
@@ -170,31 +106,10 @@ said(struct state *s, int bit)
 static void
 notes(struct state *s)
 {
-	if (s->source_note != NULL && said(s, 1))
-		warnx("%s", s->source_note);
-	if (s->bad > 0 && s->bad_iostat && said(s, 2))
-		warnx("%zu malformed io.stat %s skipped", s->bad,
-		    s->bad == 1 ? "line" : "lines");
-	if (s->bad > 0 && said(s, 2))
-		warnx("%zu malformed proc/PID/stat or io %s (first: pid %d): "
-		    "shown as - or skipped", s->bad,
-		    s->bad == 1 ? "file" : "files", s->first_bad);
-	if (s->off_delay && said(s, 4))
-		warnx("delay accounting is off, %%iodelay is -: enable it with "
-		    "'sysctl kernel.task_delayacct=1' or the 'delayacct' boot "
-		    "option; only tasks started after enabling it are "
-		    "accounted");
-	/*
-	 * Unprivileged, other users' io files are closed to us; as root,
-	 * only processes that refuse ptrace access (another user
-	 * namespace's init, say) remain.
-	 */
-	if (s->unreadable > 0 && said(s, 8))
-		warnx("I/O counters of %zu %s unreadable (%s): their byte "
-		    "and syscall columns are -", s->unreadable,
-		    s->unreadable == 1 ? "process are" : "processes are",
-		    geteuid() == 0 ? "/proc/PID/io refused even to root" :
-		    "other users' /proc/PID/io needs root");
+	char msg[4400];
+
+	while (ds_who_note(&s->nt, geteuid() == 0, msg, sizeof(msg)))
+		warnx("%s", msg);
 }
 
 /* A sort key's column of the proc source and of io.stat. */
@@ -232,12 +147,12 @@ sampled(struct state *s, int e, const struct ds_procs *ps, int report)
 	if (e < 0)
 		tool_errc(1, e, "%s", tool_path(s->t, ps->failed != NULL ?
 		    ps->failed : "proc"));
-	if (ps->bad > 0 && s->bad == 0) {
-		s->bad = ps->bad;
-		s->first_bad = ps->first_bad;
+	if (ps->bad > 0 && s->nt.bad == 0) {
+		s->nt.bad = ps->bad;
+		s->nt.first_bad = ps->first_bad;
 	}
-	if (report && ps->unreadable > s->unreadable)
-		s->unreadable = ps->unreadable;
+	if (report && ps->unreadable > s->nt.unreadable)
+		s->nt.unreadable = ps->unreadable;
 }
 
 /* Before a report's rows; after them, its end. */
@@ -247,7 +162,7 @@ begin(struct state *s)
 	s->now = ds_realtime_ns();
 	s->begun = 0;
 	if (!s->delay)
-		s->off_delay = 1;
+		s->nt.off_delay = 1;
 	if (isatty(STDERR_FILENO))
 		notes(s);
 }
@@ -259,7 +174,8 @@ row_out(const struct ds_whorow *rw, void *arg)
 
 	if (!s->begun++)
 		tool_report_begin(s->t, &s->w);
-	write_row(s, rw, s->now);
+	ds_whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, s->o->r, rw,
+	    s->now);
 	return ds_writer_error(&s->w) != 0;
 }
 
@@ -337,21 +253,21 @@ use_iostat(struct state *s, struct opts *o)
 	int forced = o->source != NULL, e, cg;
 
 	if (!forced && (o->pl.n > 0 || o->user != NULL || o->have_re)) {
-		s->source_note = "-g: summing /proc/PID/io by cgroup "
+		s->nt.source = "-g: summing /proc/PID/io by cgroup "
 		    "(processes selected)";
 		return 0;
 	}
 	/* A key only /proc/PID/io has (hit, iodelay...) chooses it. */
 	if (!forced && o->sort_name != NULL &&
 	    (sort_key(o->sort_name, &cg), cg == DS_WV_NONE)) {
-		s->source_note = "-g: summing /proc/PID/io by cgroup (the "
+		s->nt.source = "-g: summing /proc/PID/io by cgroup (the "
 		    "sort key is not in io.stat)";
 		return 0;
 	}
 	if ((e = ds_cgio_source(&s->t->r, s->mnt, sizeof(s->mnt))) < 0) {
 		if (forced)
 			tool_errc(1, e, "-G iostat: no cgroup v2 mount");
-		s->source_note = "-g: no cgroup v2 mount: summing "
+		s->nt.source = "-g: no cgroup v2 mount: summing "
 		    "/proc/PID/io by cgroup";
 		return 0;
 	}
@@ -362,7 +278,7 @@ use_iostat(struct state *s, struct opts *o)
 	    "-g: per-cgroup figures from io.stat under %s%s" :
 	    "-g: io.stat missing (io controller not enabled on cgroup v2 at "
 	    "%s%s): summing /proc/PID/io by cgroup", slash(s), s->mnt);
-	s->source_note = s->source_buf;
+	s->nt.source = s->source_buf;
 	return e;
 }
 
@@ -385,9 +301,9 @@ cg_sample(struct state *s, struct ds_cgios *cs)
 			tool_warnc(cs->skipped_err[i], "cgroup %s: subtree "
 			    "skipped", cs->skipped[i]);
 	s->skip_said |= cs->nskipped > 0;
-	if (cs->bad > 0 && s->bad == 0) {
-		s->bad = cs->bad;
-		s->bad_iostat = 1;
+	if (cs->bad > 0 && s->nt.bad == 0) {
+		s->nt.bad = cs->bad;
+		s->nt.bad_iostat = 1;
 	}
 }
 
@@ -397,7 +313,7 @@ iostat_report(struct state *s, int later)
 {
 	struct ds_cgios *tmp = s->cprev;
 	size_t i;
-	int x, e;
+	int e;
 
 	cg_sample(s, later ? s->ccur : s->cprev);
 	if (!later && s->t->has_interval)
@@ -410,21 +326,8 @@ iostat_report(struct state *s, int later)
 	if (isatty(STDERR_FILENO))
 		notes(s);
 	tool_report_begin(s->t, &s->w);
-	for (i = 0; i < s->ncg; i++) {
-		const struct ds_cgrow *rw = &s->cgrows[i];
-
-		ds_w_time(&s->w, s->now);
-		ds_w_str(&s->w, rw->cgroup);
-		ds_w_str(&s->w, rw->device);
-		for (x = 0; x < DS_IOS_N; x++)
-			if (!(rw->have & (1u << x)))
-				ds_w_null(&s->w);
-			else if (!s->rates)
-				ds_w_u64(&s->w, rw->u[x]);
-			else
-				ds_w_f(&s->w, rw->v[x]);
-		ds_w_row_end(&s->w);
-	}
+	for (i = 0; i < s->ncg; i++)
+		ds_cgrow_write(&s->w, &s->cgrows[i], s->rates, s->now);
 	tool_report_end(s->t, &s->w);
 	s->cprev = later ? s->ccur : s->cprev;
 	s->ccur = later ? tmp : s->ccur;
@@ -572,10 +475,12 @@ proc_setup(struct state *s, struct opts *o)
 	}
 	s->st.cfg = (struct ds_whocfg){ o->clk_tck, 0, o->all, o->sort,
 	    o->sort_set || o->mode == M_THREAD, o->top, o->cmdline };
-	s->prom_ctr = s->t->fmt == DS_FMT_PROM && o->mode != M_GROUP;
-	set_writer(s, ds_who_columns((o->mode == M_THREAD ? DS_WHOCOL_THREAD :
-	    0) | (o->mode == M_GROUP ? DS_WHOCOL_GROUP : 0) |
-	    (s->prom_ctr ? DS_WHOCOL_COUNTERS : 0), s->cols));
+	/* prom per process or thread: counters since each started. */
+	s->how = (o->mode == M_THREAD ? DS_WHOCOL_THREAD : 0) |
+	    (o->mode == M_GROUP ? DS_WHOCOL_GROUP : 0) |
+	    (s->t->fmt == DS_FMT_PROM && o->mode != M_GROUP ?
+	    DS_WHOCOL_COUNTERS : 0);
+	set_writer(s, ds_who_columns(s->how, s->cols));
 }
 
 /* -g from io.stat: its own columns, sorted by its own figures. */
@@ -616,7 +521,7 @@ main(int argc, char **argv)
 	setup(&s, &o, &t);
 	if (o.mode == M_GROUP && o.source != NULL &&
 	    strcmp(o.source, "proc") == 0)
-		s.source_note = "-g: summing /proc/PID/io by cgroup (-G proc)";
+		s.nt.source = "-g: summing /proc/PID/io by cgroup (-G proc)";
 	if (o.mode == M_GROUP && (o.source == NULL ||
 	    strcmp(o.source, "iostat") == 0) && use_iostat(&s, &o)) {
 		iostat_setup(&s);

@@ -312,3 +312,22 @@ ds_cgio_columns(int rates, struct ds_col *cols)
 	}
 	return 3 + DS_IOS_N;
 }
+
+void
+ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
+    uint64_t now)
+{
+	int x;
+
+	ds_w_time(w, now);
+	ds_w_str(w, rw->cgroup);
+	ds_w_str(w, rw->device);
+	for (x = 0; x < DS_IOS_N; x++)
+		if (!(rw->have & (1u << x)))
+			ds_w_null(w);
+		else if (!rates)
+			ds_w_u64(w, rw->u[x]);
+		else
+			ds_w_f(w, rw->v[x]);
+	ds_w_row_end(w);
+}

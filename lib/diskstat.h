@@ -2415,6 +2415,26 @@ const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
 extern const int ds_who_vorder[DS_WHO_NV];
 extern const int ds_who_io_field[DS_WR_DELAY];
 size_t ds_who_columns(unsigned int how, struct ds_col *cols);
+/*
+ * Write rw as a row of the columns ds_who_columns(how) makes, at now:
+ * the user's name through u (looked up under r), the command as
+ * c->cmdline has it, the counters' seconds by c->clk_tck (c->delay).
+ */
+void ds_whorow_write(struct ds_writer *w, unsigned int how,
+    const struct ds_whocfg *c, struct ds_users *u, const struct ds_root *r,
+    const struct ds_whorow *rw, uint64_t now);
+/* What dwho says on standard error about a run, each note once. */
+struct ds_whonotes {
+	const char *source;	/* which -g source */
+	size_t bad;		/* malformed files (or io.stat lines) */
+	int first_bad;		/* the first malformed file's pid */
+	int bad_iostat;		/* bad counts io.stat lines */
+	int off_delay;		/* delay accounting was off */
+	size_t unreadable;	/* processes whose io was refused */
+	int said;		/* a bit per note said */
+};
+/* The next note not yet said into msg, and 1; 0 when none is left. */
+int ds_who_note(struct ds_whonotes *n, int root, char *msg, size_t size);
 
 /* A row kept to be sorted, with a copy of its entry (cgroup NULL). */
 struct ds_whokept {
@@ -2523,6 +2543,9 @@ int ds_cgio_source(const struct ds_root *r, char *mnt, size_t size);
  * 3 + DS_IOS_N, which is returned.
  */
 size_t ds_cgio_columns(int rates, struct ds_col *cols);
+/* Write rw as a row of those columns, at now: rates or counters. */
+void ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
+    uint64_t now);
 
 /* ---- Waiting for pressure (lib/psiwatch.c) ---------------------------- */
 

@@ -446,3 +446,102 @@ ds_whokept_clear(struct ds_topn *t)
 		free(h[i].p.cmdline);
 	t->n = 0;
 }
+
+/* Counters since the process started (DS_WHOCOL_COUNTERS). */
+static void
+write_counters(struct ds_writer *w, const struct ds_whocfg *c,
+    const struct ds_proc *p)
+{
+	int i;
+
+	for (i = 0; i < DS_WR_DELAY; i++)
+		if (p->io_err == 0 && (p->io.have & (1u << ds_who_io_field[i])))
+			ds_w_u64(w, p->io.v[ds_who_io_field[i]]);
+		else
+			ds_w_null(w);
+	/* Field 42 is in clock ticks. */
+	if (c->delay && p->have_blkio)
+		ds_w_f(w, (double)p->blkio_ticks / (double)c->clk_tck);
+	else
+		ds_w_null(w);
+}
+
+void
+ds_whorow_write(struct ds_writer *w, unsigned int how,
+    const struct ds_whocfg *c, struct ds_users *u, const struct ds_root *r,
+    const struct ds_whorow *rw, uint64_t now)
+{
+	const struct ds_proc *p = rw->p;
+	char buf[80];
+	const char *cmd;
+	size_t len;
+	int i;
+
+	ds_w_time(w, now);
+	if (how & DS_WHOCOL_GROUP) {
+		ds_w_str(w, rw->cgroup);
+		ds_w_u64(w, rw->procs);
+	} else {
+		ds_w_u64(w, (uint64_t)p->tgid);
+		if (how & DS_WHOCOL_THREAD)
+			ds_w_u64(w, (uint64_t)p->pid);
+		ds_w_str(w, ds_user_name(u, r, p->uid));
+		cmd = ds_who_command(p, c->cmdline, buf, sizeof(buf), &len);
+		/* A series keeps its name while a kworker changes work. */
+		if (w->fmt == DS_FMT_PROM && !c->cmdline)
+			len = ds_who_stable_len(cmd, len);
+		ds_w_strn(w, cmd, len);
+	}
+	if (how & DS_WHOCOL_COUNTERS)
+		write_counters(w, c, p);
+	for (i = 0; !(how & DS_WHOCOL_COUNTERS) && i < DS_WHO_NV; i++)
+		if (rw->have & (1u << ds_who_vorder[i]))
+			ds_w_f(w, rw->v[ds_who_vorder[i]]);
+		else
+			ds_w_null(w);
+	if (!(how & DS_WHOCOL_GROUP)) {
+		ds_w_str(w, ds_who_carrier(p->comm, p->comm_len));
+		ds_w_u64(w, p->starttime);
+	}
+	ds_w_row_end(w);
+}
+
+/* Each note once: 1 when bit is yet to be said. */
+static int
+unsaid(struct ds_whonotes *n, int bit)
+{
+	return !(n->said & bit) && (n->said |= bit);
+}
+
+int
+ds_who_note(struct ds_whonotes *n, int root, char *msg, size_t size)
+{
+	if (n->source != NULL && unsaid(n, 1))
+		snprintf(msg, size, "%s", n->source);
+	else if (n->bad > 0 && n->bad_iostat && unsaid(n, 2))
+		snprintf(msg, size, "%zu malformed io.stat %s skipped", n->bad,
+		    n->bad == 1 ? "line" : "lines");
+	else if (n->bad > 0 && unsaid(n, 2))
+		snprintf(msg, size, "%zu malformed proc/PID/stat or io %s "
+		    "(first: pid %d): shown as - or skipped", n->bad,
+		    n->bad == 1 ? "file" : "files", n->first_bad);
+	else if (n->off_delay && unsaid(n, 4))
+		snprintf(msg, size, "delay accounting is off, %%iodelay is -: "
+		    "enable it with 'sysctl kernel.task_delayacct=1' or the "
+		    "'delayacct' boot option; only tasks started after enabling "
+		    "it are accounted");
+	/*
+	 * Unprivileged, other users' io files are closed to us; as root,
+	 * only processes that refuse ptrace access (another user
+	 * namespace's init, say) remain.
+	 */
+	else if (n->unreadable > 0 && unsaid(n, 8))
+		snprintf(msg, size, "I/O counters of %zu %s unreadable (%s): "
+		    "their byte and syscall columns are -", n->unreadable,
+		    n->unreadable == 1 ? "process are" : "processes are",
+		    root ? "/proc/PID/io refused even to root" :
+		    "other users' /proc/PID/io needs root");
+	else
+		return 0;
+	return 1;
+}
