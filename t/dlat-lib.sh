@@ -53,6 +53,25 @@ tracefs_run() {
 	      mount -t tracefs tracefs /sys/kernel/tracing; } && exec "$@"' sh "$@"
 }
 
+# stop_tracer PID: SIGINT (a tracer prints its maps on it), then, if it
+# is still there after 10 s (bpftrace has been seen to hang on SIGINT),
+# SIGTERM (bpftrace prints its maps on that too) and 5 s more, then
+# SIGKILL.  Returns 1 when it had to be killed (no output to trust).
+stop_tracer() {
+	for _sig in INT TERM; do
+		kill -$_sig "$1" 2>/dev/null
+		_i=0
+		while kill -0 "$1" 2>/dev/null && [ $_i -lt 100 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null; return 0; }
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 1
+}
+
 # kdev MAJ:MIN: the kernel's dev_t (20-bit minor), as block events log it.
 kdev() {
 	echo $(( ${1%%:*} * 1048576 + ${1##*:} ))
