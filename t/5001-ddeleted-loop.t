@@ -17,29 +17,12 @@ mount "/dev/$dev" "$MNT" || skip_all "cannot mount"
 pids=
 # Holders first, and gone, before the filesystem can be unmounted.
 cleanup() {
-	kill $pids 2>/dev/null
-	for _p in $pids; do
-		_i=0
-		while kill -0 "$_p" 2>/dev/null && [ $_i -lt 50 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-	done
+	reap $pids
 	umount "$TRASH/sub2" 2>/dev/null
 	umount "$MNT" || { sleep 1; umount "$MNT"; }
 }
 at_exit cleanup
 majmin=$(stat -c '%Hd:%Ld' "$MNT")
-
-# wait_for FILE: until it is not empty (10 s at most).
-wait_for() {
-	_i=0
-	while [ ! -s "$1" ] && [ $_i -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ -s "$1" ]
-}
 
 # The host's bind mount of a subdirectory: rows show it, the summary
 # the whole filesystem's mount (so that --du walks all of it).  First,

@@ -16,25 +16,10 @@ mkdir "$MNT"
 mount "/dev/$dev" "$MNT" || skip_all "cannot mount"
 pids=
 cleanup() {
-	kill $pids 2>/dev/null
-	for _p in $pids; do
-		_i=0
-		while kill -0 "$_p" 2>/dev/null && [ $_i -lt 50 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-	done
+	reap $pids
 	umount "$MNT" || { sleep 1; umount "$MNT"; }
 }
 at_exit cleanup
-
-wait_for() {
-	_i=0
-	while [ ! -s "$1" ] && [ $_i -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-}
 
 # A holder that maps its deleted file (1 MiB, descriptor kept) and
 # touches the pages again when told: truncated, it dies of SIGBUS.

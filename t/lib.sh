@@ -239,6 +239,30 @@ mkloop() {
 	echo "${_dev#/dev/}"
 }
 
+# reap PID...: kill each and wait until it is gone (5 s at most each), so
+# that what it held (a mount, a file) can be released after it.
+reap() {
+	kill "$@" 2>/dev/null
+	for _p in "$@"; do
+		_i=0
+		while kill -0 "$_p" 2>/dev/null && [ $_i -lt 50 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+	done
+}
+
+# wait_for FILE: until it is not empty (10 s at most); false if it stays
+# empty.
+wait_for() {
+	_i=0
+	while [ ! -s "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -s "$1" ]
+}
+
 # Detach what mkloop attached; runs before the user's at_exit commands
 # are done, so unmount with at_exit first (at_exit runs in reverse order).
 _detach_loops() {
