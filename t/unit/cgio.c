@@ -4,7 +4,7 @@
  * and added again), a cgroup recreated under the same path (a new
  * inode) and a device new in the interval count from zero; a line
  * without keys is a row with nothing known; the all row sums whole disks
- * at the top of their stacks only.  On a small sysfs tree made here.
+ * at the tree_top of their stacks only.  On a small sysfs tree made here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,20 +15,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char top[64];
-
-static void
-mk(const char *rel, const char *link)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", top, rel);
-	if (link != NULL ? symlink(link, p) : mkdir(p, 0755)) {
-		perror(p);
-		exit(1);
-	}
-}
+#include "tree.h"
 
 static void
 tree(void)
@@ -36,42 +23,42 @@ tree(void)
 	char p[256];
 	FILE *f;
 
-	strcpy(top, "/tmp/cgio-unit.XXXXXX");
-	if (mkdtemp(top) == NULL) {
+	strcpy(tree_top, "/tmp/cgio-unit.XXXXXX");
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		exit(1);
 	}
-	mk("sys", NULL);
-	mk("sys/dev", NULL);
-	mk("sys/dev/block", NULL);
-	mk("sys/devices", NULL);
-	mk("sys/devices/block", NULL);
-	mk("sys/devices/block/sda", NULL);
-	mk("sys/devices/block/sda/sda1", NULL);
-	mk("sys/devices/block/sdb", NULL);
-	mk("sys/devices/block/dm-0", NULL);
-	mk("sys/devices/block/dm-0/slaves", NULL);
-	mk("sys/devices/block/dm-0/slaves/sdb", "../../../block/sdb");
-	snprintf(p, sizeof(p), "%s/sys/devices/block/sda/sda1/partition", top);
+	tree_dir("sys");
+	tree_dir("sys/dev");
+	tree_dir("sys/dev/block");
+	tree_dir("sys/devices");
+	tree_dir("sys/devices/block");
+	tree_dir("sys/devices/block/sda");
+	tree_dir("sys/devices/block/sda/sda1");
+	tree_dir("sys/devices/block/sdb");
+	tree_dir("sys/devices/block/dm-0");
+	tree_dir("sys/devices/block/dm-0/slaves");
+	tree_link("sys/devices/block/dm-0/slaves/sdb", "../../../block/sdb");
+	snprintf(p, sizeof(p), "%s/sys/devices/block/sda/sda1/partition", tree_top);
 	if ((f = fopen(p, "w")) == NULL || fputs("1\n", f) == EOF ||
 	    fclose(f) != 0) {
 		perror(p);
 		exit(1);
 	}
-	mk("sys/dev/block/8:0", "../../devices/block/sda");
-	mk("sys/dev/block/8:1", "../../devices/block/sda/sda1");
-	mk("sys/dev/block/8:16", "../../devices/block/sdb");
-	mk("sys/dev/block/253:0", "../../devices/block/dm-0");
+	tree_link("sys/dev/block/8:0", "../../devices/block/sda");
+	tree_link("sys/dev/block/8:1", "../../devices/block/sda/sda1");
+	tree_link("sys/dev/block/8:16", "../../devices/block/sdb");
+	tree_link("sys/dev/block/253:0", "../../devices/block/dm-0");
 }
 
 static void
 untree(void)
 {
-	char cmd[128];
+	char cmd[320];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree_top);
 	if (system(cmd) != 0)
-		printf("# could not remove %s\n", top);
+		printf("# could not remove %s\n", tree_top);
 }
 
 /* io.stat text into a cgroup of the sample (paths added in order). */
@@ -141,7 +128,7 @@ fig(const struct ds_cgrow *r, size_t n, const char *cgroup,
 /*
  * ds_cgio_select: the idle rows out (but with all), sorted by a key
  * (larger first, unknown last), ties by cgroup, its all row first, then
- * device number; a total order, so any sort gives the same rows; top.
+ * device number; a total order, so any sort gives the same rows; tree_top.
  */
 static void
 test_select(void)
@@ -196,7 +183,7 @@ main(void)
 	FILE *f;
 
 	tree();
-	if (ds_root_open(&root, top) < 0) {
+	if (ds_root_open(&root, tree_top) < 0) {
 		ok(0, "root opens");
 		untree();
 		return tap_done();
@@ -293,9 +280,9 @@ main(void)
 	is_int(ds_cgio_source(&root, mnt, sizeof(mnt)), 0,
 	    "source: no io.stat, no cgroup.controllers: 0");
 	is_str(mnt, "/sys/fs/cgroup", "source: the mount assumed");
-	mk("sys/fs", NULL);
-	mk("sys/fs/cgroup", NULL);
-	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cgroup.controllers", top);
+	tree_dir("sys/fs");
+	tree_dir("sys/fs/cgroup");
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cgroup.controllers", tree_top);
 	if ((f = fopen(path, "w")) != NULL) {
 		fputs("cpu io memory\n", f);
 		fclose(f);

@@ -9,30 +9,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char top[64];
-
-static void
-put(const char *rel, const char *text)
-{
-	char path[256], dir[256], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	/* mkdir -p of the parents */
-	for (s = dir + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(dir, 0755);
-		*s = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 static void
 t_find(void)
@@ -96,13 +73,13 @@ t_sysfs(void)
 	struct ds_root r;
 	uint64_t depth = 7;
 
-	put("sys/block/sda/device/queue_depth", "32\n");
-	put("sys/block/sda/device/vendor", "ATA     \n");
-	put("sys/block/sda/device/model", "Samsung SSD 870\n");
-	put("sys/block/sdb/device/vendor", "QEMU    \n");
-	put("sys/block/sdc/device/model", "Amazon Elastic Block Store\n");
-	put("sys/block/sdd/device/queue_depth", "lots\n");
-	ds_root_open(&r, top);
+	tree_put("sys/block/sda/device/queue_depth", "32\n");
+	tree_put("sys/block/sda/device/vendor", "ATA     \n");
+	tree_put("sys/block/sda/device/model", "Samsung SSD 870\n");
+	tree_put("sys/block/sdb/device/vendor", "QEMU    \n");
+	tree_put("sys/block/sdc/device/model", "Amazon Elastic Block Store\n");
+	tree_put("sys/block/sdd/device/queue_depth", "lots\n");
+	ds_root_open(&r, tree_top);
 	is_int(ds_tr_queue_depth(&r, "sda", &b, &depth), 0, "queue_depth");
 	is_u64(depth, 32, "sda: 32");
 	is_int(ds_tr_queue_depth(&r, "sdb", &b, &depth), -ENOENT,
@@ -123,14 +100,14 @@ t_sysfs(void)
 	ds_root_close(&r);
 
 	/* A tree with diskstats and no sys/block. */
-	snprintf(top + strlen(top), sizeof(top) - strlen(top), "/t2");
-	mkdir(top, 0755);
-	put("proc/diskstats", " 253 16 vdb 1 2 3 4 5 6 7 8 9 10 11\n"
+	snprintf(tree_top + strlen(tree_top), sizeof(tree_top) - strlen(tree_top), "/t2");
+	mkdir(tree_top, 0755);
+	tree_put("proc/diskstats", " 253 16 vdb 1 2 3 4 5 6 7 8 9 10 11\n"
 	    " 253 0 vda 1 2 3 4 5 6 7 8 9 10 11\n"
 	    " 253 1 vda1 1 2 3 4 5 6 7 8 9 10 11\n"
 	    " 259 0 nvme0n1 1 2 3 4 5 6 7 8 9 10 11\n"
 	    " 259 1 nvme0n1p1 1 2 3 4 5 6 7 8 9 10 11\n");
-	ds_root_open(&r, top);
+	ds_root_open(&r, tree_top);
 	is_int(ds_tr_disks(&r, &w, &bd), 0, "disks from diskstats");
 	ok(bd.n == 3 && strcmp(bd.name[0], "nvme0n1") == 0 &&
 	    strcmp(bd.name[1], "vda") == 0 && strcmp(bd.name[2], "vdb") == 0,
@@ -139,7 +116,7 @@ t_sysfs(void)
 	    "ds_blockdevs_has works on them");
 	ds_blockdevs_free(&bd);
 	ds_root_close(&r);
-	*strrchr(top, '/') = '\0';
+	*strrchr(tree_top, '/') = '\0';
 	ds_buf_free(&b);
 	ds_buf_free(&w);
 }
@@ -178,20 +155,20 @@ t_holders(void)
 int
 main(void)
 {
-	char cmd[128];
+	char cmd[320];
 
-	snprintf(top, sizeof(top), "/tmp/ds-trw.XXXXXX");
-	if (mkdtemp(top) == NULL)
+	snprintf(tree_top, sizeof(tree_top), "/tmp/ds-trw.XXXXXX");
+	if (mkdtemp(tree_top) == NULL)
 		return 1;
 	t_find();
 	t_psi();
 	t_fs_disk();
 	t_sysfs();
 	t_holders();
-	if (strncmp(top, "/tmp/ds-trw.", 12) == 0) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (strncmp(tree_top, "/tmp/ds-trw.", 12) == 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree_top);
 		if (system(cmd) != 0)
-			printf("# could not remove %s\n", top);
+			printf("# could not remove %s\n", tree_top);
 	}
 	return tap_done();
 }

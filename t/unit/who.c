@@ -13,36 +13,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char top[256];
-
-/* Write a file under top; len 0: strlen(text). */
-static void
-putn(const char *rel, const char *text, size_t len)
-{
-	char path[512], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	/* mkdir -p of the parent */
-	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fwrite(text, 1, len ? len : strlen(text), f);
-	fclose(f);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	putn(rel, text, 0);
-}
+#include "tree.h"
 
 static void
 stat_line(char *buf, size_t size, int pid, const char *comm, int threads,
@@ -189,39 +160,39 @@ main(void)
 	ok(ds_proc_age(&a, 5ull * 1000000000u, 100) == 0, "age: not negative");
 
 	/* a tree: pid 300 with three threads, 301 with unparsable io */
-	snprintf(top, sizeof(top), "%s/who-unit.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/who-unit.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(top) == NULL) {
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	put("proc/uptime", "100.50 10.00\n");
-	put("proc/sys/kernel/task_delayacct", "1\n");
+	tree_put("proc/uptime", "100.50 10.00\n");
+	tree_put("proc/sys/kernel/task_delayacct", "1\n");
 	stat_line(line, sizeof(line), 300, "a) b\n(c", 3, 500, 7);
-	put("proc/300/stat", line);
-	put("proc/300/io", "rchar: 100\nwchar: 200\nsyscr: 3\nsyscw: 4\n"
+	tree_put("proc/300/stat", line);
+	tree_put("proc/300/io", "rchar: 100\nwchar: 200\nsyscr: 3\nsyscw: 4\n"
 	    "read_bytes: 4096\nwrite_bytes: 8192\ncancelled_write_bytes: 0\n");
-	putn("proc/300/cmdline", "prog\0-x\0", 8);
-	put("proc/300/cgroup", "0::/box\n");
-	put("proc/300/task/300/stat", line);
+	tree_putn("proc/300/cmdline", "prog\0-x\0", 8);
+	tree_put("proc/300/cgroup", "0::/box\n");
+	tree_put("proc/300/task/300/stat", line);
 	stat_line(line, sizeof(line), 302, "w1", 3, 510, 20);
-	put("proc/300/task/302/stat", line);
+	tree_put("proc/300/task/302/stat", line);
 	stat_line(line, sizeof(line), 303, "w2", 3, 510, 100);
-	put("proc/300/task/303/stat", line);
+	tree_put("proc/300/task/303/stat", line);
 	stat_line(line, sizeof(line), 301, "x", 1, 500, 1);
-	put("proc/301/stat", line);
-	put("proc/301/io", "nonsense\n");
-	put("proc/301/task/301/stat", line);
-	put("proc/301/task/301/io", "nonsense\n");
-	put("proc/301/cmdline", "");		/* a kernel thread's */
-	put("proc/300/task/300/io", "rchar: 1\n");
-	put("proc/300/task/302/io", "rchar: 2\n");
-	put("proc/300/task/303/io", "rchar: 3\n");
-	put("proc/305/io", "rchar: 1\n");	/* no stat: gone, skipped */
+	tree_put("proc/301/stat", line);
+	tree_put("proc/301/io", "nonsense\n");
+	tree_put("proc/301/task/301/stat", line);
+	tree_put("proc/301/task/301/io", "nonsense\n");
+	tree_put("proc/301/cmdline", "");		/* a kernel thread's */
+	tree_put("proc/300/task/300/io", "rchar: 1\n");
+	tree_put("proc/300/task/302/io", "rchar: 2\n");
+	tree_put("proc/300/task/303/io", "rchar: 3\n");
+	tree_put("proc/305/io", "rchar: 1\n");	/* no stat: gone, skipped */
 	stat_line(line, sizeof(line), 307, "bad", 1, 500, 1);
-	put("proc/307/stat", "307 (bad");	/* damaged: skipped */
+	tree_put("proc/307/stat", "307 (bad");	/* damaged: skipped */
 
-	ok(ds_root_open(&root, top) == 0, "root opens");
+	ok(ds_root_open(&root, tree_top) == 0, "root opens");
 	is_int(ds_delayacct_read(&root, &buf), 1, "task_delayacct 1");
 	ds_buf_free(&buf);
 	is_int(ds_procs_read(&root, DS_WHO_DELAY | DS_WHO_CGROUP |
@@ -301,7 +272,7 @@ main(void)
 
 	ds_procs_free(&ps);
 	ds_root_close(&root);
-	snprintf(line, sizeof(line), "rm -rf '%s'", top);
+	snprintf(line, sizeof(line), "rm -rf '%s'", tree_top);
 	if (system(line) != 0)
 		return 1;
 	return tap_done();

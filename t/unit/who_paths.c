@@ -12,28 +12,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char top[256];
-
-static void
-putn(const char *rel, const char *text, size_t len)
-{
-	char path[512], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fwrite(text, 1, len, f);
-	fclose(f);
-}
+#include "tree.h"
 
 /* proc/DIR/stat of pid, comm, with field 42 = blkio. */
 static void
@@ -46,7 +25,7 @@ stat_file(const char *dir, int pid, const char *comm, int threads,
 	    "5 6 0 0 20 0 %d 0 77 0 0 18446744073709551615 0 0 0 0 0 0 0 0 "
 	    "0 0 0 0 17 0 0 0 %u 0 0\n", pid, comm, threads, blkio);
 	snprintf(rel, sizeof(rel), "proc/%s/stat", dir);
-	putn(rel, line, strlen(line));
+	tree_putn(rel, line, strlen(line));
 }
 
 static void
@@ -55,7 +34,7 @@ file(const char *dir, const char *leaf, const char *text, size_t len)
 	char rel[128];
 
 	snprintf(rel, sizeof(rel), "proc/%s/%s", dir, leaf);
-	putn(rel, text, len);
+	tree_putn(rel, text, len);
 }
 
 static const char io[] = "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\n"
@@ -73,13 +52,13 @@ main(void)
 	size_t i, n = sizeof(ids) / sizeof(ids[0]);
 	int sel[] = { 10, 77, 2147483647 }, good;
 
-	snprintf(top, sizeof(top), "%s/who-paths.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/who-paths.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(top) == NULL) {
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	putn("proc/uptime", "100.00 1.00\n", 12);
+	tree_putn("proc/uptime", "100.00 1.00\n", 12);
 	for (i = 0; i < n; i++) {
 		snprintf(dir, sizeof(dir), "%d", ids[i]);
 		snprintf(comm, sizeof(comm), "c%d", ids[i]);
@@ -101,7 +80,7 @@ main(void)
 	file("2147483647/task/1000000001", "cmdline", "thr\0x\0", 6);
 	file("2147483647/task/2147483647", "cmdline", "lead\0", 5);
 
-	ok(ds_root_open(&r, top) == 0, "tree opens");
+	ok(ds_root_open(&r, tree_top) == 0, "tree opens");
 	is_int(ds_procs_read(&r, DS_WHO_CMDLINE | DS_WHO_CGROUP |
 	    DS_WHO_DELAY, NULL, 0, NULL, NULL, &ps), 0, "scan");
 	is_int(ps.n, n, "every id length read");
@@ -155,7 +134,7 @@ main(void)
 
 	ds_procs_free(&ps);
 	ds_root_close(&r);
-	snprintf(rm, sizeof(rm), "rm -rf '%s'", top);
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", tree_top);
 	if (system(rm) != 0)
 		return 1;
 	return tap_done();

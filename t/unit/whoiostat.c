@@ -11,37 +11,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char top[256];
-
-static void
-mk(const char *rel, const char *text, const char *link)
-{
-	char path[512], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if (link != NULL) {
-		if (symlink(link, path) < 0)
-			perror(path);
-		return;
-	}
-	if (text == NULL) {
-		mkdir(path, 0755);
-		return;
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 int
 main(void)
@@ -83,27 +53,27 @@ main(void)
 	ok(st.n == 0 && st.bad == 3, "all skipped and counted");
 	ds_iostat_free(&st);
 
-	snprintf(top, sizeof(top), "%s/whoiostat.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/whoiostat.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(top) == NULL) {
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	mk("cg/cgroup.controllers", "cpu io memory\n", NULL);
-	mk("cg/io.stat", "8:0 rbytes=10 wbytes=20 rios=1 wios=2 dbytes=0 dios=0\n", NULL);
-	mk("cg/a/io.stat", "", NULL);
-	mk("cg/a/b/io.stat", "8:0 rbytes=5\n", NULL);
-	mk("cg/nostat", NULL, NULL);
-	mk("cg2/cgroup.controllers", "cpu memory", NULL);
-	mk("sys/devices/pci/block/sda/sda2/partition", "2\n", NULL);
-	mk("sys/devices/virtual/block/dm-0/slaves/sda2",
-	    NULL, "../../../../pci/block/sda/sda2");
-	mk("sys/devices/virtual/block/md0/slaves/vdb", NULL, NULL);
-	mk("sys/dev/block/8:0", NULL, "../../devices/pci/block/sda");
-	mk("sys/dev/block/8:2", NULL, "../../devices/pci/block/sda/sda2");
-	mk("sys/dev/block/253:0", NULL, "../../devices/virtual/block/dm-0");
-	mk("sys/dev/block/9:0", NULL, "../../devices/virtual/block/md0");
-	ok(ds_root_open(&root, top) == 0, "root opens");
+	tree_put("cg/cgroup.controllers", "cpu io memory\n");
+	tree_put("cg/io.stat", "8:0 rbytes=10 wbytes=20 rios=1 wios=2 dbytes=0 dios=0\n");
+	tree_put("cg/a/io.stat", "");
+	tree_put("cg/a/b/io.stat", "8:0 rbytes=5\n");
+	tree_dir("cg/nostat");
+	tree_put("cg2/cgroup.controllers", "cpu memory");
+	tree_put("sys/devices/pci/block/sda/sda2/partition", "2\n");
+	tree_link("sys/devices/virtual/block/dm-0/slaves/sda2",
+	    "../../../../pci/block/sda/sda2");
+	tree_dir("sys/devices/virtual/block/md0/slaves/vdb");
+	tree_link("sys/dev/block/8:0", "../../devices/pci/block/sda");
+	tree_link("sys/dev/block/8:2", "../../devices/pci/block/sda/sda2");
+	tree_link("sys/dev/block/253:0", "../../devices/virtual/block/dm-0");
+	tree_link("sys/dev/block/9:0", "../../devices/virtual/block/md0");
+	ok(ds_root_open(&root, tree_top) == 0, "root opens");
 
 	is_int(ds_cgroup2_has_io(&root, "cg", &b), 1, "io in cgroup.controllers");
 	is_int(ds_cgroup2_has_io(&root, "/cg2", &b), 0, "no io");
@@ -142,7 +112,7 @@ main(void)
 	is_int(ds_blockdev_info(&root, 259, 9, &di), -ENOENT, "gone device");
 
 	ds_root_close(&root);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree_top);
 	if (system(cmd) != 0)
 		return 1;
 	return tap_done();

@@ -14,28 +14,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char top[256];
-
-static void
-put(const char *rel, const char *text)
-{
-	char path[512], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 /* proc/PID: started at tick 50000 (500 s), rb bytes read, rchar. */
 static void
@@ -47,12 +26,12 @@ proc(int pid, unsigned long rb, unsigned long rchar)
 	snprintf(text, sizeof(text), "%d (p%d) S 1 %d %d 0 -1 4194304 0 0 0 0 "
 	    "5 6 0 0 20 0 1 0 50000 0 0 18446744073709551615 0 0 0 0 0 0 0 0 "
 	    "0 0 0 0 17 0 0 0 0 0 0\n", pid, pid, pid, pid);
-	put(rel, text);
+	tree_put(rel, text);
 	snprintf(rel, sizeof(rel), "proc/%d/io", pid);
 	snprintf(text, sizeof(text), "rchar: %lu\nwchar: 0\nsyscr: 0\n"
 	    "syscw: 0\nread_bytes: %lu\nwrite_bytes: 0\n"
 	    "cancelled_write_bytes: 0\n", rchar, rb);
-	put(rel, text);
+	tree_put(rel, text);
 }
 
 #define NP 6
@@ -127,16 +106,16 @@ main(void)
 	char cmd[300];
 	int i;
 
-	snprintf(top, sizeof(top), "%s/whostream-unit.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/whostream-unit.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(top) == NULL) {
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	put("proc/uptime", "1000.00 1500.00\n");
+	tree_put("proc/uptime", "1000.00 1500.00\n");
 	for (i = 0; i < NP; i++)
 		proc(pids[i], 1024000ul * (unsigned long)(i % 3), 2048000);
-	ok(ds_root_open(&root, top) == 0, "root opens");
+	ok(ds_root_open(&root, tree_top) == 0, "root opens");
 
 	is_int(alone(&root, &s, 0, DS_WV_PID, 0, 0), 0, "alone: 0");
 	is_str(s.got, "100:0 200:2 300:4 400:0 500:2 600:4 ",
@@ -161,7 +140,7 @@ main(void)
 	is_int(ds_whostream_scan(&root, &st, 0, 1, &scan), 0, "interval: first scan");
 	ds_procs_free(&scan);
 	is_int(s.rows, 0, "interval: no rows from the first scan");
-	put("proc/uptime", "1010.00 1510.00\n");
+	tree_put("proc/uptime", "1010.00 1510.00\n");
 	for (i = 0; i < NP; i++)
 		proc(pids[i], 1024000ul * (unsigned long)(i % 3) +
 		    1024ul * (unsigned long)pids[i], 2048000);
@@ -174,7 +153,7 @@ main(void)
 	ds_whostream_free(&st);
 
 	ds_root_close(&root);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree_top);
 	if (system(cmd) != 0)
 		ok(0, "scratch tree removed");
 	return tap_done();

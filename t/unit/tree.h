@@ -1,0 +1,86 @@
+/*
+ * Scratch trees for the unit tests: files, directories and symlinks
+ * made under tree_top (a directory the test makes with mkdtemp), their
+ * parents first.  A tree that cannot be built ends the test: its checks
+ * would mean nothing.
+ */
+#ifndef TREE_H
+#define TREE_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tree_top[256];
+
+/* tree_top/rel into path, and every directory above it made. */
+static inline void
+tree_path(char *path, size_t size, const char *rel)
+{
+	char *s;
+
+	if ((size_t)snprintf(path, size, "%s/%s", tree_top, rel) >= size) {
+		fprintf(stderr, "tree: %s: path too long\n", rel);
+		exit(1);
+	}
+	for (s = path + strlen(tree_top) + 1; (s = strchr(s, '/')) != NULL;
+	    s++) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+}
+
+/* A file holding len bytes of text (len 0: all of it, up to a NUL). */
+static inline void
+tree_putn(const char *rel, const char *text, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	tree_path(path, sizeof(path), rel);
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(1);
+	}
+	fwrite(text, 1, len ? len : strlen(text), f);
+	if (fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static inline void
+tree_put(const char *rel, const char *text)
+{
+	tree_putn(rel, text, 0);
+}
+
+static inline void
+tree_dir(const char *rel)
+{
+	char path[512];
+
+	tree_path(path, sizeof(path), rel);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static inline void
+tree_link(const char *rel, const char *target)
+{
+	char path[512];
+
+	tree_path(path, sizeof(path), rel);
+	if (symlink(target, path) < 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+#endif
