@@ -72,6 +72,9 @@ void ds_buf_free(struct ds_buf *b);
 int ds_buf_reserve(struct ds_buf *b, size_t n);
 /* Empty b (still NUL-terminated, as after a failed read); returns e. */
 int ds_buf_fail(struct ds_buf *b, int e);
+/* printf into out, replacing its contents: 1, or -ENOMEM. */
+int ds_buf_printf(struct ds_buf *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* ---- Line-by-line reading --------------------------------------------- */
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "diskstat.h"
@@ -177,4 +178,15 @@ ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 		if (l->total > DS_READ_MAX)
 			return fail(l, -EFBIG);
 	}
+}
+
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
+
+int
+ds_lines_procfs(const struct ds_lines *l)
+{
+	struct statfs sf;
+
+	return fstatfs(l->fd, &sf) == 0 && sf.f_type == PROC_MAGIC;
 }
