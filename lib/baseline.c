@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* A boot time (wall clock - uptime) that moved by more: another boot. */
 #define BOOT_SLACK_NS (60ull * 1000000000ull)

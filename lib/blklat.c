@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "bpfasm.h"
 
 /* Registers the programs keep across helper calls (r6-r9 survive). */

@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "bpfasm.h"
 
 void

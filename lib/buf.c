@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_buf_reserve(struct ds_buf *b, size_t n)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_fmt_parse(const char *s, enum ds_fmt *f)

@@ -22,7 +22,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U

@@ -14,7 +14,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * One process's mappings of (dev, ino): a line of maps with that inode

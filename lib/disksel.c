@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n)

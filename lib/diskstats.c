@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The 4-counter partition line maps to these counters. */
 static const int part4[4] = { DS_RD_IOS, DS_RD_SECTORS, DS_WR_IOS,

@@ -10,7 +10,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static void
 init(struct ds_lines *l, int fd, int own, struct ds_buf *window)

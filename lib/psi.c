@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 #define PROC_MAGIC	0x9fa0
 #define CGROUP2_MAGIC	0x63677270

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The columns of the table, tsv and json; "cgroup" only with a cgroup. */
 static const struct ds_col cols[] = {

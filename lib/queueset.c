@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * Tunables kept in jiffies and shown in milliseconds: the kernel stores

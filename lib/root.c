@@ -11,7 +11,7 @@
 
 #include <sys/stat.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_root_open(struct ds_root *r, const char *dir)

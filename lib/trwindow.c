@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static int
 name_ok(const char *s)

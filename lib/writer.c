@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * Room for any number: "%.2f" of a double near DBL_MAX is 309 digits,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The counters the kernel keeps in milliseconds, as 32-bit values. */
 static int
