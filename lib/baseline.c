@@ -507,7 +507,8 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 	return e;
 }
 
-int
+/* The same on an open directory (the caller's; not closed). */
+static int
 ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
 {
 	struct ds_buf window = { 0 };

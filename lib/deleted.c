@@ -903,7 +903,8 @@ ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
 	return 0;
 }
 
-int
+/* statfs and st_dev of a path below the root, as a ds_delfs entry. */
+static int
 ds_delfs_stat(const struct ds_root *r, const char *path, struct ds_delfs *fs)
 {
 	struct statfs sf;

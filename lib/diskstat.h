@@ -1358,7 +1358,6 @@ const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
 #define DS_WHOCOL_COUNTERS	0x4	/* counters, not rates (prom) */
 #define DS_WHO_NV		(DS_WR_N + 1)
 #define DS_WHO_NCOLS		(7 + DS_WHO_NV)
-
 size_t ds_who_columns(unsigned int how, struct ds_col *cols);
 /*
  * Write rw as a row of the columns ds_who_columns(how) makes, at now:
@@ -1964,7 +1963,6 @@ struct ds_delprobe {
 };
 /* "PID:FD" (--truncate's operand): -EINVAL when not that. */
 int ds_parse_pidfd(const char *s, int *pid, int *fd);
-
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
 /*
@@ -2120,15 +2118,12 @@ int ds_blklat_probe(void);
  */
 int ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
     size_t ndisks);
-
 int ds_blklat_attach(struct ds_blklat *b);
 void ds_blklat_close(struct ds_blklat *b);
-
 void ds_blklat_snap_free(struct ds_blklat_snap *s);
 /* prev's entry with r's (w's) key, or NULL. */
 const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
-
 /* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full", "lost_completion". */
 const char *ds_blklat_miss_name(unsigned int i);
 /* cur's missed events less prev's (NULL: all of them), and their sum. */
@@ -2167,7 +2162,6 @@ int ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
 /* The name of dev among d; NULL when it is not one of them. */
 const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
     uint32_t dev);
-
 /*
  * The lockdown mode ("none", "integrity", "confidentiality": what
  * sys/kernel/security/lockdown brackets); -ENOENT without the file.

@@ -107,9 +107,6 @@ int ds_uptime_parse(const char *text, uint64_t *ns);
 
 /* A byte count in human units as df -h prints it: 4G, 251.9G, 512. */
 size_t ds_fmt_human(char *buf, size_t sz, double bytes);
-/* Unix ns as local (utc: UTC) "HH:MM:SS", with date "YYYY-MM-DD HH:MM:SS". */
-size_t ds_fmt_clock(char *buf, size_t sz, uint64_t unix_ns, int utc,
-    int date);
 
 /*
  * Escaping, exposed for tests and for tools that write text themselves.
@@ -231,9 +228,6 @@ void ds_snap_free(struct ds_snap *s);
 /* A baseline latency needs this many such intervals. */
 #define DS_BASE_MIN_QUIET 3
 
-/* The same on an open directory (the caller's; not closed). */
-int ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg,
-    struct ds_base *out);
 /* Add one interval of one device (for callers that pair themselves). */
 int ds_base_add(struct ds_base *b, const char *name,
     const struct ds_xstat *x, const uint64_t d[DS_NCOUNTERS]);
@@ -268,7 +262,6 @@ void ds_older_free(struct ds_older *o);
 
 /* The index of a name of len bytes, or -EINVAL. */
 int ds_psi_res_parse(const char *s, size_t len);
-int ds_psi_kind_parse(const char *s, size_t len);
 
 /* Parse one line in place; -EINVAL when any of the four values is missing. */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
@@ -276,9 +269,6 @@ int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
 /* Parse a file's text in place; -EINVAL when it has no good line. */
 int ds_psi_parse(char *text, struct ds_psi *p);
 
-int ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
-    struct ds_psi *p);
-int ds_psi_read_fd(int fd, struct ds_buf *scratch, struct ds_psi *p);
 /*
  * Read and parse the pressure file of res: dirfd's res.pressure when
  * dirfd >= 0 (a cgroup), else proc/pressure/res under the root.
@@ -535,8 +525,6 @@ int ds_topn_sort(struct ds_topn *t);
  */
 #define DS_WV_HIT	DS_WR_N
 
-/* v and have from r. */
-void ds_whorow_values(struct ds_whorow *rw);
 /*
  * The row of p against q, its entry of the scan before (prev_up: that
  * scan's uptime; NULL: rates since each process started).  An entry
@@ -555,15 +543,11 @@ int ds_whorow_make(const struct ds_whocfg *c, const struct ds_proc *q,
 int ds_whorow_cmp(const struct ds_whorow *x, const struct ds_proc *px,
     const struct ds_whorow *y, const struct ds_proc *py);
 
-extern const int ds_who_vorder[DS_WHO_NV];
-extern const int ds_who_io_field[DS_WR_DELAY];
-
 /* A row kept to be sorted, with a copy of its entry (cgroup NULL). */
 struct ds_whokept {
 	struct ds_whorow rw;	/* rw.p: p below after ds_whokept_sort */
 	struct ds_proc p;	/* its cmdline its own, or NULL */
 };
-int ds_whokept_cmp(const void *a, const void *b);
 /*
  * Keep rw (of entry p) in t, a zeroed ds_topn the first time: with top
  * the best top rows so far, else all.  0 or -ENOMEM.
@@ -599,8 +583,6 @@ int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
 
 /* The attribute's file name ("nr_requests"); NULL when out of range. */
 const char *ds_qattr_name(enum ds_qattr a);
-/* 1 when the attribute holds a number (in ds_queue.v). */
-int ds_qattr_numeric(enum ds_qattr a);
 
 /*
  * The error of attribute a worth a message in a listing, or 0: none
@@ -669,8 +651,6 @@ uint64_t ds_jiffies_round_ms(uint64_t ms, unsigned hz);
  * summing and truncating them.
  */
 
-/* Parse one line in place. */
-int ds_mountinfo_parse_line(char *line, struct ds_mount *m);
 /* Parse text in place (it must outlive out's strings). */
 int ds_mountinfo_parse(char *text, struct ds_mounts *out);
 
@@ -713,10 +693,6 @@ int ds_deleted_memory(const char *path, size_t len, const char *fstype,
 /* Add a string to the pool; its offset, or DS_DEL_NONE on ENOMEM. */
 size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
 
-/* statfs and st_dev of a path below the root, as a ds_delfs entry. */
-int ds_delfs_stat(const struct ds_root *r, const char *path,
-    struct ds_delfs *fs);
-
 /*
  * Like du -sx: bytes allocated (st_blocks x 512) by every inode
  * reachable by name from dir (below the root), each inode once,
@@ -737,17 +713,6 @@ int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
  */
 #define DS_MAPPED	1
 #define DS_MAPPED_MAYBE	2
-
-/* b is scratch.  0, or -errno when proc cannot be listed. */
-int ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
-    struct ds_buf *b, struct ds_mapcheck *c);
-
-/*
- * proc/PID/fd of the live system, checked to be procfs (an O_PATH fd):
- * -EPERM under any other root, -EXDEV when proc is not procfs.  The
- * probe and the truncation both refuse without it.
- */
-int ds_deleted_fddir(const struct ds_root *r, int pid);
 
 /* Sizes in bytes: size, used (blocks - bfree), avail (bavail). */
 uint64_t ds_fs_size(const struct ds_fsstat *s);
@@ -850,7 +815,6 @@ int ds_bpf_map_create(unsigned int type, unsigned int key_size,
 int ds_bpf_map_lookup(int fd, const void *key, void *value);
 int ds_bpf_map_update(int fd, const void *key, const void *value,
     uint64_t flags);
-int ds_bpf_map_delete(int fd, const void *key);
 /* The key after key (NULL: the first); -ENOENT after the last. */
 int ds_bpf_map_next(int fd, const void *key, void *next);
 /*
@@ -917,26 +881,6 @@ struct ds_blklat_whoval {
 	char comm[16];		/* at the first bio */
 };
 
-/* Trace dev (a disk or partition, ds_kdev) as disk. */
-int ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk);
-
-int ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s);
-
-const struct ds_blklat_who *ds_blklat_find_who(
-    const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
-/*
- * The completions never seen, into s->miss[DS_MISS_LOST]: issued less
- * d2c counted, when idle says s is complete (the traced disks had
- * nothing in flight before and after a read, and a second read, s,
- * found no request issued since); else prev's figure (NULL: 0).
- */
-void ds_blklat_lost(const struct ds_blklat_snap *prev,
-    struct ds_blklat_snap *s, int idle);
-
-/* 1 when no disk of d has a request in flight now, else 0. */
-int ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
-    size_t n);
-
 /*
  * dlat's figures of disk dev between two reads (ds_blklat_take): d2c
  * and q2c of the read and write requests merged (us), and the
@@ -945,17 +889,6 @@ int ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
  */
 int ds_tr_blklat(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
     uint32_t dev, struct ds_tr_lat *l, struct ds_tr_load *load);
-
-/* Requests in flight on disk now (sys/block/DISK/inflight, R + W). */
-int ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n);
-/* The kernel's internal dev_t (20-bit minor), as block events log it. */
-uint32_t ds_kdev(unsigned int major, unsigned int minor);
-/*
- * The dev_t (ds_kdev) of sys/block/DISK and of each of its partitions
- * into out (out[0] the disk); *n the count, which may exceed max.
- */
-int ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
-    size_t max, size_t *n);
 
 /*
  * Triage: dtriage's judgement of a window, and its inputs gathered from

@@ -30,7 +30,8 @@ unescape(char *s)
 	*w = '\0';
 }
 
-int
+/* Parse one line in place. */
+static int
 ds_mountinfo_parse_line(char *line, struct ds_mount *m)
 {
 	char *f[64];

@@ -182,7 +182,8 @@ day_of(time_t t, int utc)
 	return (long)tm.tm_year * 1000 + tm.tm_yday;
 }
 
-size_t
+/* Unix ns as local (utc: UTC) "HH:MM:SS", with date "YYYY-MM-DD HH:MM:SS". */
+static size_t
 ds_fmt_clock(char *buf, size_t sz, uint64_t unix_ns, int utc, int date)
 {
 	time_t t = (time_t)(unix_ns / 1000000000u);
