@@ -478,8 +478,8 @@ int ds_diskstats_read(const struct ds_root *r, struct ds_buf *window,
 /*
  * The next device of a diskstats text read through l: 1 with *d set, 0
  * at the end, -errno on a read error.  Damaged lines are skipped and
- * counted in bad->bad and bad->first_bad (l's line numbers), as
- * ds_diskstats_parse does; nothing else of *bad is touched.
+ * counted in bad->bad and bad->first_bad (l's line numbers, the
+ * first damaged one); nothing else of *bad is touched.
  */
 int ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
     struct ds_diskstats *bad);
@@ -507,7 +507,7 @@ struct ds_snap {
 	uint64_t uptime_ns;
 	uint64_t time_ns;	/* wall clock; 0 when the file had none */
 	struct ds_diskstats ds;
-	const char *why;	/* after -EINVAL from ds_snap_parse: what */
+	const char *why;	/* after -EINVAL from reading the header: what */
 	size_t why_line;	/* and on which line (1-based) */
 };
 

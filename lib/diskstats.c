@@ -129,35 +129,6 @@ grow(struct ds_diskstats *out)
 }
 
 int
-ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
-{
-	const char *p = text, *end = text + len, *nl;
-	size_t lineno = 0, l;
-	int k;
-
-	out->n = 0;
-	out->bad = 0;
-	out->first_bad = 0;
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		l = (size_t)((nl != NULL ? nl : end) - p);
-		lineno++;
-		if (grow(out) < 0)
-			return -ENOMEM;
-		/* Too long for ds_lines' window is damage there, so here. */
-		if (l >= DS_LINES_CUT)
-			count_bad(out, lineno);
-		else if ((k = one_line(p, l, &out->disk[out->n])) > 0)
-			out->n++;
-		else if (k < 0)
-			count_bad(out, lineno);
-		/* Past the newline, or at the end: never beyond it. */
-		p = nl != NULL ? nl + 1 : end;
-	}
-	return 0;
-}
-
-int
 ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
     struct ds_diskstats *bad)
 {

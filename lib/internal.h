@@ -199,19 +199,10 @@ int ds_blockdev_info(const struct ds_root *r, unsigned int major,
  * time baseline kept from them.
  */
 
-/* Parse text (need not be NUL-terminated); replaces out's contents. */
-int ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out);
 
 /* Parse one line; 0 or -EINVAL when malformed. */
 int ds_disk_parse_line(char *line, struct ds_disk *d);
 
-/*
- * Parse a snapshot file.  The header lines ("uptime", "time") come
- * before the first diskstats line, in any order; a missing or damaged
- * uptime line is -EINVAL with why set.  Damaged diskstats lines are
- * skipped and counted in ds.bad, as ds_diskstats_parse does.
- */
-int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
 /*
  * The same from a file read through l: the header lines into s (s->ds
  * untouched but for its counts, zeroed), leaving l at the first
@@ -219,7 +210,6 @@ int ds_snap_parse(const char *text, size_t len, struct ds_snap *s);
  */
 int ds_snap_head(struct ds_lines *l, struct ds_snap *s);
 
-void ds_snap_free(struct ds_snap *s);
 
 /* A lightly queued interval: aqu-sz at most this ... */
 #define DS_BASE_QUIET_AQU 1.5

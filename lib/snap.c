@@ -92,34 +92,6 @@ head_end(struct ds_snap *s, int seen, size_t lineno)
 }
 
 int
-ds_snap_parse(const char *text, size_t len, struct ds_snap *s)
-{
-	const char *p = text, *end = text + len, *nl;
-	size_t l, lineno = 0;
-	int seen = 0, e;
-
-	head_init(s);
-	/* Header lines, until the first line that is neither key. */
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		l = (size_t)((nl != NULL ? nl : end) - p);
-		if ((e = head_line(p, l, lineno + 1, s, &seen)) < 0)
-			return e;
-		if (e == 0)
-			break;
-		lineno++;
-		p += l + (nl != NULL);
-	}
-	if ((e = head_end(s, seen, lineno + 1)) < 0)
-		return e;
-	if ((e = ds_diskstats_parse(p, (size_t)(end - p), &s->ds)) < 0)
-		return e;
-	if (s->ds.first_bad != 0)
-		s->ds.first_bad += lineno;
-	return 0;
-}
-
-int
 ds_snap_head(struct ds_lines *l, struct ds_snap *s)
 {
 	char *p;
@@ -167,10 +139,4 @@ ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
 		out->data[out->len++] = '\n';
 	out->data[out->len] = '\0';
 	return 0;
-}
-
-void
-ds_snap_free(struct ds_snap *s)
-{
-	ds_diskstats_free(&s->ds);
 }

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 
 static int

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 
 static char top[64];
