@@ -29,7 +29,8 @@ UTILSRC := $(sort $(wildcard cmd/util/*.c))
 UTILOBJ := $(UTILSRC:.c=.o)
 UTIL := cmd/util/libutil.a
 TOOLS := $(patsubst %.c,%,$(sort $(wildcard cmd/*.c)))
-UNITS := $(patsubst %.c,%,$(sort $(wildcard t/unit/*.c)))
+# t/unit/oracle.c: the tests' own parsers (oracle.h), linked into each.
+UNITS := $(filter-out t/unit/oracle,$(patsubst %.c,%,$(sort $(wildcard t/unit/*.c))))
 MAN1 := $(sort $(wildcard doc/*.1))
 MAN3 := $(sort $(wildcard doc/*.3))
 
@@ -74,9 +75,13 @@ $(UTIL): $(UTILOBJ)
 cmd/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(UTIL) $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
 
+t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
 # Unit tests may use libm (the tools never do).
-t/unit/%: t/unit/%.c t/unit/tap.h t/unit/tree.h lib/diskstat.h $(LIB) .flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lm
+t/unit/%: t/unit/%.c t/unit/tap.h t/unit/tree.h t/unit/oracle.o lib/diskstat.h lib/internal.h \
+    $(LIB) .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< t/unit/oracle.o $(LIB) -lm
 
 # The tools' archive has its own test, linked with it.
 t/unit/util: t/unit/util.c t/unit/tap.h cmd/util/util.h lib/diskstat.h \
@@ -153,7 +158,7 @@ fuzz:
 	@set -e; for f in $(FUZZERS); do \
 		echo "== fuzz $$f ($(FUZZ_SECONDS) s)"; \
 		$(FUZZ_CC) $(CPPFLAGS) -It/fuzz $(FUZZ_FLAGS) \
-		    -o t/fuzz/bin/$$f t/fuzz/$$f.c $(LIBSRC); \
+		    -o t/fuzz/bin/$$f t/fuzz/$$f.c t/unit/oracle.c $(LIBSRC); \
 		mkdir -p t/fuzz/out/$$f.corpus; \
 		t/fuzz/bin/$$f -max_total_time=$(FUZZ_SECONDS) \
 		    -print_final_stats=1 -artifact_prefix=t/fuzz/out/$$f- \
@@ -193,7 +198,7 @@ uninstall:
 	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
 
 clean:
-	rm -f lib/*.o $(LIB) cmd/util/*.o $(UTIL) $(TOOLS) $(UNITS) $(LABS) \
+	rm -f lib/*.o $(LIB) cmd/util/*.o $(UTIL) $(TOOLS) $(UNITS) $(LABS) t/unit/oracle.o \
 	    libdiskstat.pc .flags
 	rm -rf cmd/static
 	rm -rf t/trash.*

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * The temporary file is made with open(2) and mode 0666, so the

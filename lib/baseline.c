@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* A boot time (wall clock - uptime) that moved by more: another boot. */
 #define BOOT_SLACK_NS (60ull * 1000000000ull)
@@ -507,7 +507,8 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 	return e;
 }
 
-int
+/* The same on an open directory (the caller's; not closed). */
+static int
 ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
 {
 	struct ds_buf window = { 0 };

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "bpfasm.h"
 
 /* Registers the programs keep across helper calls (r6-r9 survive). */
@@ -718,7 +718,8 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	return 0;
 }
 
-int
+/* Trace dev (a disk or partition, ds_kdev) as disk. */
+static int
 ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
 {
 	return ds_bpf_map_update(b->map[M_DEVS], &dev, &disk, BPF_ANY);
@@ -882,7 +883,7 @@ read_who(struct ds_blklat *b, struct ds_blklat_snap *s)
 }
 
 /* The counters of everything counted so far (they only grow). */
-int
+static int
 ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
 	struct ds_bpf_prog_stats st;
@@ -941,7 +942,7 @@ ds_blklat_find(const struct ds_blklat_snap *prev,
 	return p;
 }
 
-const struct ds_blklat_who *
+static const struct ds_blklat_who *
 ds_blklat_find_who(const struct ds_blklat_snap *prev,
     const struct ds_blklat_who *w)
 {
@@ -951,7 +952,7 @@ ds_blklat_find_who(const struct ds_blklat_snap *prev,
 }
 
 /* MKDEV of the kernel (20 bits of minor), as tracepoints log dev_t. */
-uint32_t
+static uint32_t
 ds_kdev(unsigned int major, unsigned int minor)
 {
 	return (uint32_t)major << 20 | (minor & 0xfffff);
@@ -980,7 +981,7 @@ read_devnum(const struct ds_root *r, const char *rel, struct ds_buf *sc,
  * sys/block/DISK holding a "partition" file): out[0] is the disk.
  * *n is set to the count, which may exceed max (the rest not stored).
  */
-int
+static int
 ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
     size_t max, size_t *n)
 {
@@ -1037,7 +1038,7 @@ static const char *const miss_names[DS_MISS_N] = {
  * flight just before and just after s was read.  Otherwise prev's
  * figure is kept, so the counter never goes down nor guesses.
  */
-void
+static void
 ds_blklat_lost(const struct ds_blklat_snap *prev, struct ds_blklat_snap *s,
     int idle)
 {
@@ -1181,28 +1182,6 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
 	return e ? -ENOMEM : 0;
 }
 
-/* sys/block/DISK/inflight: "R W", requests in flight now. */
-int
-ds_disk_inflight(const struct ds_root *r, const char *disk, uint64_t *n)
-{
-	struct ds_buf b = { 0 };
-	const char *p;
-	uint64_t rd, wr;
-	char rel[512];
-	int e;
-
-	if (strchr(disk, '/') != NULL || disk[0] == '.' || disk[0] == '\0')
-		return -EINVAL;
-	snprintf(rel, sizeof(rel), "sys/block/%s/inflight", disk);
-	if ((e = ds_read_file(r, rel, &b)) == 0 &&
-	    (ds_parse_u64(b.data, &p, &rd) < 0 || ds_parse_u64(p, &p, &wr) < 0))
-		e = -EINVAL;
-	if (e == 0)
-		*n = rd + wr;
-	ds_buf_free(&b);
-	return e;
-}
-
 /*
  * The disks to trace: every whole disk of sys/block, or those sel
  * selects (marking its operands), with the count of their devices
@@ -1277,7 +1256,7 @@ ds_blkdisk_name(const struct ds_blkdisk *d, size_t n, uint32_t dev)
  * is the one of sys/block/DISK/inflight, R + W): a file per disk made
  * a report of 100 disks cost milliseconds.
  */
-int
+static int
 ds_blkdisks_idle(const struct ds_root *r, const struct ds_blkdisk *d,
     size_t n)
 {

@@ -1,13 +1,12 @@
 /*
  * Block devices as sysfs shows them: /sys/block holds one entry per
  * whole disk (partitions live below their disk), /sys/block/dm-N/dm/name
- * is a device-mapper device's name.  And the device operands dxstat and
- * dqueue share: one rule for names, paths, dm names and globs.
+ * is a device-mapper device's name, sys/dev/block/MAJ:MIN says what a
+ * device number is (whole disk, partition, or stacked on others).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static int
 cmpstr(const void *a, const void *b)
@@ -179,79 +178,86 @@ ds_dm_name(const struct ds_root *r, const char *dev, struct ds_buf *scratch,
 	return 0;
 }
 
-int
-ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n)
+/*
+ * The name of a sysfs block device from a link target such as
+ * "../../devices/.../block/sda/sda2": the last part, and in *disk the
+ * whole disk it belongs to (itself, or the part before a partition).
+ */
+static int
+link_names(const char *link, char *name, char *disk, size_t size)
 {
-	size_t i;
+	const char *last, *prev, *p;
+	size_t l;
 
-	memset(s, 0, sizeof(*s));
-	if (n == 0)
+	last = strrchr(link, '/');
+	last = last != NULL ? last + 1 : link;
+	if (strlen(last) >= size || *last == '\0')
+		return -ENAMETOOLONG;
+	strcpy(name, last);
+	strcpy(disk, last);
+	if (last - link < 2)
 		return 0;
-	if ((s->op = calloc(n, sizeof(*s->op))) == NULL)
-		return -ENOMEM;
-	s->n = n;
-	for (i = 0; i < n; i++) {
-		struct ds_devop *op = &s->op[i];
-
-		op->arg = op->pat = args[i];
-		/* The path a user copies from ls(1) or lsblk(8). */
-		if (strncmp(op->pat, "/dev/mapper/", 12) == 0) {
-			op->pat += 12;
-			op->dm = 1;
-			s->ndm++;
-		} else if (strncmp(op->pat, "/dev/", 5) == 0)
-			op->pat += 5;
-		if (strpbrk(op->pat, "*?[") != NULL) {
-			op->glob = 1;
-			s->nglob++;
-		}
-	}
+	/* the component before the last */
+	for (p = last - 2; p > link && *p != '/'; p--)
+		;
+	prev = *p == '/' ? p + 1 : p;
+	l = (size_t)(last - 1 - prev);
+	if (l == 0 || l >= size || (l == 5 && memcmp(prev, "block", 5) == 0))
+		return 0;
+	/* .../block/sda/sda2: a partition of sda */
+	memcpy(disk, prev, l);
+	disk[l] = '\0';
 	return 0;
 }
 
-void
-ds_devsel_free(struct ds_devsel *s)
-{
-	free(s->op);
-	memset(s, 0, sizeof(*s));
-}
-
-static int
-devop_is(const struct ds_devop *op, const char *name)
-{
-	if (op->glob)
-		return fnmatch(op->pat, name, 0) == 0;
-	return strcmp(op->pat, name) == 0;
-}
-
 int
-ds_devop_match(const struct ds_devop *op, const char *name, const char *dm)
+ds_blockdev_info(const struct ds_root *r, unsigned int major,
+    unsigned int minor, struct ds_devinfo *out)
 {
-	if (!op->dm && devop_is(op, name))
-		return 1;
-	return dm != NULL && devop_is(op, dm);
-}
+	char rel[160], link[4096], name[64], disk[64];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+	int fd, e;
 
-int
-ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
-    int whole)
-{
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < s->n; i++) {
-		struct ds_devop *op = &s->op[i];
-
-		if (!ds_devop_match(op, name, dm))
-			continue;
-		if (!op->glob) {
-			op->matched = 1;
-			r = 2;
-		} else if (whole) {
-			op->matched = 1;
-			if (r == 0)
-				r = 1;
-		}
+	memset(out, 0, sizeof(*out));
+	out->major = major;
+	out->minor = minor;
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", major, minor);
+	/* sysfs links point into /sys/devices: the last part is the name. */
+	if ((n = ds_readlink_in(r, r->fd, rel, link, sizeof(link) - 1)) < 0)
+		return (int)n;
+	link[n] = '\0';
+	if ((e = link_names(link, out->name, disk, sizeof(out->name))) < 0)
+		return e;
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/partition", major,
+	    minor);
+	if ((fd = ds_openat(r, rel, O_PATH)) >= 0) {
+		close(fd);
+		out->partition = 1;
+		return 0;
 	}
-	return r;
+	/* dm, md and other stacked devices list what they sit on. */
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/slaves", major, minor);
+	if ((fd = ds_openat(r, rel, O_RDONLY | O_DIRECTORY)) < 0)
+		return 0;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL && out->nbelow < DS_BELOW_MAX) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (n < 0) {
+			/* not a link (a copied tree): the name alone */
+			snprintf(link, sizeof(link), "%s", de->d_name);
+			n = (ssize_t)strlen(link);
+		}
+		link[n] = '\0';
+		if (link_names(link, name, disk, sizeof(name)) == 0)
+			strcpy(out->below[out->nbelow++], disk);
+	}
+	closedir(d);
+	return 0;
 }

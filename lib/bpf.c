@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "bpfasm.h"
 
 void
@@ -179,12 +179,6 @@ int
 ds_bpf_map_update(int fd, const void *key, const void *value, uint64_t flags)
 {
 	return map_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
-}
-
-int
-ds_bpf_map_delete(int fd, const void *key)
-{
-	return map_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
 }
 
 /* key NULL: the first key.  -ENOENT after the last. */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size)

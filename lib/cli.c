@@ -1,10 +1,10 @@
-/* Values given on command lines: formats, intervals, counts. */
+/* Values given on command lines: formats, intervals, counts, sizes. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_fmt_parse(const char *s, enum ds_fmt *f)
@@ -98,5 +98,44 @@ ds_parse_count(const char *s, uint64_t *n)
 	if (v < 1 || v > UINT32_MAX)
 		return -ERANGE;
 	*n = v;
+	return 0;
+}
+
+int
+ds_parse_size(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v, mul = 1;
+	int e;
+
+	if ((e = ds_parse_u64(s, &end, &v)) < 0)
+		return e;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	case 'T': case 't':
+		mul = 1ULL << 40;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end != '\0' || s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -ERANGE;
+	*out = v * mul;
 	return 0;
 }

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static uint64_t
 clock_ns(clockid_t id)

@@ -22,7 +22,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U
@@ -903,7 +903,8 @@ ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
 	return 0;
 }
 
-int
+/* statfs and st_dev of a path below the root, as a ds_delfs entry. */
+static int
 ds_delfs_stat(const struct ds_root *r, const char *path, struct ds_delfs *fs)
 {
 	struct statfs sf;
@@ -930,45 +931,6 @@ ds_delfs_stat(const struct ds_root *r, const char *path, struct ds_delfs *fs)
 }
 
 /* ---- what ddeleted asks for ------------------------------------------- */
-
-int
-ds_parse_size(const char *s, uint64_t *out)
-{
-	const char *end;
-	uint64_t v, mul = 1;
-	int e;
-
-	if ((e = ds_parse_u64(s, &end, &v)) < 0)
-		return e;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'K': case 'k':
-		mul = 1ULL << 10;
-		end++;
-		break;
-	case 'M': case 'm':
-		mul = 1ULL << 20;
-		end++;
-		break;
-	case 'G': case 'g':
-		mul = 1ULL << 30;
-		end++;
-		break;
-	case 'T': case 't':
-		mul = 1ULL << 40;
-		end++;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*end != '\0' || s[0] < '0' || s[0] > '9')
-		return -EINVAL;
-	if (v > UINT64_MAX / mul)
-		return -ERANGE;
-	*out = v * mul;
-	return 0;
-}
 
 /* dir (relative) below the current directory, or NULL and errno. */
 static char *

@@ -14,7 +14,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * One process's mappings of (dev, ino): a line of maps with that inode
@@ -54,7 +54,8 @@ maps_hold(const struct ds_root *r, int pid, uint64_t dev, uint64_t ino,
 	return 0;
 }
 
-int
+/* b is scratch.  0, or -errno when proc cannot be listed. */
+static int
 ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
     struct ds_buf *b, struct ds_mapcheck *c)
 {
@@ -84,6 +85,8 @@ ds_deleted_mapper(const struct ds_root *r, uint64_t dev, uint64_t ino,
 	ds_pids_free(&pids);
 	return 0;
 }
+
+static int ds_deleted_fddir(const struct ds_root *r, int pid);
 
 int
 ds_deleted_probe(const struct ds_root *r, int pid, int fd,
@@ -158,7 +161,12 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 
 #define PROC_SUPER_MAGIC 0x9fa0
 
-int
+/*
+ * proc/PID/fd of the live system, checked to be procfs (an O_PATH fd):
+ * -EPERM under any other root, -EXDEV when proc is not procfs.  The
+ * probe and the truncation both refuse without it.
+ */
+static int
 ds_deleted_fddir(const struct ds_root *r, int pid)
 {
 	char rel[48];

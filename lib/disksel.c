@@ -1,15 +1,94 @@
 /*
- * The devices a dxstat report shows: whole disks (the names in
- * sys/block), partitions too on request, the operands (kernel names,
- * dm names, globs), and devices that never did I/O left out unless
- * asked for.
+ * The device operands dxstat and dqueue share (one rule for names,
+ * /dev paths, dm names and globs), and the devices a dxstat report
+ * shows: whole disks (the names in sys/block), partitions too on
+ * request, the operands, and devices that never did I/O left out
+ * unless asked for.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
+
+int
+ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	if (n == 0)
+		return 0;
+	if ((s->op = calloc(n, sizeof(*s->op))) == NULL)
+		return -ENOMEM;
+	s->n = n;
+	for (i = 0; i < n; i++) {
+		struct ds_devop *op = &s->op[i];
+
+		op->arg = op->pat = args[i];
+		/* The path a user copies from ls(1) or lsblk(8). */
+		if (strncmp(op->pat, "/dev/mapper/", 12) == 0) {
+			op->pat += 12;
+			op->dm = 1;
+			s->ndm++;
+		} else if (strncmp(op->pat, "/dev/", 5) == 0)
+			op->pat += 5;
+		if (strpbrk(op->pat, "*?[") != NULL) {
+			op->glob = 1;
+			s->nglob++;
+		}
+	}
+	return 0;
+}
+
+void
+ds_devsel_free(struct ds_devsel *s)
+{
+	free(s->op);
+	memset(s, 0, sizeof(*s));
+}
+
+static int
+devop_is(const struct ds_devop *op, const char *name)
+{
+	if (op->glob)
+		return fnmatch(op->pat, name, 0) == 0;
+	return strcmp(op->pat, name) == 0;
+}
+
+int
+ds_devop_match(const struct ds_devop *op, const char *name, const char *dm)
+{
+	if (!op->dm && devop_is(op, name))
+		return 1;
+	return dm != NULL && devop_is(op, dm);
+}
+
+int
+ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < s->n; i++) {
+		struct ds_devop *op = &s->op[i];
+
+		if (!ds_devop_match(op, name, dm))
+			continue;
+		if (!op->glob) {
+			op->matched = 1;
+			r = 2;
+		} else if (whole) {
+			op->matched = 1;
+			if (r == 0)
+				r = 1;
+		}
+	}
+	return r;
+}
 
 struct ds_dmname {
 	char dev[DS_DISK_NAME_MAX];

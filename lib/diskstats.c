@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The 4-counter partition line maps to these counters. */
 static const int part4[4] = { DS_RD_IOS, DS_RD_SECTORS, DS_WR_IOS,
@@ -129,35 +129,6 @@ grow(struct ds_diskstats *out)
 }
 
 int
-ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
-{
-	const char *p = text, *end = text + len, *nl;
-	size_t lineno = 0, l;
-	int k;
-
-	out->n = 0;
-	out->bad = 0;
-	out->first_bad = 0;
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		l = (size_t)((nl != NULL ? nl : end) - p);
-		lineno++;
-		if (grow(out) < 0)
-			return -ENOMEM;
-		/* Too long for ds_lines' window is damage there, so here. */
-		if (l >= DS_LINES_CUT)
-			count_bad(out, lineno);
-		else if ((k = one_line(p, l, &out->disk[out->n])) > 0)
-			out->n++;
-		else if (k < 0)
-			count_bad(out, lineno);
-		/* Past the newline, or at the end: never beyond it. */
-		p = nl != NULL ? nl + 1 : end;
-	}
-	return 0;
-}
-
-int
 ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
     struct ds_diskstats *bad)
 {
@@ -211,4 +182,18 @@ ds_diskstats_free(struct ds_diskstats *s)
 	free(s->disk);
 	s->disk = NULL;
 	s->n = s->cap = 0;
+}
+
+const struct ds_disk *
+ds_diskstats_find(const struct ds_diskstats *s, const char *name, size_t hint)
+{
+	size_t i;
+
+	/* Devices keep their order from read to read: try the same place. */
+	if (hint < s->n && strcmp(s->disk[hint].name, name) == 0)
+		return &s->disk[hint];
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->disk[i].name, name) == 0)
+			return &s->disk[i];
+	return NULL;
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* Inodes with more than one link, so each is counted once. */
 struct inoset {

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 size_t
 ds_utf8_len(const unsigned char *s, size_t avail)

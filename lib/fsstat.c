@@ -10,7 +10,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_fsstat_read(const struct ds_root *r, const char *path,

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * Values below 2 * DS_LAT_SUB have a bucket each.  Above, e is the

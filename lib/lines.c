@@ -7,9 +7,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static void
 init(struct ds_lines *l, int fd, int own, struct ds_buf *window)
@@ -177,4 +178,15 @@ ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 		if (l->total > DS_READ_MAX)
 			return fail(l, -EFBIG);
 	}
+}
+
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
+
+int
+ds_lines_procfs(const struct ds_lines *l)
+{
+	struct statfs sf;
+
+	return fstatfs(l->fd, &sf) == 0 && sf.f_type == PROC_MAGIC;
 }

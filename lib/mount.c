@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* Undo the kernel's octal escapes in place. */
 static void
@@ -30,7 +30,8 @@ unescape(char *s)
 	*w = '\0';
 }
 
-int
+/* Parse one line in place. */
+static int
 ds_mountinfo_parse_line(char *line, struct ds_mount *m)
 {
 	char *f[64];

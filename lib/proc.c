@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static int
 cmppid(const void *a, const void *b)

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* Is line p (length l) "key" followed by a blank? */
 static int

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 #define PROC_MAGIC	0x9fa0
 #define CGROUP2_MAGIC	0x63677270
@@ -85,7 +85,7 @@ ds_psi_res_list(const char *arg, enum ds_psi_res *order, size_t *n,
 	}
 }
 
-int
+static int
 ds_psi_kind_parse(const char *s, size_t len)
 {
 	return name_index(kind_names, DS_PSI_NKINDS, s, len);
@@ -174,7 +174,7 @@ ds_psi_parse(char *text, struct ds_psi *p)
 	return p->have != 0 ? 0 : -EINVAL;
 }
 
-int
+static int
 ds_psi_read_fd(int fd, struct ds_buf *scratch, struct ds_psi *p)
 {
 	int e;
@@ -199,7 +199,7 @@ ds_psi_read(const struct ds_root *r, const char *rel, struct ds_buf *scratch,
 	return e;
 }
 
-int
+static int
 ds_psi_read_at(int dirfd, const char *name, struct ds_buf *scratch,
     struct ds_psi *p)
 {

@@ -4,11 +4,10 @@
  * that will not do.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The columns of the table, tsv and json; "cgroup" only with a cgroup. */
 static const struct ds_col cols[] = {
@@ -93,27 +92,6 @@ ds_psi_columns(unsigned int how, const enum ds_psi_res *order, size_t nres,
 	return pc->n;
 }
 
-/* out holds the message made of fmt: 1, or -ENOMEM. */
-static int
-msg(struct ds_buf *out, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	out->len = 0;
-	if (ds_buf_reserve(out, (size_t)n + 1) < 0)
-		return -ENOMEM;
-	va_start(ap, fmt);
-	vsnprintf(out->data, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	out->len = (size_t)n;
-	return 1;
-}
 
 /* Why a file could not be read, as a note says it. */
 static const char *
@@ -136,19 +114,19 @@ ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 	char what[64];
 
 	if (n->res < 0 && n->e == -ELOOP)
-		return msg(out, "cgroup %s: subtree skipped: nested deeper "
+		return ds_buf_printf(out, "cgroup %s: subtree skipped: nested deeper "
 		    "than %d levels", n->path, DS_CGROUP_DEPTH_MAX);
 	if (n->res < 0)
-		return msg(out, "cgroup %s: subtree skipped: %s", n->path,
+		return ds_buf_printf(out, "cgroup %s: subtree skipped: %s", n->path,
 		    strerror(n->e < 0 ? -n->e : n->e));
 	rn = ds_psi_res_name(n->res);
 	if (n->e == 0)
 		snprintf(what, sizeof(what), "line %zu malformed, skipped",
 		    n->line);
 	if (n->path == NULL)
-		return msg(out, "proc/pressure/%s: %s", rn,
+		return ds_buf_printf(out, "proc/pressure/%s: %s", rn,
 		    n->e == 0 ? what : note_why(n));
-	return msg(out, "cgroup %s: %s.pressure: %s", n->path, rn,
+	return ds_buf_printf(out, "cgroup %s: %s.pressure: %s", n->path, rn,
 	    n->e == 0 ? what : note_why(n));
 }
 
@@ -161,13 +139,13 @@ ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
 
 	if (ds_psi_trigger_parse_part(spec, t, &b) < 0) {
 		if (b.part == DS_TRIG_SHAPE)
-			return msg(out, "%s", ds_psi_trigger_part_why(b.part));
-		return msg(out, "%s '%.*s': %s",
+			return ds_buf_printf(out, "%s", ds_psi_trigger_part_why(b.part));
+		return ds_buf_printf(out, "%s '%.*s': %s",
 		    ds_psi_trigger_part_name(b.part), (int)b.len, b.at,
 		    ds_psi_trigger_part_why(b.part));
 	}
 	/* Privileged: what the kernel takes from anyone is checked later. */
 	if ((e = ds_psi_trigger_check(t, 1)) < 0)
-		return msg(out, "%s", ds_psi_trigger_errmsg(e));
+		return ds_buf_printf(out, "%s", ds_psi_trigger_errmsg(e));
 	return 0;
 }

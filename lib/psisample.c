@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 struct ds_psi_cg *
 ds_psi_sample_add(struct ds_psi_sample *s, const char *top, const char *path)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_psi_trigger_open(const struct ds_root *r, int dirfd, enum ds_psi_res res)

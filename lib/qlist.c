@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 #define STR(n, f) { n, DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, f }
 #define U64(n, f) { n, DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, f }

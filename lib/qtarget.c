@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static int
 add(struct ds_qtargets *out, const char *name, const char *disk)

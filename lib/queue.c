@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static const struct {
 	const char *name;
@@ -43,7 +43,8 @@ ds_qattr_name(enum ds_qattr a)
 	return (unsigned)a < DS_QA_N ? qattrs[a].name : NULL;
 }
 
-int
+/* 1 when the attribute holds a number (in ds_queue.v). */
+static int
 ds_qattr_numeric(enum ds_qattr a)
 {
 	return (unsigned)a < DS_QA_N && qattrs[a].numeric;

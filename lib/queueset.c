@@ -6,13 +6,12 @@
  * uses the same rule as a check (ds_queue_value_holds).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * Tunables kept in jiffies and shown in milliseconds: the kernel stores
@@ -618,25 +617,6 @@ ds_qset_applied(struct ds_buf *b, const char *dev,
 	return e;
 }
 
-/* printf into out (replacing it); 1, or -ENOMEM. */
-static int
-msgf(struct ds_buf *out, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	out->len = 0;
-	if (n < 0 || ds_buf_reserve(out, (size_t)n + 1) < 0)
-		return -ENOMEM;
-	va_start(ap, fmt);
-	vsnprintf(out->data, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	out->len = (size_t)n;
-	return 1;
-}
 
 /*
  * The schedulers disk offers, joined by spaces into b ("" when unknown:
@@ -669,18 +649,18 @@ refusal_msg(const struct ds_root *r, const char *disk, const char *dev,
 {
 	switch (it->why) {
 	case DS_QSV_NOATTR:
-		return msgf(out, "%s: %s: no such attribute", dev, it->attr);
+		return ds_buf_printf(out, "%s: %s: no such attribute", dev, it->attr);
 	case DS_QSV_READONLY:
-		return msgf(out, "%s: %s: read-only attribute", dev, it->attr);
+		return ds_buf_printf(out, "%s: %s: read-only attribute", dev, it->attr);
 	case DS_QSV_SYNTAX:
-		return msgf(out, "%s: %s: %s: not a value this attribute takes",
+		return ds_buf_printf(out, "%s: %s: %s: not a value this attribute takes",
 		    dev, it->attr, it->value);
 	case DS_QSV_SCHED:
-		return msgf(out, "%s: %s: %s: %s (available: %s)", dev,
+		return ds_buf_printf(out, "%s: %s: %s: %s (available: %s)", dev,
 		    it->attr, it->value, strerror(EINVAL),
 		    offered(r, disk, NULL, b));
 	default:
-		return msgf(out, "%s: %s: %s", dev, it->attr, errstr(it->err));
+		return ds_buf_printf(out, "%s: %s: %s", dev, it->attr, errstr(it->err));
 	}
 }
 
@@ -696,26 +676,26 @@ ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
 	if (it->why != DS_QSV_OK)
 		return refusal_msg(r, disk, dev, it, b, out);
 	if (it->state == DS_QS_FAILED && strcmp(a, "scheduler") == 0)
-		return msgf(out, "%s: %s: %s: %s (available: %s)", dev, a,
+		return ds_buf_printf(out, "%s: %s: %s: %s (available: %s)", dev, a,
 		    it->value, errstr(it->err), offered(r, disk, it->old, b));
 	if (it->state == DS_QS_FAILED)
-		return msgf(out, "%s: %s: %s: %s", dev, a, it->value,
+		return ds_buf_printf(out, "%s: %s: %s: %s", dev, a, it->value,
 		    errstr(it->err));
 	if (it->state != DS_QS_CHANGED)
 		return 0;
 	switch (change_of(it)) {
 	case UNREAD:
-		return msgf(out, "%s: %s: reading back: %s", dev, a,
+		return ds_buf_printf(out, "%s: %s: reading back: %s", dev, a,
 		    errstr(it->err));
 	case UNWRITTEN:
-		return msgf(out, "%s: %s: %s before, %s after the last write: "
+		return ds_buf_printf(out, "%s: %s: %s before, %s after the last write: "
 		    "the kernel changed the value", dev, a, it->old, it->now);
 	case KEPT:
-		return msgf(out, "%s: %s: wrote %s, read back %s (was %s): the "
+		return ds_buf_printf(out, "%s: %s: wrote %s, read back %s (was %s): the "
 		    "kernel kept the old value", dev, a, it->value, it->now,
 		    it->old);
 	default:
-		return msgf(out, "%s: %s: wrote %s, read back %s (was %s): the "
+		return ds_buf_printf(out, "%s: %s: wrote %s, read back %s (was %s): the "
 		    "kernel changed the value", dev, a, it->value, it->now,
 		    it->old);
 	}
@@ -727,9 +707,9 @@ ds_qset_summary(int o, const struct ds_buf *applied, struct ds_buf *out)
 	if (!(o & DS_QSO_STOPPED))
 		return 0;
 	if (applied->len == 0)
-		return msgf(out, "%s; nothing was applied", o & DS_QSO_HALTED ?
+		return ds_buf_printf(out, "%s; nothing was applied", o & DS_QSO_HALTED ?
 		    "stopped" : "not every setting holds");
-	return msgf(out, "%s: %s", o & DS_QSO_HALTED ?
+	return ds_buf_printf(out, "%s: %s", o & DS_QSO_HALTED ?
 	    "stopped after applying" : "not every setting holds; applied",
 	    applied->data);
 }

@@ -1,4 +1,4 @@
-/* Root prefix and whole-file reading. */
+/* The root prefix: every path the library opens is below it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 
 #include <sys/stat.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_root_open(struct ds_root *r, const char *dir)
@@ -176,88 +176,4 @@ ds_readlink_in(const struct ds_root *r, int at, const char *rel, char *buf,
 		n = -errno;
 	close(fd);
 	return n;
-}
-
-int
-ds_buf_reserve(struct ds_buf *b, size_t n)
-{
-	size_t want, cap;
-	char *p;
-
-	if (n > SIZE_MAX - b->len - 1)
-		return -ENOMEM;
-	want = b->len + n + 1;
-	if (want <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < want)
-		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
-	p = realloc(b->data, cap);
-	if (p == NULL)
-		return -ENOMEM;
-	b->data = p;
-	b->cap = cap;
-	return 0;
-}
-
-void
-ds_buf_free(struct ds_buf *b)
-{
-	free(b->data);
-	b->data = NULL;
-	b->len = b->cap = 0;
-}
-
-int
-ds_buf_fail(struct ds_buf *b, int e)
-{
-	b->len = 0;
-	if (b->data != NULL)
-		b->data[0] = '\0';
-	return e;
-}
-
-int
-ds_read_fd(int fd, struct ds_buf *b)
-{
-	ssize_t n;
-	int e;
-
-	b->len = 0;
-	for (;;) {
-		/* Grow by at least a page; /proc files come a page at a time. */
-		if (b->cap - b->len < 4096 + 1 &&
-		    (e = ds_buf_reserve(b, b->cap > 4096 ? b->cap : 4096)) < 0)
-			return ds_buf_fail(b, e);
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/* A FIFO with a writer but no data: not a file for us. */
-			if (errno == EAGAIN)
-				return ds_buf_fail(b, -EINVAL);
-			return ds_buf_fail(b, -errno);
-		}
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-		if (b->len > DS_READ_MAX)
-			return ds_buf_fail(b, -EFBIG);
-	}
-	b->data[b->len] = '\0';
-	return 0;
-}
-
-int
-ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b)
-{
-	int fd, e;
-
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	fd = ds_openat(r, rel, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return ds_buf_fail(b, fd);
-	e = ds_read_fd(fd, b);
-	close(fd);
-	return e;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static const struct ds_disk *
 find(struct ds_pair *pr, const struct ds_diskstats *s, size_t hint,

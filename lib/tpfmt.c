@@ -15,7 +15,7 @@
 #include <sys/mount.h>
 #include <sys/statfs.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* statfs(2) f_type (linux/magic.h). */
 #define TRACEFS_MAGIC 0x74726163

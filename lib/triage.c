@@ -146,7 +146,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 #define PSI_INFO	5.0	/* percent of the window, some */
 #define PSI_WARN	10.0

@@ -12,21 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
-
-const struct ds_disk *
-ds_diskstats_find(const struct ds_diskstats *s, const char *name, size_t hint)
-{
-	size_t i;
-
-	/* Devices keep their order from read to read: try the same place. */
-	if (hint < s->n && strcmp(s->disk[hint].name, name) == 0)
-		return &s->disk[hint];
-	for (i = 0; i < s->n; i++)
-		if (strcmp(s->disk[i].name, name) == 0)
-			return &s->disk[i];
-	return NULL;
-}
+#include "internal.h"
 
 static int
 name_ok(const char *s)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static int
 load(struct ds_users *u, const struct ds_root *r)

@@ -13,7 +13,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 static int
 gone(int e)

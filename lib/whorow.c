@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
-void
+/* v and have from r. */
+static void
 ds_whorow_values(struct ds_whorow *rw)
 {
 	double h;
@@ -218,7 +219,7 @@ ds_who_command(const struct ds_proc *p, int cmdline, char *buf, size_t size,
 
 /* The value columns, in output order; one per ds_who_col plus hit%. */
 /* Output order: hit% before %iodelay. */
-const int ds_who_vorder[DS_WHO_NV] = {
+static const int ds_who_vorder[DS_WHO_NV] = {
 	DS_WR_READ, DS_WR_WRITE, DS_WR_CANCELLED, DS_WR_RCHAR, DS_WR_WCHAR,
 	DS_WR_SYSCR, DS_WR_SYSCW, DS_WV_HIT, DS_WR_DELAY,
 };
@@ -266,7 +267,7 @@ static const struct ds_col ctr_col[DS_WR_N] = {
 	{ "blkio_delay", DS_T_F2, DS_P_COUNTER, "blkio_delay_seconds_total",
 	    "Seconds spent waiting for block I/O, summed over threads.", 0, 0, 0 },
 };
-const int ds_who_io_field[DS_WR_DELAY] = {
+static const int ds_who_io_field[DS_WR_DELAY] = {
 	DS_IO_READ_BYTES, DS_IO_WRITE_BYTES, DS_IO_CANCELLED_WRITE_BYTES,
 	DS_IO_RCHAR, DS_IO_WCHAR, DS_IO_SYSCR, DS_IO_SYSCW,
 };
@@ -387,7 +388,7 @@ ds_who_sort_key(const char *name, int *proc, int *cg)
  * from the row to it would name the element that was there before the
  * row moved (C11 7.22.5p4).
  */
-int
+static int
 ds_whokept_cmp(const void *a, const void *b)
 {
 	const struct ds_whokept *x = a, *y = b;

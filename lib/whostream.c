@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The row of p (q: its entry of the scan before, or NULL), out or kept. */
 static int

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /*
  * Room for any number: "%.2f" of a double near DBL_MAX is 309 digits,
@@ -182,7 +182,8 @@ day_of(time_t t, int utc)
 	return (long)tm.tm_year * 1000 + tm.tm_yday;
 }
 
-size_t
+/* Unix ns as local (utc: UTC) "HH:MM:SS", with date "YYYY-MM-DD HH:MM:SS". */
+static size_t
 ds_fmt_clock(char *buf, size_t sz, uint64_t unix_ns, int utc, int date)
 {
 	time_t t = (time_t)(unix_ns / 1000000000u);

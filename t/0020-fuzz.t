@@ -20,7 +20,7 @@ for h in t/fuzz/*.c; do
 	n=$((n + 1))
 	ok "$name: has seeds" test -n "$(ls "t/fuzz/corpus/$name" 2>/dev/null)"
 	# shellcheck disable=SC2086
-	if $cc -It/fuzz -o "$TRASH/$name" t/fuzz/replay.c "$h" lib/libdiskstat.a \
+	if $cc -It/fuzz -o "$TRASH/$name" t/fuzz/replay.c "$h" t/unit/oracle.c lib/libdiskstat.a \
 	    >"$TRASH/$name.cc" 2>&1; then
 		is "$(grep -c 'warning:' "$TRASH/$name.cc")" 0 "$name: builds without warnings"
 	else

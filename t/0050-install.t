@@ -74,7 +74,7 @@ st=$?
 is "$st" 0 "a C11 program builds against the installed header and library"
 [ $st -eq 0 ] || sed 's/^/# /' "$TRASH/cc.err"
 cp "$T/0050-install.expect" "$TRASH/expect.out"
-"$TRASH/prog" >"$TRASH/prog.out"
+"$TRASH/prog" "$TRASH" >"$TRASH/prog.out"
 is "$?" 0 "the program runs"
 ok "the program's figures: 3 disks, the bad line found, ms as seconds" \
     test_cmp "$TRASH/expect.out" "$TRASH/prog.out"

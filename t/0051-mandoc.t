@@ -47,4 +47,13 @@ if [ -f "$TOP/doc/libdiskstat.3" ]; then
 		grep -q "^\.F[no] $f\>" "$TOP/doc/libdiskstat.3" || missing="$missing $f"
 	done
 	is "${missing# }" "" "doc/libdiskstat.3 documents every function of lib/diskstat.h"
+	# and nothing else: lib/internal.h is never installed, so what it
+	# declares is not in the page's SYNOPSIS.
+	extra=
+	for f in $(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' "$TOP/doc/libdiskstat.3" |
+	    sed -n 's/^\.F[no] \(ds_[a-z0-9_]*\).*/\1/p' | sort -u); do
+		grep -v '^[[:space:]/*#]' "$TOP/lib/diskstat.h" | grep -q "\<$f(" ||
+		    extra="$extra $f"
+	done
+	is "${extra# }" "" "doc/libdiskstat.3's SYNOPSIS names only functions of lib/diskstat.h"
 fi

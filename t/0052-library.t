@@ -28,3 +28,27 @@ ok "the library does use the caller's stream (fwrite)" grep -qx fwrite "$TRASH/u
 
 nm -g --defined-only "$A" | awk 'NF == 3 { print $3 }' | grep -v -e '^ds_' -e '^__odr_asan\.ds_' | sort -u >"$TRASH/names"
 is "$(cat "$TRASH/names" | tr '\n' ' ')" "" "every exported name starts with ds_"
+
+# lib/internal.h is the library's own: no tool includes it, and no tool
+# calls what it alone declares (the undefined symbols of each tool's
+# object, compiled here, against the functions internal.h declares).
+is "$(grep -l 'internal\.h' "$TOP"/cmd/*.c "$TOP"/cmd/util/*.[ch] 2>/dev/null | tr '\n' ' ')" "" \
+    "no file of cmd/ includes lib/internal.h"
+grep -v '^[[:space:]/*#]' "$TOP/lib/internal.h" | grep -o '\<ds_[a-z0-9_]*(' | tr -d '(' |
+    sort -u >"$TRASH/internal"
+ok "lib/internal.h declares functions (the check below has names to look for)" \
+    test "$(wc -l <"$TRASH/internal")" -gt 50
+if command -v cc >/dev/null; then
+	: >"$TRASH/calls"
+	for c in "$TOP"/cmd/*.c "$TOP"/cmd/util/*.c; do
+		o=$TRASH/$(basename "$c" .c).o
+		cc -std=c11 -D_GNU_SOURCE -I"$TOP/lib" -I"$TOP/cmd" -c -o "$o" "$c" 2>/dev/null ||
+		    echo "build failed: $c" >>"$TRASH/calls"
+		nm -u "$o" 2>/dev/null | awk '{ print $NF }' >>"$TRASH/calls"
+	done
+	sort -u "$TRASH/calls" -o "$TRASH/calls"
+	is "$(grep -v '^ds_' "$TRASH/calls" | grep 'build failed' | tr '\n' ' ')" "" "every tool's source compiles for the check"
+	is "$(comm -12 "$TRASH/calls" "$TRASH/internal" | tr '\n' ' ')" "" \
+	    "no tool calls a function of lib/internal.h"
+	ok "control: the tools' calls are found (ds_writer_init among them)" grep -qx ds_writer_init "$TRASH/calls"
+fi

@@ -163,16 +163,23 @@ if command -v pkg-config >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
 	is "$(pkg-config --modversion libdiskstat)" "$VERSION" "pkg-config --modversion libdiskstat"
 	cat >"$TRASH/prog.c" <<'C'
 #include <stdio.h>
-#include <string.h>
 #include <diskstat.h>
 
+/* argv[1]: a root holding proc/diskstats. */
 int
-main(void)
+main(int argc, char **argv)
 {
-	const char *text = "   8       0 sda 1 2 3 4 5 6 7 8 0 10 11\n";
 	struct ds_diskstats s = { 0 };
+	struct ds_buf window = { 0 };
+	struct ds_root r;
+	int e;
 
-	if (ds_diskstats_parse(text, strlen(text), &s) < 0 || s.n != 1)
+	if (argc < 2 || ds_root_open(&r, argv[1]) < 0)
+		return 1;
+	e = ds_diskstats_read(&r, &window, &s);
+	ds_root_close(&r);
+	ds_buf_free(&window);
+	if (e < 0 || s.n != 1)
 		return 1;
 	printf("%s %llu %s\n", s.disk[0].name,
 	    (unsigned long long)s.disk[0].v[DS_RD_TICKS], DS_VERSION);
@@ -184,7 +191,9 @@ C
 	cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags libdiskstat) -o "$TRASH/prog" \
 	    "$TRASH/prog.c" $(pkg-config --libs libdiskstat) 2>"$TRASH/cc.err"
 	is "$?" 0 "a program builds against the installed header and library"
-	is "$("$TRASH/prog")" "sda 4 $VERSION" "and runs: the installed library parses diskstats"
+	mkdir -p "$TRASH/root/proc"
+	echo "   8       0 sda 1 2 3 4 5 6 7 8 0 10 11" >"$TRASH/root/proc/diskstats"
+	is "$("$TRASH/prog" "$TRASH/root")" "sda 4 $VERSION" "and runs: the installed library reads diskstats"
 fi
 
 # The installed units: verified where they are, with the man pages they

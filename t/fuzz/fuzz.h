@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "../unit/oracle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

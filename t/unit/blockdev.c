@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static void

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "../../lib/bpfasm.h"
 #include "tap.h"
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 /* Fields 23 to 41 of /proc/PID/stat. */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/statfs.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 int

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static int

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "oracle.h"
 #include "tap.h"
 
 /* A descriptor reading text, from the start. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static const char table[] =

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 int

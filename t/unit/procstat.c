@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static int

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 #define MS 1000000ull

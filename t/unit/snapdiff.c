@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "oracle.h"
 #include "tap.h"
 
 #define N 2000

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 #define FIXDIR "t/fixtures/dlat/"

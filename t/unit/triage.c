@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static struct ds_findings out;

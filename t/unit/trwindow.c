@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "oracle.h"
 #include "tap.h"
 #include "tree.h"
 

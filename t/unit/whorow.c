@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 #define TICK 100

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "oracle.h"
 #include "tap.h"
 
 static int

@@ -1,181 +1,15 @@
 /*
- * dxstat's library part: the snapshot file format, counter increments
- * with the kernel's wrap and reset cases, and the iostat -x formulas as
- * pure functions of increments and an interval.
+ * The iostat -x figures: counter increments with the kernel's wrap and
+ * reset cases, and the formulas as pure functions of increments and an
+ * interval.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 
-#include "diskstat.h"
-
-/* Is the line at p (length l) "key" followed by a blank? */
-static int
-has_key(const char *p, size_t l, const char *key)
-{
-	size_t k = strlen(key);
-
-	return l > k && memcmp(p, key, k) == 0 && (p[k] == ' ' || p[k] == '\t');
-}
-
-/*
- * One header line: 1 taken into s, 0 not a header line (the diskstats
- * text begins), -EINVAL with s->why set.  *seen: bit 0 uptime, bit 1
- * time.
- */
-static int
-head_line(const char *p, size_t l, size_t lineno, struct ds_snap *s,
-    int *seen)
-{
-	char val[128];
-	int is_up, e;
-	size_t k;
-	uint64_t v;
-
-	is_up = has_key(p, l, "uptime");
-	if (!is_up && !has_key(p, l, "time"))
-		return 0;
-	if (*seen & (is_up ? 1 : 2)) {
-		s->why = is_up ? "second uptime line" : "second time line";
-		s->why_line = lineno;
-		return -EINVAL;
-	}
-	k = is_up ? 7 : 5;
-	if (l - k >= sizeof(val)) {
-		s->why = "header line too long";
-		s->why_line = lineno;
-		return -EINVAL;
-	}
-	memcpy(val, p + k, l - k);
-	val[l - k] = '\0';
-	/*
-	 * Seconds with a fraction, as /proc/uptime prints them; a second
-	 * field (/proc/uptime's idle time) is allowed so that "echo uptime
-	 * $(cat /proc/uptime)" makes a valid line.
-	 */
-	e = ds_uptime_parse(val + strspn(val, " \t"), &v);
-	if (e < 0) {
-		s->why = is_up ? "uptime is not a number of seconds" :
-		    "time is not a number of seconds";
-		s->why_line = lineno;
-		return -EINVAL;
-	}
-	if (is_up)
-		s->uptime_ns = v;
-	else
-		s->time_ns = v;
-	*seen |= is_up ? 1 : 2;
-	return 1;
-}
-
-static void
-head_init(struct ds_snap *s)
-{
-	s->uptime_ns = 0;
-	s->time_ns = 0;
-	s->why = NULL;
-	s->why_line = 0;
-	s->ds.n = 0;
-	s->ds.bad = 0;
-	s->ds.first_bad = 0;
-}
-
-static int
-head_end(struct ds_snap *s, int seen, size_t lineno)
-{
-	if (seen & 1)
-		return 0;
-	s->why = "no uptime line before the diskstats lines";
-	s->why_line = lineno;
-	return -EINVAL;
-}
-
-int
-ds_snap_parse(const char *text, size_t len, struct ds_snap *s)
-{
-	const char *p = text, *end = text + len, *nl;
-	size_t l, lineno = 0;
-	int seen = 0, e;
-
-	head_init(s);
-	/* Header lines, until the first line that is neither key. */
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		l = (size_t)((nl != NULL ? nl : end) - p);
-		if ((e = head_line(p, l, lineno + 1, s, &seen)) < 0)
-			return e;
-		if (e == 0)
-			break;
-		lineno++;
-		p += l + (nl != NULL);
-	}
-	if ((e = head_end(s, seen, lineno + 1)) < 0)
-		return e;
-	if ((e = ds_diskstats_parse(p, (size_t)(end - p), &s->ds)) < 0)
-		return e;
-	if (s->ds.first_bad != 0)
-		s->ds.first_bad += lineno;
-	return 0;
-}
-
-int
-ds_snap_head(struct ds_lines *l, struct ds_snap *s)
-{
-	char *p;
-	size_t len;
-	int seen = 0, e;
-
-	head_init(s);
-	for (;;) {
-		if ((e = ds_lines_next(l, &p, &len)) < 0)
-			return e;
-		if (e == 0)
-			return head_end(s, seen, l->lineno + 1);
-		/* A cut line is as long as any header line too long. */
-		if ((e = head_line(p, len, l->lineno, s, &seen)) < 0)
-			return e;
-		if (e == 0) {
-			ds_lines_again(l);
-			return head_end(s, seen, l->lineno);
-		}
-	}
-}
-
-int
-ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
-    const char *diskstats, size_t len)
-{
-	char head[128];
-	int n, e;
-
-	/* Nine decimals: the clock's own resolution, and at least two. */
-	n = snprintf(head, sizeof(head), "uptime %" PRIu64 ".%09" PRIu64 "\n",
-	    uptime_ns / 1000000000u, uptime_ns % 1000000000u);
-	if (time_ns != 0)
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-		    "time %" PRIu64 ".%09" PRIu64 "\n",
-		    time_ns / 1000000000u, time_ns % 1000000000u);
-	if ((e = ds_buf_reserve(out, (size_t)n + len + 1)) < 0)
-		return e;
-	memcpy(out->data + out->len, head, (size_t)n);
-	out->len += (size_t)n;
-	if (len > 0)
-		memcpy(out->data + out->len, diskstats, len);
-	out->len += len;
-	if (len > 0 && diskstats[len - 1] != '\n')
-		out->data[out->len++] = '\n';
-	out->data[out->len] = '\0';
-	return 0;
-}
-
-void
-ds_snap_free(struct ds_snap *s)
-{
-	ds_diskstats_free(&s->ds);
-}
+#include "internal.h"
 
 /* The counters the kernel keeps in milliseconds, as 32-bit values. */
 static int
@@ -402,15 +236,4 @@ ds_xstat_columns(size_t *n)
 {
 	*n = sizeof(cols) / sizeof(cols[0]);
 	return cols;
-}
-
-/* statfs(2) f_type of procfs (linux/magic.h). */
-#define PROC_MAGIC 0x9fa0
-
-int
-ds_lines_procfs(const struct ds_lines *l)
-{
-	struct statfs sf;
-
-	return fstatfs(l->fd, &sf) == 0 && sf.f_type == PROC_MAGIC;
 }

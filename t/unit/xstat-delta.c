@@ -1,7 +1,7 @@
 /*
  * Every delta rule of ds_disk_delta, then the figures ds_xstat_compute
  * makes of it, against values worked out by hand.  Cases already in
- * t/unit/dxstat.c (a plain ms wrap, a 32-bit request wrap, a 64-bit
+ * t/unit/xstat.c (a plain ms wrap, a 32-bit request wrap, a 64-bit
  * reset, interval 0) are not repeated; these add the edges of each rule
  * and what the rates come to.
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 #define DAY UINT64_C(86400000000000)

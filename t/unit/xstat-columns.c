@@ -1,4 +1,4 @@
-/* lib/dxstat.c's column table: dxstat's columns, in ds_xstat's order. */
+/* lib/xstat.c's column table: dxstat's columns, in ds_xstat's order. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,0 +1,902 @@
+/*
+ * libdiskstat's private interface: what the library's files share and
+ * the unit tests and fuzzers may call, but no tool.  Never installed;
+ * the installed interface is diskstat.h.
+ */
+#ifndef DISKSTAT_INTERNAL_H
+#define DISKSTAT_INTERNAL_H
+
+#include "diskstat.h"
+
+/*
+ * Roots and paths: every file the library opens is below a root: "/" on
+ * a live system, or a captured tree of /proc and /sys (--root,
+ * DISKSTAT_ROOT).
+ */
+
+/* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
+int ds_openat(const struct ds_root *r, const char *rel, int flags);
+/*
+ * rel from at (r->fd or a directory opened below it), never leaving the
+ * root of a tree: RESOLVE_IN_ROOT from the root, RESOLVE_BENEATH from
+ * below, no magic links; the live root as plain openat(2).
+ */
+int ds_openat_in(const struct ds_root *r, int at, const char *rel, int flags);
+/* The fallback without openat2(2): no symlink, no "..", per component. */
+int ds_openat_walk(int at, const char *rel, int flags);
+struct stat;
+int ds_fstatat_in(const struct ds_root *r, int at, const char *rel,
+    struct stat *st);
+/* readlinkat(2) of a link reached inside the root; length or -errno. */
+long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
+    char *buf, size_t size);
+
+/*
+ * Reading files: whole files into a growing buffer, large files a line
+ * at a time through a window of fixed size, and numbers parsed with
+ * every check.
+ */
+
+int ds_read_fd(int fd, struct ds_buf *b);
+
+/* Make room for n more bytes; -ENOMEM on failure. */
+int ds_buf_reserve(struct ds_buf *b, size_t n);
+/* Empty b (still NUL-terminated, as after a failed read); returns e. */
+int ds_buf_fail(struct ds_buf *b, int e);
+/* printf into out, replacing its contents: 1, or -ENOMEM. */
+int ds_buf_printf(struct ds_buf *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#define DS_LINES_CUT (DS_LINES_WINDOW - 1)	/* as long or longer: cut */
+
+/* Read from fd, which stays the caller's. */
+void ds_lines_fd(struct ds_lines *l, int fd, struct ds_buf *window);
+/*
+ * The next line: 1, with *line its text in the window, newline removed
+ * and NUL-terminated, valid until the next call; 0 at the end; -errno.
+ * A last line without a newline counts.  A line of DS_LINES_CUT bytes
+ * or more comes cut to its first DS_LINES_CUT bytes with l->cut set,
+ * and its rest is skipped.
+ */
+int ds_lines_next(struct ds_lines *l, char **line, size_t *len);
+/* Give the last line again at the next ds_lines_next. */
+void ds_lines_again(struct ds_lines *l);
+
+/*
+ * Parse an unsigned decimal at s.  Leading blanks are skipped; a '-' or
+ * '+' sign, no digits, or overflow past UINT64_MAX is an error (-EINVAL,
+ * -ERANGE).  *end (if not NULL) is set past the digits.
+ */
+int ds_parse_u64(const char *s, const char **end, uint64_t *out);
+
+/*
+ * A non-negative decimal with an optional fraction ("12.5", "0.01") as
+ * an integer count of 10^-scale units, truncated past scale digits:
+ * ds_parse_fixed("12.345", 2, &v) gives 1234.  scale is at most 19
+ * (-EINVAL above: 10^20 does not fit in 64 bits).
+ */
+int ds_parse_fixed(const char *s, const char **end, unsigned scale,
+    uint64_t *out);
+
+/*
+ * Split s in place on blanks (space, tab), writing at most max field
+ * pointers.  Returns the number of fields found, which may exceed max
+ * (the extra fields are not stored).
+ */
+size_t ds_split(char *s, char **fields, size_t max);
+
+/* Return the next line at *cursor (NUL-terminated in place), or NULL. */
+char *ds_next_line(char **cursor);
+
+/*
+ * Clocks, intervals and counts: the clocks a sample is stamped with,
+ * sleeping to an absolute deadline, and the interval, count and size
+ * operands of the tools.
+ */
+
+/* Parse the text of /proc/uptime ("350735.47 234388.90"). */
+int ds_uptime_parse(const char *text, uint64_t *ns);
+
+/*
+ * Output: the writer and escaping: one writer for every format (TSV,
+ * JSON lines, table, Prometheus text), its columns and cells, atomic
+ * output files, and escaping.
+ */
+
+#define DS_C_KEEP	8u	/* always shown (a prom label of identity) */
+
+/* A byte count in human units as df -h prints it: 4G, 251.9G, 512. */
+size_t ds_fmt_human(char *buf, size_t sz, double bytes);
+
+/*
+ * Escaping, exposed for tests and for tools that write text themselves.
+ * Each appends to b; -ENOMEM on failure.
+ *   tsv:  tab, newline, CR, backslash and NUL as \t \n \r \\ \0; other
+ *         bytes kept.
+ *   json: a quoted string: " \ and bytes below 0x20 escaped, DEL as
+ *         \u007f, invalid UTF-8 as U+FFFD.
+ *   prom: a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD.
+ */
+int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);
+int ds_esc_json(struct ds_buf *b, const char *s, size_t len);
+int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
+/*
+ * table: the TSV escapes, and other control bytes (C0, DEL, C1), bytes
+ * of invalid UTF-8 and the bidi controls (see ds_esc_msg) as \xHH.
+ */
+int ds_esc_table(struct ds_buf *b, const char *s, size_t len);
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
+size_t ds_utf8_len(const unsigned char *s, size_t avail);
+
+int ds_atomic_open(struct ds_atomic *a, const char *path);
+int ds_atomic_commit(struct ds_atomic *a);
+void ds_atomic_abort(struct ds_atomic *a);
+
+/*
+ * Block devices and device operands: the disks sysfs shows, what a
+ * device number is, and the operands (names, /dev paths, dm names,
+ * globs) that pick devices for a report.
+ */
+
+/*
+ * The entries of directory rel below the directory fd at, sorted, dot
+ * files left out; with dirs_only, directories only (holders, mq/N).
+ */
+int ds_dir_names(int at, const char *rel, int dirs_only,
+    struct ds_blockdevs *out);
+/* The same, every path resolved inside the root r (NULL: as given). */
+int ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
+    int dirs_only, struct ds_blockdevs *out);
+
+/*
+ * For trees without /sys: is this kernel name a partition?  sda1,
+ * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
+ */
+int ds_name_is_partition(const char *name);
+/*
+ * sys/block/DEV/dm/name into name; -ENOENT when not a dm device,
+ * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
+ */
+int ds_dm_name(const struct ds_root *r, const char *dev,
+    struct ds_buf *scratch, char *name, size_t size);
+
+/*
+ * 1 when op names or matches the device with kernel name name and dm
+ * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
+ * others at both.  Marks nothing.
+ */
+int ds_devop_match(const struct ds_devop *op, const char *name,
+    const char *dm);
+/*
+ * A device against every operand: 2 when one names it (not a glob), 1
+ * when only globs match it and whole is set (globs select whole disks;
+ * the caller says whether this one counts as such), 0 otherwise.  Each
+ * operand that selected it gets matched set.
+ */
+int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole);
+
+/*
+ * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
+ * and the whole disks it sits on (slaves/, partitions taken to their
+ * disk) when it is a dm or md device.  -errno when the entry is gone.
+ */
+#define DS_BELOW_MAX 16
+struct ds_devinfo {
+	unsigned int major, minor;
+	char name[64];
+	int partition;
+	char below[DS_BELOW_MAX][64];
+	size_t nbelow;
+};
+int ds_blockdev_info(const struct ds_root *r, unsigned int major,
+    unsigned int minor, struct ds_devinfo *out);
+
+/*
+ * Reading devices and snapshots: /proc/diskstats read a device at a
+ * time, snapshot files of it, the pairing of two samples, and the quiet-
+ * time baseline kept from them.
+ */
+
+
+/* Parse one line; 0 or -EINVAL when malformed. */
+int ds_disk_parse_line(char *line, struct ds_disk *d);
+
+/*
+ * The same from a file read through l: the header lines into s (s->ds
+ * untouched but for its counts, zeroed), leaving l at the first
+ * diskstats line, to be read with ds_diskstats_next or _fill.
+ */
+int ds_snap_head(struct ds_lines *l, struct ds_snap *s);
+
+
+/* A lightly queued interval: aqu-sz at most this ... */
+#define DS_BASE_QUIET_AQU 1.5
+/* ... with at least this many requests of the direction measured. */
+#define DS_BASE_MIN_IOS 50
+/* A baseline latency needs this many such intervals. */
+#define DS_BASE_MIN_QUIET 3
+
+/* Add one interval of one device (for callers that pair themselves). */
+int ds_base_add(struct ds_base *b, const char *name,
+    const struct ds_xstat *x, const uint64_t d[DS_NCOUNTERS]);
+/* Compute the medians and ceilings of every device; sorts by name. */
+int ds_base_finish(struct ds_base *b);
+
+void ds_base_free(struct ds_base *b);
+
+/* 1 if name is in the set, else 0 (with add, put there); -ENOMEM. */
+int ds_names_has(struct ds_names *ns, const char *name, int add);
+void ds_names_free(struct ds_names *ns);
+
+/* fd is the file l reads, start its offset where the file began. */
+void ds_older_init(struct ds_older *o, int fd, int64_t start);
+
+/*
+ * c's line in the earlier file into *found (valid until the next call),
+ * NULL for a device new since, or with *twice set for a device listed
+ * again in the later file (not to be reported).  c is row i of the
+ * later file, counting rows not skipped.  0 or -errno.
+ */
+int ds_older_find(struct ds_older *o, struct ds_pair *pr,
+    const struct ds_disk *c, size_t i, const struct ds_disk **found,
+    int *twice);
+void ds_older_free(struct ds_older *o);
+
+/*
+ * Pressure: pressure stall information: reading, triggers, waiting for
+ * pressure (with a sampling fallback), samples over an interval and
+ * their report.
+ */
+
+/* The index of a name of len bytes, or -EINVAL. */
+int ds_psi_res_parse(const char *s, size_t len);
+
+/* Parse one line in place; -EINVAL when any of the four values is missing. */
+int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
+    struct ds_psi_line *l);
+/* Parse a file's text in place; -EINVAL when it has no good line. */
+int ds_psi_parse(char *text, struct ds_psi *p);
+
+/*
+ * Read and parse the pressure file of res: dirfd's res.pressure when
+ * dirfd >= 0 (a cgroup), else proc/pressure/res under the root.
+ */
+int ds_psi_read_res(const struct ds_root *r, int dirfd, enum ds_psi_res res,
+    struct ds_buf *scratch, struct ds_psi *p);
+/*
+ * The share of an interval spent stalled, in percent (0 to 100), from
+ * two totals (us) and the interval (ns).  A total that went backwards
+ * (cgroup made again) counts from 0.  -EINVAL when interval_ns is 0.
+ */
+int ds_psi_share(uint64_t before, uint64_t after, uint64_t interval_ns,
+    double *pct);
+
+#define DS_PSI_WINDOW_MIN 500000u	/* us */
+#define DS_PSI_WINDOW_MAX 10000000u
+
+/* RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s. */
+int ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t);
+/* Which part of a trigger is wrong: the part, where it is and its length. */
+enum ds_trig_part {
+	DS_TRIG_OK, DS_TRIG_SHAPE, DS_TRIG_RESOURCE, DS_TRIG_KIND,
+	DS_TRIG_STALL, DS_TRIG_WINDOW,
+};
+struct ds_psi_trigger_bad {
+	enum ds_trig_part part;
+	const char *at;		/* into spec */
+	size_t len;
+};
+int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
+    struct ds_psi_trigger_bad *bad);
+/* A part's name ("stall"), and why it is wrong, for a message; or NULL. */
+const char *ds_psi_trigger_part_name(enum ds_trig_part part);
+const char *ds_psi_trigger_part_why(enum ds_trig_part part);
+
+/* "some 150000 2000000" and its NUL; returns the bytes to write. */
+int ds_psi_trigger_format(const struct ds_psi_trigger *t, char *buf,
+    size_t size);
+
+/*
+ * Is a trigger event real?  A freshly armed trigger can fire at once;
+ * an event counts when the total grew by at least stall_us.
+ */
+int ds_psi_confirm(uint64_t before, uint64_t after, uint64_t stall_us);
+
+/* The ring holding total, read at now_ns (the baseline). */
+void ds_psi_window_init(struct ds_psi_window *w,
+    const struct ds_psi_trigger *tr, uint64_t total, uint64_t now_ns);
+/* When the next sample is due: a period after the last. */
+uint64_t ds_psi_window_next(const struct ds_psi_window *w);
+/* Add a sample; 1 when it crosses the threshold, else 0. */
+int ds_psi_window_add(struct ds_psi_window *w, uint64_t total,
+    uint64_t now_ns);
+/*
+ * Sleep until the next sample is due (ds_psi_window_next), or the
+ * deadline (CLOCK_BOOTTIME ns, 0: none) if sooner: 1 when a sample is
+ * due, 0 when the deadline has passed, -EINTR when a signal came.
+ */
+int ds_psi_window_wait(const struct ds_psi_window *w, uint64_t deadline_ns);
+
+/*
+ * The kernel's trigger armed on fd: wait for its event (POLLPRI) until
+ * the deadline (CLOCK_BOOTTIME ns, 0: none).  1 on an event, 0 when the
+ * deadline has passed, -ENODEV when the file went away (its cgroup was
+ * removed), -EINTR when a signal came, or poll's -errno.
+ */
+int ds_psi_trigger_poll(int fd, uint64_t deadline_ns);
+
+void ds_psi_armed_init(struct ds_psi_armed *a,
+    const struct ds_psi_trigger *tr, uint64_t base);
+/* 1 when total makes an event (it becomes the new base), else 0. */
+int ds_psi_armed_add(struct ds_psi_armed *a, uint64_t total);
+
+/*
+ * Pair the elements of two samples by path, each of size bytes with a
+ * char * path at path_off (NULL, the system, pairs with NULL): for each
+ * of cur's ncur elements, a pointer to prev's element of the same path
+ * (or NULL) is stored at link_off.  With no prev element nothing is
+ * stored.  In n log n.  0 or -ENOMEM.
+ */
+int ds_psi_pair(const void *prev, size_t nprev, void *cur, size_t ncur,
+    size_t size, size_t path_off, size_t link_off);
+
+/*
+ * A new, zeroed element at the end of s.  path NULL is the system; a
+ * cgroup's path is top (NULL or "/": none) followed by path, copied.
+ * NULL when out of memory.
+ */
+struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
+    const char *path);
+
+/* Drop the last element; empty s (keeping its array); free it all. */
+void ds_psi_sample_pop(struct ds_psi_sample *s);
+void ds_psi_sample_clear(struct ds_psi_sample *s);
+
+/*
+ * Processes and cgroups: process scans and their I/O rates, the cgroup
+ * v2 tree and its io.stat, CPU time from /proc/stat, and the rows of a
+ * report per process or cgroup.
+ */
+
+int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
+    const char *path), void *arg);
+
+/* Numeric entries of a directory ("proc", "proc/123/task"), sorted. */
+int ds_pids_read(const struct ds_root *r, const char *rel,
+    struct ds_pids *out);
+
+/* The fields of /proc/PID/stat that the tools use. */
+struct ds_stat {
+	int pid;
+	char comm[64];		/* may hold any byte but NUL */
+	size_t comm_len;
+	char state;
+	int ppid;
+	uint64_t utime, stime;	/* clock ticks */
+	uint64_t num_threads;
+	uint64_t starttime;	/* clock ticks after boot */
+	uint64_t blkio_ticks;	/* field 42, delayacct_blkio_ticks */
+	int have_blkio;		/* field 42 was present */
+	unsigned int nfields;
+};
+/* Parse stat text; comm runs to the last ')'.  -EINVAL when damaged. */
+int ds_stat_parse(const char *text, size_t len, struct ds_stat *st);
+
+int ds_io_parse(const char *text, struct ds_io *io);
+
+/* Binary search by pid. */
+const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
+
+/*
+ * The cgroup of a proc/PID/cgroup text: the v2 line ("0::/path"); on a
+ * v1-only host the blkio controller's line, then name=systemd's, then
+ * the first.  *path points into text.  -EINVAL when none parses.
+ */
+int ds_proc_cgroup_parse(const char *text, const char **path, size_t *len);
+
+/*
+ * Rates of cur over secs seconds.  prev NULL, or a different process
+ * (pid or starttime differ): cur's own counters, which all fall inside
+ * the span.  A counter that went backwards counts as 0 (the delay sum
+ * drops when a thread exits).  delay: include DS_WR_DELAY.
+ */
+void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
+    double secs, long clk_tck, int delay, struct ds_who_rate *out);
+/* Add b into a (known values only); a's active becomes a OR b. */
+void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
+/*
+ * Page-cache hit ratio in percent, 100 * (1 - read/rchar) clamped to
+ * 0..100; -1 when rchar is 0 or unknown.
+ */
+double ds_who_hit(const struct ds_who_rate *r);
+/*
+ * A kernel thread that does I/O on behalf of others, told by its name
+ * (comm, as ps shows it): "loop" for a loop device's worker (loopN, or a
+ * kworker whose work item names loopN), "flush" for a writeback flusher
+ * (kworker/u*:*+flush-MAJ:MIN), "journal" for jbd2/DEV; NULL otherwise.
+ */
+const char *ds_who_carrier(const char *comm, size_t len);
+/*
+ * The length of comm a stable name keeps: a kworker's current work item
+ * ("kworker/u8:2+flush-253:0" is "kworker/u8:2") changes from one
+ * moment to the next, so it is cut; other names are kept whole.
+ */
+size_t ds_who_stable_len(const char *comm, size_t len);
+/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
+double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
+
+/* Parse io.stat text; unknown keys are ignored.  Replaces out's rows. */
+int ds_iostat_parse(const char *text, struct ds_iostat *out);
+void ds_iostat_free(struct ds_iostat *s);
+
+const struct ds_cgio *ds_cgios_find(const struct ds_cgios *cs,
+    const char *path);
+/* mnt/cgroup.controllers lists "io": 1, 0 if not, -errno unreadable. */
+int ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
+    struct ds_buf *scratch);
+
+/*
+ * ds_procs_read without the array: each kept entry is handed to each
+ * (with arg, and out for uptime_ns, read before the first entry) as soon
+ * as it is read, in the order read: the pids given, or proc's ascending;
+ * with DS_WHO_THREADS a process's threads by thread id after it.  The
+ * entry is valid during the call only.  Nothing is stored (out->n is
+ * 0); out's counters and failed are set as by ds_procs_read.  each
+ * returns 0 to go on; anything else ends the scan and is returned.
+ */
+typedef int (*ds_who_each)(const struct ds_procs *scan,
+    const struct ds_proc *p, void *arg);
+int ds_procs_each(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, ds_who_each each,
+    void *arg, struct ds_procs *out);
+
+#define DS_PS_RUNNING	2u	/* procs_running */
+
+/* Parse the text (need not be NUL-terminated); -EINVAL without a cpu line. */
+int ds_procstat_parse(const char *text, size_t len, struct ds_procstat *s);
+
+void ds_whobase_reset(struct ds_whobase *b);
+/* The lookup cursor back to the start (before a scan's lookups). */
+void ds_whobase_rewind(struct ds_whobase *b);
+void ds_whobase_free(struct ds_whobase *b);
+/* Append p's counters; 0 or -ENOMEM. */
+int ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p);
+/*
+ * The entry at *off into p (ids, starttime, io, io_err, have_blkio and
+ * blkio_ticks; the rest zeroed); *off moves to the next.  Entries are
+ * read from offset 0 while *off < b->len.
+ */
+void ds_whobase_get(const struct ds_whobase *b, size_t *off,
+    struct ds_proc *p);
+/*
+ * The entry of (tgid, pid), or NULL; valid until the next call.  Made
+ * for lookups in the order entries were added: then one walk of the base
+ * serves a whole scan (a lookup out of order starts again from the top,
+ * and a base added out of order is searched whole).
+ */
+const struct ds_proc *ds_whobase_find(struct ds_whobase *b, int tgid,
+    int pid);
+
+void ds_whonames_reset(struct ds_whonames *n);
+void ds_whonames_free(struct ds_whonames *n);
+/* 0 or -ENOMEM. */
+int ds_whonames_add(struct ds_whonames *n, const struct ds_proc *p,
+    int cmdline);
+/*
+ * The next entry's uid, comm and (with cmdline) command line into p,
+ * which ds_whobase_get filled; p->cmdline points into n.
+ */
+void ds_whonames_get(struct ds_whonames *n, struct ds_proc *p, int cmdline);
+
+void ds_topn_init(struct ds_topn *t, size_t size, uint64_t top,
+    int (*cmp)(const void *, const void *));
+void ds_topn_free(struct ds_topn *t);
+/* 1 if ds_topn_offer would keep elem (room, or better than the worst). */
+int ds_topn_wants(const struct ds_topn *t, const void *elem);
+/*
+ * Keep a copy of elem if wanted: 0 not kept; 1 kept; 2 kept in place of
+ * the worst, copied to *evicted (for the caller to release what it
+ * holds); -ENOMEM.
+ */
+int ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted);
+/*
+ * The kept elements in cmp's order, by a stable sort of its own (not
+ * qsort): equal elements keep the order they had.  v moves (read it
+ * after the call).  0 or -ENOMEM.  Set n to 0 to start again.
+ */
+int ds_topn_sort(struct ds_topn *t);
+
+/*
+ * A row's values: those of ds_who_rate as the columns show them (bytes
+ * as kB, DS_WR_DELAY as percent), then the page-cache hit ratio and the
+ * block-layer total, kB read plus kB written per second.
+ */
+#define DS_WV_HIT	DS_WR_N
+
+/*
+ * The row of p against q, its entry of the scan before (prev_up: that
+ * scan's uptime; NULL: rates since each process started).  An entry
+ * that q does not match but older than the interval has its rates since
+ * it started.  0 when it is not shown (idle, without c->idle), else 1.
+ */
+int ds_whorow_make(const struct ds_whocfg *c, const struct ds_proc *q,
+    const struct ds_proc *p, const uint64_t *prev_up, uint64_t up,
+    struct ds_whorow *rw);
+/*
+ * x (of entry px) before y (of entry py): x->key's value, larger first,
+ * unknown last; then the id (pid, or tid per thread); cgroup rows (no
+ * entries) by their names.  The entries are passed apart from the rows
+ * because a kept row's own is stored beside it (struct ds_whokept).
+ */
+int ds_whorow_cmp(const struct ds_whorow *x, const struct ds_proc *px,
+    const struct ds_whorow *y, const struct ds_proc *py);
+
+/* A row kept to be sorted, with a copy of its entry (cgroup NULL). */
+struct ds_whokept {
+	struct ds_whorow rw;	/* rw.p: p below after ds_whokept_sort */
+	struct ds_proc p;	/* its cmdline its own, or NULL */
+};
+/*
+ * Keep rw (of entry p) in t, a zeroed ds_topn the first time: with top
+ * the best top rows so far, else all.  0 or -ENOMEM.
+ */
+int ds_whokept_offer(struct ds_topn *t, uint64_t top, const struct ds_whorow *rw,
+    const struct ds_proc *p);
+/* t's rows (struct ds_whokept) in order, each row pointing at its entry. */
+int ds_whokept_sort(struct ds_topn *t);
+/* Forget the kept rows (n to 0), freeing their command lines. */
+void ds_whokept_clear(struct ds_topn *t);
+
+/*
+ * Queue settings: a disk's queue attributes: reading, listing, and
+ * applying settings with a verdict per attribute.
+ */
+
+/* 0, or -EINVAL for a damaged line (unbalanced or two brackets, too long). */
+int ds_sched_parse(const char *text, struct ds_sched *s);
+/* The available schedulers joined by one space into out; -ENOMEM. */
+int ds_sched_join(const struct ds_sched *s, struct ds_buf *out);
+/* names[0..n-1] joined by sep into out ("" for none); -ENOMEM. */
+int ds_qnames_join(char *const *names, size_t n, const char *sep,
+    struct ds_buf *out);
+
+/*
+ * Find the whole disk whose queue serves name: name itself when it is
+ * in disks (the sorted sys/block listing), else the disk D holding
+ * sys/block/D/name/partition (a partition).  -ENOENT when neither, -EINVAL for a
+ * name that cannot be a device ("", ".", "..", holding '/').
+ */
+int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
+    const char *name, char *disk, size_t size);
+
+/* The attribute's file name ("nr_requests"); NULL when out of range. */
+const char *ds_qattr_name(enum ds_qattr a);
+
+/*
+ * The error of attribute a worth a message in a listing, or 0: none
+ * when it was read, is missing (-ENOENT) or not applicable (-ENODATA),
+ * or is queue/'s own error (qerr, to be said once for all).
+ */
+int ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a);
+
+/*
+ * An attribute named by a user: "nr_requests", "iosched/read_expire",
+ * or a scheduler tunable's bare name ("read_expire") when queue/ has no
+ * such file.  Writes the path below the queue directory into rel.
+ * -EINVAL for a name outside [a-z0-9_] (with one "iosched/" prefix),
+ * -ENOENT when the device has no such attribute.
+ */
+int ds_queue_attr_path(const struct ds_root *r, const char *disk,
+    const char *attr, char *rel, size_t size);
+/*
+ * Read an attribute (rel from ds_queue_attr_path); trailing blanks cut.
+ * This and the two below refuse a disk that cannot be a device name
+ * ("", ".", "..", holding '/') with -EINVAL.
+ */
+int ds_queue_attr_read(const struct ds_root *r, const char *disk,
+    const char *rel, struct ds_buf *b);
+/* The scheduler line of disk read (into scratch) and parsed into s. */
+int ds_queue_sched_read(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, struct ds_sched *s);
+/* 1 when some write bit of the file's mode is set, 0 if not, -errno. */
+int ds_queue_attr_writable(const struct ds_root *r, const char *disk,
+    const char *rel);
+/*
+ * Write value (blanks around it cut, then a newline, as echo(1) does)
+ * in one write(2).  Returns 0 or the kernel's -errno (-EINVAL for a
+ * scheduler it does not know, -EACCES for a read-only attribute).
+ */
+int ds_queue_attr_write(const struct ds_root *r, const char *disk,
+    const char *rel, const char *value);
+/*
+ * The comparable form of a value of attribute attr: blanks around cut
+ * and runs of blanks inside made one space; a number in canonical
+ * decimal ("0128" is "128"); for the scheduler the bracketed name of a
+ * scheduler line, and the kernel's alias "deadline" as "mq-deadline".
+ * -ENAMETOOLONG when out is too small; -EINVAL for a scheduler value
+ * whose brackets do not make one active name ("[x] [y]", "none [bfq").
+ */
+int ds_queue_value_canon(const char *attr, const char *value, char *out,
+    size_t size);
+/* 1 when want and got (as read) mean the same setting, else 0. */
+int ds_queue_value_eq(const char *attr, const char *want, const char *got);
+
+/*
+ * want holds got: equal (ds_queue_value_eq), or for a tunable the kernel
+ * keeps in jiffies (ds_queue_attr_jiffies: read_expire, write_expire,
+ * prio_aging_expire, timeout_sync, io_timeout) got is want in ms rounded
+ * up to jiffies and back, for HZ 100, 250, 300 or 1000.  --check and
+ * --set both judge by it.
+ */
+int ds_queue_value_holds(const char *attr, const char *want, const char *got);
+int ds_queue_attr_jiffies(const char *attr);
+/* ms -> jiffies -> ms as the kernel rounds both (up) at the given HZ. */
+uint64_t ds_jiffies_round_ms(uint64_t ms, unsigned hz);
+
+/*
+ * Mounts, filesystems and deleted files: the mount table, filesystem
+ * space, and files deleted but still held open or mapped: scanning,
+ * summing and truncating them.
+ */
+
+/* Parse text in place (it must outlive out's strings). */
+int ds_mountinfo_parse(char *text, struct ds_mounts *out);
+
+const struct ds_mount *ds_mount_by_id(const struct ds_mounts *ms,
+    unsigned int id);
+/* The cgroup v2 hierarchy's mount, or NULL when there is none. */
+const struct ds_mount *ds_mount_cgroup2(const struct ds_mounts *ms);
+
+#define DS_FDI_POS	1u
+
+#define DS_FDI_MNT	4u
+/* -EINVAL when none of the three fields is there. */
+int ds_fdinfo_parse(const char *text, struct ds_fdinfo *fi);
+
+/* One line of /proc/PID/maps; path points into the line (not copied). */
+struct ds_map {
+	uint64_t start, end, offset, inode;
+	unsigned int major, minor;	/* hexadecimal in the file */
+	char perms[5];
+	const char *path;	/* "" for an anonymous mapping */
+	size_t path_len;
+};
+/* Parse one line (len bytes, no newline).  -EINVAL when malformed. */
+int ds_map_parse(const char *line, size_t len, struct ds_map *m);
+
+/*
+ * Does the name (a link target) end in " (deleted)"?  Returns 1 and
+ * shortens *len by the suffix, or 0.  Only the last suffix is taken:
+ * a deleted "x (deleted)" reads "x (deleted) (deleted)".
+ */
+int ds_deleted_strip(const char *s, size_t *len);
+/*
+ * Memory-backed: a filesystem type of tmpfs, ramfs, hugetlbfs or
+ * devtmpfs, a statfs magic of those (fs_magic 0: unknown), or a name
+ * of memfd ("/memfd:"), SysV shm ("/SYSV") or POSIX shm ("/dev/shm/").
+ */
+int ds_deleted_memory(const char *path, size_t len, const char *fstype,
+    uint64_t fs_magic);
+
+/* Add a string to the pool; its offset, or DS_DEL_NONE on ENOMEM. */
+size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
+
+/*
+ * Like du -sx: bytes allocated (st_blocks x 512) by every inode
+ * reachable by name from dir (below the root), each inode once,
+ * without crossing into other filesystems.  Unreadable directories are
+ * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
+ * that device (another mount stacked over the mount point).
+ */
+int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors);
+
+/*
+ * Does any process map the file (dev, ino)?  A maps line with its inode
+ * number is confirmed through map_files.  mapped: 0 when none does,
+ * DS_MAPPED when pid does, DS_MAPPED_MAYBE when pid's maps names the
+ * inode but map_files cannot be read (not root).  Processes whose maps
+ * cannot be read at all are counted in unreadable (the first in
+ * unreadable_pid): without root, another user's.
+ */
+#define DS_MAPPED	1
+#define DS_MAPPED_MAYBE	2
+
+/* Sizes in bytes: size, used (blocks - bfree), avail (bavail). */
+uint64_t ds_fs_size(const struct ds_fsstat *s);
+uint64_t ds_fs_used(const struct ds_fsstat *s);
+uint64_t ds_fs_avail(const struct ds_fsstat *s);
+/*
+ * Use% as df(1) computes it: used / (used + avail), so the blocks
+ * reserved for root count as full (a filesystem at 100% can still have
+ * free blocks).  0..1; 0 when used + avail is 0.
+ */
+double ds_fs_use(const struct ds_fsstat *s);
+/* IUse%: (files - ffree) / files; -1 when the fs counts no inodes. */
+double ds_fs_iuse(const struct ds_fsstat *s);
+
+/* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
+int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
+/*
+ * The mount of the filesystem on device major:minor: the last of its
+ * mounts whose root is the filesystem's "/", else its first; NULL when
+ * none.
+ */
+const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
+    unsigned int major, unsigned int minor);
+/*
+ * The host's mount of the filesystem that mount m (read in another
+ * mount namespace) shows: same device and root, else same device and
+ * root "/", else the first of that device.  NULL when the host has none.
+ */
+const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
+    const struct ds_mount *m);
+
+/*
+ * Latency tracing: latency histograms, tracepoint formats, bpf(2)
+ * without libbpf, and block-layer latency traced per disk and per
+ * process.
+ */
+
+/*
+ * Log-linear histograms of nanoseconds: one bucket per value below 16,
+ * then DS_LAT_SUB buckets to each power of two up to 2^37 ns (137 s;
+ * the last bucket holds everything above).  A bucket is 1/8 of its
+ * lower bound wide, so a percentile is known within about 6%.  The
+ * struct is also the value the in-kernel program counts into.
+ */
+#define DS_LAT_SUB 8
+
+/* The bucket of a value. */
+unsigned int ds_lat_bucket(uint64_t ns);
+
+void ds_lat_add(struct ds_lat *h, uint64_t ns);
+void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
+
+/*
+ * Append h as the samples of a Prometheus histogram NAME (seconds):
+ * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
+ * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
+ * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
+ * caller's.  -ENOMEM.
+ */
+int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
+    const struct ds_lat *h);
+
+int ds_tracefs_find(struct ds_tracefs *t);
+
+/* One field of an event's record, as its `format` file gives it. */
+struct ds_tpfield {
+	char name[64];
+	char type[64];		/* "unsigned int", "__data_loc char[]" */
+	uint32_t offset, size;	/* bytes */
+	uint32_t array;		/* N of name[N]; 0 when not an array */
+	int is_signed;		/* 1, 0, or -1 when the file does not say */
+	int data_loc;		/* a dynamic array: 4 bytes of offset, length */
+};
+#define DS_TP_FIELDS_MAX 32
+struct ds_tpfmt {
+	char name[64];
+	uint32_t id;		/* the perf tracepoint id (ID:) */
+	struct ds_tpfield f[DS_TP_FIELDS_MAX];
+	size_t n;
+};
+/* Parse a `format` file: -EINVAL without an ID or any field. */
+int ds_tpfmt_parse(const char *text, struct ds_tpfmt *out);
+/* events/SYS/EVENT/format below tracefs. */
+int ds_tpfmt_read(const struct ds_tracefs *t, const char *sys,
+    const char *event, struct ds_buf *scratch, struct ds_tpfmt *out);
+/* The field called name; NULL when the event has none. */
+const struct ds_tpfield *ds_tpfmt_field(const struct ds_tpfmt *f,
+    const char *name);
+/* The end of the last field: the bytes a program may read. */
+uint32_t ds_tpfmt_size(const struct ds_tpfmt *f);
+/*
+ * Thin wrappers of bpf(2); each returns an fd or 0, or -errno.  Objects
+ * live as long as their fds: nothing is pinned.  Programs are built
+ * with the library's private assembler (lib/bpfasm.h).
+ */
+struct bpf_insn;
+int ds_bpf_map_create(unsigned int type, unsigned int key_size,
+    unsigned int value_size, unsigned int max_entries, unsigned int flags,
+    const char *name);
+int ds_bpf_map_lookup(int fd, const void *key, void *value);
+int ds_bpf_map_update(int fd, const void *key, const void *value,
+    uint64_t flags);
+/* The key after key (NULL: the first); -ENOENT after the last. */
+int ds_bpf_map_next(int fd, const void *key, void *next);
+/*
+ * Load a program; on failure it is tried once more with the verifier's
+ * log into log (logsize bytes, NUL-terminated), so the caller can say
+ * why.
+ */
+int ds_bpf_prog_load(unsigned int type, const struct bpf_insn *ins, size_t n,
+    const char *name, char *log, size_t logsize);
+struct ds_bpf_prog_stats {
+	uint32_t id;
+	char name[16];			/* as loaded (4.15+) */
+	uint64_t run_cnt, run_time_ns;	/* counted while stats are enabled */
+	uint64_t recursion_misses;	/* runs skipped: another program was
+					   running on the CPU (6.7+) */
+	int have_misses;		/* the kernel reports them */
+};
+int ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st);
+/* BPF_ENABLE_STATS: run counters on while the returned fd is open. */
+int ds_bpf_enable_stats(void);
+/* The id after id (0: the first) of the programs loaded; -ENOENT at the end. */
+int ds_bpf_prog_next_id(uint32_t id, uint32_t *next);
+/* An fd of the program with this id (needs CAP_SYS_ADMIN). */
+int ds_bpf_prog_fd_by_id(uint32_t id);
+/* Programs loaded in the kernel now, every user's (BPF_PROG_GET_NEXT_ID). */
+int ds_bpf_prog_count(uint64_t *n);
+/* Attach a tracepoint program: the perf event's fd (close to detach). */
+int ds_bpf_attach_tp(uint32_t tp_id, int prog_fd);
+/* Possible CPUs (the per-CPU values of a lookup). */
+int ds_bpf_ncpus(void);
+
+/*
+ * Four tracepoint programs (block_bio_queue, block_rq_issue,
+ * block_rq_complete, block_bio_complete), hand-assembled and loaded
+ * through bpf(2), count latencies into struct ds_lat histograms per
+ * disk, operation and phase (btt's names):
+ *   d2c  request issued to the driver -> completed;
+ *   q2c  bio queued -> completed (the request's completion, or the
+ *        bio's on a bio-based device: dm, md, zram);
+ *   q2d  bio queued -> its request issued.
+ * Needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN).  Nothing is pinned:
+ * ds_blklat_close (or the process's end) removes every trace of it.
+ */
+enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
+enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
+
+/*
+ * From an event's format: dev (4 bytes), sector (8), nr_sector (4),
+ * rwbs (a char array of 2 or more), comm (char[16], when want_comm),
+ * each naturally aligned, at 8 or above, inside the record; -EPROTO
+ * otherwise.
+ */
+int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
+    struct ds_blkev *ev);
+
+#define DS_BLKLAT_STARTS 32768		/* starts kept (each LRU map) */
+#define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
+#define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
+
+/* The value of the who map. */
+struct ds_blklat_whoval {
+	struct ds_lat h;	/* q2c */
+	uint64_t bytes;		/* of the bios completed, as queued */
+	char comm[16];		/* at the first bio */
+};
+
+/*
+ * dlat's figures of disk dev between two reads (ds_blklat_take): d2c
+ * and q2c of the read and write requests merged (us), and the
+ * submitter of the most bytes (from the who map).  0; -ENOENT when
+ * nothing of dev was timed (*l zeroed); -ENOMEM.
+ */
+int ds_tr_blklat(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
+    uint32_t dev, struct ds_tr_lat *l, struct ds_tr_load *load);
+
+/*
+ * Triage: dtriage's judgement of a window, and its inputs gathered from
+ * the other readers.
+ */
+
+/*
+ * The request limit the in-flight count is held to: nr_requests times
+ * the hardware queues (nr_requests is per queue), or the device's own
+ * queue_depth when that is lower; 0 when unknown.
+ */
+uint64_t ds_tr_limit(const struct ds_tr_dev *d);
+
+/*
+ * The holders of deleted-open disk files (memory-backed left out) on
+ * filesystem fs of d, largest first: *out allocated, comm into d's pool.
+ */
+int ds_tr_holders(const struct ds_deleted *d, size_t fs,
+    struct ds_tr_holder **out, size_t *n);
+
+#endif
