@@ -575,6 +575,41 @@ t_sync_writes(void)
 	fig(&d.x, DS_X_WAWAIT, 25);
 	run(&in);
 	ok(row("sync-writes", NULL) == NULL, "w_await 25 ms: not claimed");
+
+	/*
+	 * As the kernel counts it (measured: ext4 on the lab disk of 1 ms
+	 * writes, fio 4 KiB direct writes with fdatasync each, dxstat over
+	 * 4 s): each record is a 4 KiB write, then an empty write with
+	 * REQ_PREFLUSH in flight while its flush is, so w/s is twice f/s,
+	 * wareq-sz 2 KiB, and aqu-sz 1.52 for a queue of one.
+	 */
+	fig(&d.x, DS_X_WS, 344.85);
+	fig(&d.x, DS_X_WKBS, 689.31);
+	fig(&d.x, DS_X_WAREQSZ, 2.00);
+	fig(&d.x, DS_X_WRQM_PCT, 0);
+	fig(&d.x, DS_X_WAWAIT, 2.76);
+	fig(&d.x, DS_X_FS, 172.52);
+	fig(&d.x, DS_X_FAWAIT, 3.28);
+	fig(&d.x, DS_X_AQUSZ, 1.52);
+	fig(&d.x, DS_X_UTIL, 95.19);
+	p[0].rate.v[DS_WR_WRITE] = 689.31 * 1024;
+	p[0].rate.v[DS_WR_WCHAR] = 689.31 * 1024;
+	p[0].rate.v[DS_WR_SYSCW] = 172.52;
+	run(&in);
+	f = row("sync-writes", "vdb");
+	ok(f != NULL, "fdatasync per record as counted (aqu-sz 1.52): sync writes");
+	if (f == NULL)
+		dump();
+	ok(has_text(f, "aqu-sz 1.52 (0.95 without the flushes counted twice)"),
+	    "sync writes: the queue without the flushes counted twice");
+	ok(has_text(f, "writer 1234 pg writes 4.0 KiB per call"),
+	    "sync writes as counted: names the writer");
+	ok(row("busy", NULL) == NULL, "sync writes as counted: not busy");
+	/* A real queue with flushes is not one request at a time. */
+	fig(&d.x, DS_X_AQUSZ, 3.5);
+	run(&in);
+	ok(row("sync-writes", NULL) == NULL,
+	    "aqu-sz 3.5 (2.93 without the flushes): not sync writes");
 }
 
 static void
