@@ -109,7 +109,9 @@
  *			it reaped in the window and name no device (the
  *			evidence says so).  With dlat instead: for each disk
  *			the submitter of the most bytes to it (at least 64
- *			KiB/s), from the traced requests.
+ *			KiB/s), from the traced requests, one row per
+ *			process (shown on the disk judged worst, then the
+ *			one it sent most; the others counted).
  * no-latency		live, without dlat (no privilege, lockdown): why,
  *			once.  info.
  * sufferer		a process that waited for block I/O (delay
@@ -953,31 +955,89 @@ subject(char *b, size_t size, const struct ds_tr_proc *p)
 	snprintf(b, size, "%d %s", p->pid, p->comm ? p->comm : "?");
 }
 
-/* With dlat: each disk's largest submitter, from the traced requests. */
+static const char *const dev_order[] = { "saturated", "plateau", "slow",
+    "at-limit", "queue-long", "sync-writes", "busy" };
+#define NDEV_ORDER (sizeof(dev_order) / sizeof(dev_order[0]))
+
+/* How much a device's judgement matters: dev_order's index, lower first. */
+static size_t
+dev_rank(const struct ds_findings *out, const char *name)
+{
+	size_t i, k, best = NDEV_ORDER;
+
+	for (i = 0; i < out->n; i++)
+		for (k = 0; k < best; k++)
+			if (strcmp(out->f[i].finding, dev_order[k]) == 0 &&
+			    strcmp(out->f[i].subject, name) == 0)
+				best = k;
+	return best;
+}
+
+/* Disk i's largest submitter, if it is one worth a row. */
+static int
+dlat_load(const struct ds_triage_in *in, size_t i)
+{
+	const struct ds_tr_load *l = &in->dev[i].load;
+
+	return l->pid != 0 && in->window_s > 0 &&
+	    (double)l->bytes / in->window_s >= LOAD_MIN_BPS;
+}
+
+/*
+ * With dlat: each disk's largest submitter, from the traced requests,
+ * one row per process (the subject is its identity, in prom a series):
+ * a process that leads several disks is shown on the one judged worst,
+ * then the one it sent most, and the others are counted.
+ */
 static int
 rows_load_dlat(const struct ds_triage_in *in, struct ds_findings *out)
 {
 	struct ds_finding *f;
+	size_t i, j, *rank, nmore;
 	char s[96];
-	size_t i;
 
+	if ((rank = calloc(in->ndev ? in->ndev : 1, sizeof(*rank))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < in->ndev; i++)
+		rank[i] = dev_rank(out, in->dev[i].name);
 	for (i = 0; i < in->ndev; i++) {
 		const struct ds_tr_dev *d = &in->dev[i];
 		const struct ds_tr_load *l = &d->load;
-		double v = in->window_s > 0 ? (double)l->bytes / in->window_s : 0;
+		double v;
 
-		if (l->pid == 0 || v < LOAD_MIN_BPS)
+		if (!dlat_load(in, i))
 			continue;
+		for (j = 0, nmore = 0; j < in->ndev; j++) {
+			const struct ds_tr_load *o = &in->dev[j].load;
+
+			if (j == i || !dlat_load(in, j) || o->pid != l->pid)
+				continue;
+			if (rank[j] < rank[i] || (rank[j] == rank[i] &&
+			    (o->bytes > l->bytes || (o->bytes == l->bytes &&
+			    j < i))))
+				break;
+			nmore++;
+		}
+		if (j < in->ndev)
+			continue;	/* shown on another disk */
+		v = (double)l->bytes / in->window_s;
 		snprintf(s, sizeof(s), "%d %s", l->pid, l->comm);
-		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL)
+		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL) {
+			free(rank);
 			return -ENOMEM;
+		}
 		say(f->evidence, sizeof(f->evidence), "on %s: submitted %.0f%% "
 		    "of its block I/O (%s/s of %s/s), traced per device and "
 		    "process by dlat", d->name, l->total > 0 ?
 		    (double)l->bytes / (double)l->total * 100 : 0, HUMAN(v),
 		    HUMAN((double)l->total / in->window_s));
+		if (nmore > 0)
+			more(f->evidence, sizeof(f->evidence), "; the largest "
+			    "submitter to %zu more disk%s too", nmore,
+			    nmore == 1 ? "" : "s");
 		say(f->next, sizeof(f->next), "dlat -P 5 1 %s", d->name);
 	}
+	free(rank);
 	return 0;
 }
 
@@ -1243,13 +1303,11 @@ first_of(const struct ds_findings *fs, const char *finding)
 static const struct ds_finding *
 worst_dev(const struct ds_findings *fs)
 {
-	static const char *const order[] = { "saturated", "plateau", "slow",
-	    "at-limit", "queue-long", "sync-writes", "busy" };
 	const struct ds_finding *f;
 	size_t i;
 
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if ((f = first_of(fs, order[i])) != NULL)
+	for (i = 0; i < NDEV_ORDER; i++)
+		if ((f = first_of(fs, dev_order[i])) != NULL)
 			return f;
 	return NULL;
 }
