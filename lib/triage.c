@@ -72,7 +72,9 @@
  *			latency (the device works in parallel).  info.
  *			value: %util as a ratio.
  * sync-writes		small synchronous writes: w/s at least 5, aqu-sz at
- *			most 1.5, under 5% of writes merged, a flush for at
+ *			most 1.5 once the flushes counted twice are taken
+ *			out (f/s x f_await: a flush runs for a write in
+ *			flight), under 5% of writes merged, a flush for at
  *			least 0.4 of the writes (ext4 journals a commit
  *			block beside the data of each fsync), wareq-sz at
  *			most 64 KiB, w_await low (at most 2x the quiet-time
@@ -107,7 +109,9 @@
  *			it reaped in the window and name no device (the
  *			evidence says so).  With dlat instead: for each disk
  *			the submitter of the most bytes to it (at least 64
- *			KiB/s), from the traced requests.
+ *			KiB/s), from the traced requests, one row per
+ *			process (shown on the disk judged worst, then the
+ *			one it sent most; the others counted).
  * no-latency		live, without dlat (no privilege, lockdown): why,
  *			once.  info.
  * sufferer		a process that waited for block I/O (delay
@@ -669,6 +673,26 @@ sync_writer(const struct ds_triage_in *in, double kb)
 	return best;
 }
 
+/*
+ * The queue without the flushes counted twice: a flush is carried out
+ * for a write that is in flight all the while (the empty write with
+ * REQ_PREFLUSH of fsync, or the data write that asked for it), so each
+ * flush's time is in aqu-sz twice, once as the write and once as the
+ * flush.  ext4's fdatasync per record, one request at a time, shows
+ * aqu-sz 1.5 (a write, then the empty write and its flush together)
+ * with a queue of one: f/s x f_await is the part counted twice.
+ */
+static double
+sync_queue(const struct ds_xstat *x)
+{
+	double q = xv(x, DS_X_AQUSZ);
+
+	if (has(x, DS_X_FAWAIT) && xv(x, DS_X_FS) > 0 &&
+	    xv(x, DS_X_FAWAIT) > 0)
+		q -= xv(x, DS_X_FS) * xv(x, DS_X_FAWAIT) / 1e3;
+	return q < 0 ? 0 : q;
+}
+
 static int
 sync_pattern(const struct ds_tr_dev *d)
 {
@@ -680,7 +704,7 @@ sync_pattern(const struct ds_tr_dev *d)
 		return 0;
 	lim = d->base != NULL && d->base->quiet_w >= DS_BASE_MIN_QUIET &&
 	    d->base->w_await > 0 ? 2 * d->base->w_await : SYNC_MAX_AWAIT;
-	return xv(x, DS_X_AQUSZ) <= SYNC_MAX_AQU &&
+	return sync_queue(x) <= SYNC_MAX_AQU &&
 	    xv(x, DS_X_WRQM_PCT) < SYNC_MAX_MERGE &&
 	    xv(x, DS_X_FS) >= SYNC_FLUSH * ws &&
 	    xv(x, DS_X_WAREQSZ) <= SYNC_MAX_KB && xv(x, DS_X_WAWAIT) <= lim;
@@ -697,9 +721,10 @@ row_sync(const struct ds_tr_dev *d, const struct ds_tr_proc *p,
 	    "count")) == NULL)
 		return -ENOMEM;
 	say(f->evidence, sizeof(f->evidence), "healthy device, application "
-	    "commit pattern: %.1f w/s of %.1f KiB, aqu-sz %.2f, %.1f%% merged, "
-	    "%.1f flushes/s, w_await %.2f ms", xv(x, DS_X_WS),
-	    xv(x, DS_X_WAREQSZ), xv(x, DS_X_AQUSZ), xv(x, DS_X_WRQM_PCT),
+	    "commit pattern: %.1f w/s of %.1f KiB, aqu-sz %.2f (%.2f without "
+	    "the flushes counted twice), %.1f%% merged, %.1f flushes/s, "
+	    "w_await %.2f ms", xv(x, DS_X_WS), xv(x, DS_X_WAREQSZ),
+	    xv(x, DS_X_AQUSZ), sync_queue(x), xv(x, DS_X_WRQM_PCT),
 	    xv(x, DS_X_FS), xv(x, DS_X_WAWAIT));
 	if (p != NULL)
 		more(f->evidence, sizeof(f->evidence), "; writer %d %s writes "
@@ -930,31 +955,89 @@ subject(char *b, size_t size, const struct ds_tr_proc *p)
 	snprintf(b, size, "%d %s", p->pid, p->comm ? p->comm : "?");
 }
 
-/* With dlat: each disk's largest submitter, from the traced requests. */
+static const char *const dev_order[] = { "saturated", "plateau", "slow",
+    "at-limit", "queue-long", "sync-writes", "busy" };
+#define NDEV_ORDER (sizeof(dev_order) / sizeof(dev_order[0]))
+
+/* How much a device's judgement matters: dev_order's index, lower first. */
+static size_t
+dev_rank(const struct ds_findings *out, const char *name)
+{
+	size_t i, k, best = NDEV_ORDER;
+
+	for (i = 0; i < out->n; i++)
+		for (k = 0; k < best; k++)
+			if (strcmp(out->f[i].finding, dev_order[k]) == 0 &&
+			    strcmp(out->f[i].subject, name) == 0)
+				best = k;
+	return best;
+}
+
+/* Disk i's largest submitter, if it is one worth a row. */
+static int
+dlat_load(const struct ds_triage_in *in, size_t i)
+{
+	const struct ds_tr_load *l = &in->dev[i].load;
+
+	return l->pid != 0 && in->window_s > 0 &&
+	    (double)l->bytes / in->window_s >= LOAD_MIN_BPS;
+}
+
+/*
+ * With dlat: each disk's largest submitter, from the traced requests,
+ * one row per process (the subject is its identity, in prom a series):
+ * a process that leads several disks is shown on the one judged worst,
+ * then the one it sent most, and the others are counted.
+ */
 static int
 rows_load_dlat(const struct ds_triage_in *in, struct ds_findings *out)
 {
 	struct ds_finding *f;
+	size_t i, j, *rank, nmore;
 	char s[96];
-	size_t i;
 
+	if ((rank = calloc(in->ndev ? in->ndev : 1, sizeof(*rank))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < in->ndev; i++)
+		rank[i] = dev_rank(out, in->dev[i].name);
 	for (i = 0; i < in->ndev; i++) {
 		const struct ds_tr_dev *d = &in->dev[i];
 		const struct ds_tr_load *l = &d->load;
-		double v = in->window_s > 0 ? (double)l->bytes / in->window_s : 0;
+		double v;
 
-		if (l->pid == 0 || v < LOAD_MIN_BPS)
+		if (!dlat_load(in, i))
 			continue;
+		for (j = 0, nmore = 0; j < in->ndev; j++) {
+			const struct ds_tr_load *o = &in->dev[j].load;
+
+			if (j == i || !dlat_load(in, j) || o->pid != l->pid)
+				continue;
+			if (rank[j] < rank[i] || (rank[j] == rank[i] &&
+			    (o->bytes > l->bytes || (o->bytes == l->bytes &&
+			    j < i))))
+				break;
+			nmore++;
+		}
+		if (j < in->ndev)
+			continue;	/* shown on another disk */
+		v = (double)l->bytes / in->window_s;
 		snprintf(s, sizeof(s), "%d %s", l->pid, l->comm);
-		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL)
+		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL) {
+			free(rank);
 			return -ENOMEM;
+		}
 		say(f->evidence, sizeof(f->evidence), "on %s: submitted %.0f%% "
 		    "of its block I/O (%s/s of %s/s), traced per device and "
 		    "process by dlat", d->name, l->total > 0 ?
 		    (double)l->bytes / (double)l->total * 100 : 0, HUMAN(v),
 		    HUMAN((double)l->total / in->window_s));
+		if (nmore > 0)
+			more(f->evidence, sizeof(f->evidence), "; the largest "
+			    "submitter to %zu more disk%s too", nmore,
+			    nmore == 1 ? "" : "s");
 		say(f->next, sizeof(f->next), "dlat -P 5 1 %s", d->name);
 	}
+	free(rank);
 	return 0;
 }
 
@@ -1220,13 +1303,11 @@ first_of(const struct ds_findings *fs, const char *finding)
 static const struct ds_finding *
 worst_dev(const struct ds_findings *fs)
 {
-	static const char *const order[] = { "saturated", "plateau", "slow",
-	    "at-limit", "queue-long", "sync-writes", "busy" };
 	const struct ds_finding *f;
 	size_t i;
 
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if ((f = first_of(fs, order[i])) != NULL)
+	for (i = 0; i < NDEV_ORDER; i++)
+		if ((f = first_of(fs, dev_order[i])) != NULL)
 			return f;
 	return NULL;
 }

@@ -7,7 +7,7 @@
 # is not the live system, and the tools' own new behaviour.
 . "${0%/*}/lib.sh"
 
-TOOLS="dxstat dpsi dwho dqueue ddeleted"
+TOOLS="dxstat dpsi dwho dqueue ddeleted dtriage"
 T1=$FIX/dxstat/tree
 PSI=$FIX/dpsi/sysstat/tests/root1
 

@@ -3,7 +3,10 @@
 # as nobody (setpriv --reuid=nobody --regid=nogroup --clear-groups),
 # from a world-readable directory.  Each exits 0, shows what nobody can
 # see, and says what it cannot in exactly the documented notes, one line
-# each.
+# each.  dtriage (when built) says what it could not see in rows of its
+# own: unreadable (other users' I/O and open files) and no-latency (no
+# privilege to trace), and exits 0 or 3 (a finding at warn, which a
+# shared machine can have at any time).
 . "${0%/*}/lib.sh"
 need_root
 need_cmd setpriv jq
@@ -21,7 +24,8 @@ BIN=$TOP/cmd
 if ! (cd / && $NP test -x "$BIN/dxstat"); then
 	# The tree is not reachable by nobody: a copy in a 0755 directory.
 	mkdir -m 0755 "$TRASH/bin"
-	for t in dxstat dpsi dwho dqueue ddeleted; do
+	for t in dxstat dpsi dwho dqueue ddeleted dtriage; do
+		[ -x "$TOP/cmd/$t" ] || continue
 		cp "$TOP/cmd/$t" "$TRASH/bin/"
 		chmod 0755 "$TRASH/bin/$t"
 	done
@@ -113,3 +117,23 @@ ok "ddeleted as nobody: the note is exact, with counts" grep -Eqx \
     "$TRASH/err"
 ok "ddeleted as nobody: the counts make sense (0 < denied < all)" \
     awk '{ d = $7; a = $9 } END { exit !(d > 0 && d < a) }' "$TRASH/err"
+
+# -- dtriage: what nobody cannot see is said in rows, not left out.
+if [ -x "$BIN/dtriage" ]; then
+	np dtriage -o tsv 0.5
+	ok "dtriage as nobody: exit 0 or 3 (exit $st)" test "$st" -eq 0 -o "$st" -eq 3
+	is "$(cat "$TRASH/err")" "" "dtriage as nobody: nothing on stderr"
+	ok "dtriage as nobody: TSV field counts" fields_ok "$TRASH/out"
+	is "$(awk -F'\t' 'NR == 2 { print $2 }' "$TRASH/out")" verdict "dtriage as nobody: the verdict first"
+	ok "dtriage as nobody: other users' I/O unreadable, counted" \
+	    awk -F'\t' '$1 == "info" && $2 == "unreadable" && $3 == "-" && $4 ~ /^[1-9][0-9]*$/ &&
+	    $5 ~ /could not be read/ && $5 ~ /not counted/ { f = 1 } END { exit !f }' "$TRASH/out"
+	ok "dtriage as nobody: other users' open files unreadable, counted" \
+	    awk -F'\t' '$1 == "info" && $2 == "unreadable" && $3 == "fd" && $4 ~ /^[1-9][0-9]*$/ &&
+	    $5 ~ /deleted files is not counted/ { f = 1 } END { exit !f }' "$TRASH/out"
+	ok "dtriage as nobody: no tracing, and why" \
+	    awk -F'\t' '$2 == "no-latency" && $5 ~ /needs CAP_BPF and CAP_PERFMON, or root/ { f = 1 }
+	    END { exit !f }' "$TRASH/out"
+else
+	skip "dtriage as nobody" "dtriage not built"
+fi
