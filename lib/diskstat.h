@@ -3149,4 +3149,106 @@ uint32_t ds_kdev(unsigned int major, unsigned int minor);
 int ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
     size_t max, size_t *n);
 
+/* ---- from branch dwho3: dwho's selection, -g source and pipelines ---- */
+
+/*
+ * The processes a dwho run reads (lib/whorun.c): -p's pids, -u's user,
+ * -c's regular expression (extended) matched against the command as
+ * cmdline has it (ds_who_command).  Zeroed: all; freed by
+ * ds_whosel_free.
+ */
+struct ds_whosel {
+	struct ds_pids pl;	/* these only (ds_pids_parse); n 0: any */
+	const char *user;	/* a name or a uid; NULL: any user */
+	int have_uid;		/* uid holds the user's */
+	uint32_t uid;
+	void *re;		/* a regex_t, or NULL */
+	int cmdline;		/* match the command line, not comm */
+};
+/*
+ * Compile pattern (replacing one before); -EINVAL (or -ENOMEM) with
+ * regerror's message in msg.
+ */
+int ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
+    size_t size);
+/* Only user's processes: a number (to 4294967295) is a uid. */
+void ds_whosel_user(struct ds_whosel *s, const char *user);
+/* A user's name to its uid in the root's etc/passwd, once; -ENOENT. */
+int ds_whosel_uid(struct ds_whosel *s, struct ds_users *u,
+    const struct ds_root *r);
+/* Processes are selected (by pid, user or command). */
+int ds_whosel_any(const struct ds_whosel *s);
+/* p is one of them (a ds_who_keep, after ds_whosel_uid). */
+int ds_whosel_keep(const struct ds_whosel *s, const struct ds_proc *p);
+void ds_whosel_free(struct ds_whosel *s);
+/*
+ * Before a scan: whether delay accounting is on (kernel.task_delayacct;
+ * on before 5.14, which has no switch) into st->cfg.delay and
+ * DS_WHO_DELAY of st->flags; returned.
+ */
+int ds_whostream_delay(const struct ds_root *r, struct ds_whostream *st);
+/* A scan's damage into the notes: the first bad, the most unreadable. */
+void ds_who_note_scan(struct ds_whonotes *n, const struct ds_procs *ps,
+    int report);
+void ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs);
+
+/*
+ * The source of dwho -g (lib/whogroup.c), want "iostat", "proc" or NULL
+ * (choose): 1 io.stat of the cgroup v2 mount copied to mnt, 0 the
+ * processes' /proc/PID/io summed by cgroup; note the sentence saying
+ * which and why.  Chosen: io.stat when the io controller is on (or, in
+ * a captured tree without the root's cgroup.controllers, some cgroup
+ * has io.stat), unless processes are selected or proc_key (the sort key
+ * is not in io.stat).  -errno when want is "iostat" and there is none,
+ * with note the message.
+ */
+int ds_who_source(const struct ds_root *r, const char *want, int selected,
+    int proc_key, char *mnt, size_t size, char *note, size_t nsize);
+
+/* dwho -g from /proc/PID/io: successive scans and their rows. */
+struct ds_whogroup {
+	struct ds_procs s[2];
+	struct ds_procs *prev;	/* the scan before, NULL before the first */
+	struct ds_procs *cur;	/* the scan in hand */
+	struct ds_whorows rows;
+};
+/* Scan proc as st selects (flags, pids, keep and arg) into g->cur. */
+int ds_whogroup_scan(const struct ds_root *r, const struct ds_whostream *st,
+    struct ds_whogroup *g);
+/*
+ * report: g->rows of g->cur against g->prev (ds_whorows_cgroups), valid
+ * until the scan after next; then g->cur is the scan before.  0 or
+ * -errno.
+ */
+int ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
+    int report);
+void ds_whogroup_free(struct ds_whogroup *g);
+
+/* dwho -g from io.stat: successive samples of mnt and their rows. */
+struct ds_cgiorun {
+	char mnt[4096];		/* the cgroup v2 mount (ds_who_source) */
+	struct ds_cgios s[2];
+	struct ds_cgios *prev;	/* the sample before, NULL before the first */
+	struct ds_cgios *cur;	/* the sample in hand */
+	struct ds_cgrow *rows;	/* ds_cgio_rows, then ds_cgio_select */
+	size_t n, cap;
+	size_t skip_next;	/* ds_cgiorun_skipped */
+	int skip_said;
+};
+/* Read every cgroup's io.stat into c->cur (ds_cgios_read). */
+int ds_cgiorun_read(const struct ds_root *r, struct ds_cgiorun *c);
+/*
+ * The next subtree that c->cur's walk left out, as a sentence in msg,
+ * and 1; 0 when none is left, or said for a sample before; -ENOMEM.
+ */
+int ds_cgiorun_skipped(struct ds_cgiorun *c, struct ds_buf *msg);
+/*
+ * report: c->rows of c->cur against c->prev, those ds_cgio_select
+ * shows (all, key, top), valid until the sample after next; then
+ * c->cur is the sample before.  0 or -errno.
+ */
+int ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c,
+    int report, int all, int key, uint64_t top);
+void ds_cgiorun_free(struct ds_cgiorun *c);
+
 #endif
