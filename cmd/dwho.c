@@ -6,21 +6,12 @@
  */
 #include "util/util.h"
 
-enum mode { M_PROC, M_THREAD, M_GROUP };
-
 struct opts {
 	int all;		/* -a */
-	int cmdline;		/* -l */
-	enum mode mode;
-	int threads;		/* -t */
-	struct ds_whosel sel;	/* -p, -u, -c */
+	unsigned int flags;	/* -t, -g, -l: DS_WHO_THREADS, _CGROUP, _CMDLINE */
+	struct ds_whosel sel;	/* -p, -u, -c; -l: sel.cmdline */
 	const char *sort_name;	/* -s */
-	int sort;		/* -s: index of ds_whorow.v, DS_WV_PID */
-	int sort_set;
-	uint64_t top;		/* -n, 0: all */
 	const char *source;	/* -G iostat|proc, NULL: choose */
-	long clk_tck;
-	struct ds_root *r;
 	struct ds_users users;
 };
 
@@ -90,17 +81,21 @@ notes(struct state *s)
 		warnx("%s", msg);
 }
 
-/* A sort key's column of the proc source and of io.stat. */
+/*
+ * The sort key of -s in the figures of a source (iostat: io.stat's),
+ * and 0; -ENOTSUP when the source lacks it (with fail, a usage error);
+ * a name that is no key is a usage error.
+ */
 static int
-sort_key(const char *name, int *cg)
+sort_key(const char *name, int iostat, int fail, int *key)
 {
-	int proc;
+	struct ds_buf msg = { 0 };
+	int e = ds_who_key(name, iostat, key, &msg);
 
-	if (ds_who_sort_key(name, &proc, cg) < 0)
-		tool_usage("-s '%s': not a sort key (read write reads writes "
-		    "discard discards cancelled rchar wchar hit iodelay io pid, "
-		    "or a column name)", name);
-	return proc;
+	if (e == -ENOENT || (e < 0 && fail))
+		tool_usage("%s", msg.data != NULL ? msg.data : strerror(ENOMEM));
+	ds_buf_free(&msg);
+	return e;
 }
 
 /* After a scan: a failure ends the run; the first damage is noted. */
@@ -134,7 +129,7 @@ row_out(const struct ds_whorow *rw, void *arg)
 
 	if (!s->begun++)
 		tool_report_begin(s->t, &s->w);
-	ds_whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, s->o->r, rw,
+	ds_whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, &s->t->r, rw,
 	    s->now);
 	return ds_writer_error(&s->w) != 0;
 }
@@ -197,11 +192,11 @@ group_report(struct state *s, int later)
 static int
 use_iostat(struct state *s, struct opts *o)
 {
-	int selected = ds_whosel_any(&o->sel), cg = 0, e;
+	int selected = ds_whosel_any(&o->sel), cg, proc_key = 0, e;
 
 	if (o->source == NULL && !selected && o->sort_name != NULL)
-		sort_key(o->sort_name, &cg);
-	e = ds_who_source(&s->t->r, o->source, selected, cg == DS_WV_NONE,
+		proc_key = sort_key(o->sort_name, 1, 0, &cg) < 0;
+	e = ds_who_source(&s->t->r, o->source, selected, proc_key,
 	    s->cg.mnt, sizeof(s->cg.mnt), s->source_buf,
 	    sizeof(s->source_buf));
 	if (e < 0)
@@ -240,7 +235,7 @@ iostat_report(struct state *s, int later)
 
 	cg_sample(s);
 	if ((e = ds_cgiorun_rows(&s->t->r, &s->cg, report, s->o->all,
-	    s->cgsort, s->o->top)) < 0)
+	    s->cgsort, s->t->top)) < 0)
 		tool_errc(1, e, NULL);
 	if (!report)
 		return;
@@ -294,10 +289,11 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->source = arg;
 		/* FALLTHROUGH */
 	case 'g':
-		o->mode = M_GROUP;
+		o->flags |= DS_WHO_CGROUP;
 		break;
 	case 'l':
-		o->cmdline = o->sel.cmdline = 1;
+		o->flags |= DS_WHO_CMDLINE;
+		o->sel.cmdline = 1;
 		break;
 	case 'p':
 		opt_pids(o, arg);
@@ -306,9 +302,7 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->sort_name = arg;
 		break;
 	case 't':
-		o->threads = 1;
-		if (o->mode != M_GROUP)
-			o->mode = M_THREAD;
+		o->flags |= DS_WHO_THREADS;
 		break;
 	case 'u':
 		ds_whosel_user(&o->sel, arg);
@@ -322,9 +316,7 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 static void
 setup(struct state *s, struct opts *o, struct tool *t)
 {
-	struct ds_whostream *st = &s->st;
-
-	if (o->mode == M_GROUP && o->threads) {
+	if ((o->flags & DS_WHO_CGROUP) && (o->flags & DS_WHO_THREADS)) {
 		warnx("-g and -t: cgroups hold processes, not threads");
 		usage();
 	}
@@ -335,46 +327,29 @@ setup(struct state *s, struct opts *o, struct tool *t)
 		usage();
 	}
 	tool_start(t);
-	o->r = &t->r;
 	/* A name is looked up once, in the root's etc/passwd. */
 	if (ds_whosel_uid(&o->sel, &o->users, &t->r) < 0)
 		errx(1, "%s: no such user", o->sel.user);
 	s->t = t;
 	s->o = o;
-	if ((o->clk_tck = sysconf(_SC_CLK_TCK)) <= 0)
-		o->clk_tck = 100;
-	st->flags = (o->mode == M_THREAD ? DS_WHO_THREADS : 0) |
-	    (o->cmdline ? DS_WHO_CMDLINE : 0) |
-	    (o->mode == M_GROUP ? DS_WHO_CGROUP : 0);
-	st->pids = o->sel.pl.pid;
-	st->npids = o->sel.pl.n;
-	st->keep = keep;
-	st->row = row_out;
-	st->arg = s;
 }
 
 /* Per process, thread or cgroup from /proc/PID/io: sort and columns. */
 static void
 proc_setup(struct state *s, struct opts *o)
 {
-	int cg;
+	struct ds_whostream *st = &s->st;
+	int key = DS_WV_PID;
 
-	if ((o->sort_set = o->sort_name != NULL) &&
-	    (o->sort = sort_key(o->sort_name, &cg)) == DS_WV_NONE)
-		tool_usage("-s '%s': discards are counted only in io.stat "
-		    "(-g on a kernel with the io controller)", o->sort_name);
-	/* -n alone: the heaviest block-layer users first. */
-	if (o->top > 0 && !o->sort_set) {
-		o->sort = DS_WV_TOTAL;
-		o->sort_set = 1;
-	}
-	s->st.cfg = (struct ds_whocfg){ o->clk_tck, 0, o->all, o->sort,
-	    o->sort_set || o->mode == M_THREAD, o->top, o->cmdline };
-	/* prom per process or thread: counters since each started. */
-	s->how = (o->mode == M_THREAD ? DS_WHOCOL_THREAD : 0) |
-	    (o->mode == M_GROUP ? DS_WHOCOL_GROUP : 0) |
-	    (s->t->fmt == DS_FMT_PROM && o->mode != M_GROUP ?
-	    DS_WHOCOL_COUNTERS : 0);
+	if (o->sort_name != NULL)
+		sort_key(o->sort_name, 0, 1, &key);
+	s->how = ds_whostream_setup(st, o->flags, o->all, key,
+	    o->sort_name != NULL, s->t->top, s->t->fmt == DS_FMT_PROM);
+	st->pids = o->sel.pl.pid;
+	st->npids = o->sel.pl.n;
+	st->keep = keep;
+	st->row = row_out;
+	st->arg = s;
 	set_writer(s, ds_who_columns(s->how, s->cols));
 }
 
@@ -382,13 +357,9 @@ proc_setup(struct state *s, struct opts *o)
 static void
 iostat_setup(struct state *s)
 {
-	struct opts *o = s->o;
-
 	s->cgsort = -1;
-	if (o->sort_name != NULL &&
-	    (sort_key(o->sort_name, &s->cgsort), s->cgsort == DS_WV_NONE))
-		tool_usage("-s '%s': not in io.stat (-G proc sums "
-		    "/proc/PID/io by cgroup)", o->sort_name);
+	if (s->o->sort_name != NULL)
+		sort_key(s->o->sort_name, 1, 1, &s->cgsort);
 	s->rates = s->t->has_interval && s->t->fmt != DS_FMT_PROM;
 	set_writer(s, ds_cgio_columns(s->rates, s->cols));
 }
@@ -407,19 +378,17 @@ main(int argc, char **argv)
 	tool_init(&t, argv, &info);
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
-	o.sort = DS_WV_PID;
 	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:gG:ln:p:s:tu:",
 	    longopts, NULL)) != -1)
 		opt(&t, &o, ch, optarg);
 	tool_interval_only(&t, argc - optind, argv + optind);
-	o.top = t.top;
 	setup(&s, &o, &t);
-	if (o.mode == M_GROUP && use_iostat(&s, &o)) {
+	if ((o.flags & DS_WHO_CGROUP) && use_iostat(&s, &o)) {
 		iostat_setup(&s);
 		report = iostat_report;
 	} else {
 		proc_setup(&s, &o);
-		report = o.mode == M_GROUP ? group_report : proc_report;
+		report = o.flags & DS_WHO_CGROUP ? group_report : proc_report;
 	}
 	report(&s, 0);
 	deadline = ds_boottime_ns() + t.interval_ns;

@@ -3182,6 +3182,17 @@ int ds_whosel_any(const struct ds_whosel *s);
 int ds_whosel_keep(const struct ds_whosel *s, const struct ds_proc *p);
 void ds_whosel_free(struct ds_whosel *s);
 /*
+ * st's flags (DS_WHO_THREADS per thread, DS_WHO_CGROUP per cgroup,
+ * DS_WHO_CMDLINE) and cfg for dwho's rows: clk_tck (sysconf), idle
+ * rows too with idle, sorted by key when key_set (else per thread by
+ * id, per process in the scan's order); top alone sorts by the most
+ * block-layer bytes (DS_WV_TOTAL).  Returns the DS_WHOCOL_* of the
+ * rows' columns; with prom, not per cgroup, the counters since each
+ * started.
+ */
+unsigned int ds_whostream_setup(struct ds_whostream *st, unsigned int flags,
+    int idle, int key, int key_set, uint64_t top, int prom);
+/*
  * Before a scan: whether delay accounting is on (kernel.task_delayacct;
  * on before 5.14, which has no switch) into st->cfg.delay and
  * DS_WHO_DELAY of st->flags; returned.
@@ -3204,6 +3215,13 @@ void ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs);
  */
 int ds_who_source(const struct ds_root *r, const char *want, int selected,
     int proc_key, char *mnt, size_t size, char *note, size_t nsize);
+/*
+ * The sort key of -s name for a source (ds_who_sort_key): of io.stat
+ * (iostat; ds_cgrow.v) or of /proc/PID/io (ds_whorow.v).  -ENOENT for
+ * no key, -ENOTSUP for one the source lacks (*key DS_WV_NONE), with
+ * the message in msg.
+ */
+int ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg);
 
 /* dwho -g from /proc/PID/io: successive scans and their rows. */
 struct ds_whogroup {

@@ -175,3 +175,26 @@ ds_cgiorun_free(struct ds_cgiorun *c)
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
 }
+
+int
+ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg)
+{
+	int proc, cg;
+
+	if (ds_who_sort_key(name, &proc, &cg) < 0) {
+		buf_printf(msg, "-s '%s': not a sort key (read write reads "
+		    "writes discard discards cancelled rchar wchar hit iodelay "
+		    "io pid, or a column name)", name);
+		return -ENOENT;
+	}
+	*key = iostat ? cg : proc;
+	if (*key != DS_WV_NONE)
+		return 0;
+	if (iostat)
+		buf_printf(msg, "-s '%s': not in io.stat (-G proc sums "
+		    "/proc/PID/io by cgroup)", name);
+	else
+		buf_printf(msg, "-s '%s': discards are counted only in io.stat "
+		    "(-g on a kernel with the io controller)", name);
+	return -ENOTSUP;
+}

@@ -1,12 +1,15 @@
 /*
  * A dwho run between its options and its scans: which processes it
- * reads (-p, -u, -c), whether delay accounting is on before each scan,
- * and what a scan's damage adds to the notes said on standard error.
+ * reads (-p, -u, -c), how its rows are made and which columns they have,
+ * whether delay accounting is on before each scan, and what a scan's
+ * damage adds to the notes said on standard error.
  */
 #include <errno.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diskstat.h"
 
@@ -129,4 +132,25 @@ ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs)
 		n->bad = cs->bad;
 		n->bad_iostat = 1;
 	}
+}
+
+unsigned int
+ds_whostream_setup(struct ds_whostream *st, unsigned int flags, int idle,
+    int key, int key_set, uint64_t top, int prom)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	int thread = (flags & DS_WHO_THREADS) != 0;
+	int group = (flags & DS_WHO_CGROUP) != 0;
+
+	/* -n alone: the heaviest block-layer users first. */
+	if (top > 0 && !key_set) {
+		key = DS_WV_TOTAL;
+		key_set = 1;
+	}
+	st->flags = flags;
+	st->cfg = (struct ds_whocfg){ tck > 0 ? tck : 100, 0, idle, key,
+	    key_set || thread, top, (flags & DS_WHO_CMDLINE) != 0 };
+	/* prom per process or thread: counters since each started. */
+	return (thread ? DS_WHOCOL_THREAD : 0) | (group ? DS_WHOCOL_GROUP : 0) |
+	    (prom && !group ? DS_WHOCOL_COUNTERS : 0);
 }
