@@ -8,7 +8,7 @@
 
 struct opts {
 	int all;		/* -a */
-	unsigned int flags;	/* -t, -g, -l: DS_WHO_THREADS, _CGROUP, _CMDLINE */
+	unsigned int flags;	/* -t, -g: DS_WHO_THREADS, DS_WHO_CGROUP */
 	struct ds_whosel sel;	/* -p, -u, -c; -l: sel.cmdline */
 	const char *sort_name;	/* -s */
 	const char *source;	/* -G iostat|proc, NULL: choose */
@@ -93,7 +93,8 @@ sort_key(const char *name, int iostat, int fail, int *key)
 	int e = ds_who_key(name, iostat, key, &msg);
 
 	if (e == -ENOENT || (e < 0 && fail))
-		tool_usage("%s", msg.data != NULL ? msg.data : strerror(ENOMEM));
+		tool_usage("%s", msg.data != NULL ? msg.data :
+		    strerror(ENOMEM));
 	ds_buf_free(&msg);
 	return e;
 }
@@ -249,25 +250,11 @@ iostat_report(struct state *s, int later)
 }
 
 static void
-opt_pids(struct opts *o, const char *arg)
-{
-	char bad[4096];
-	int e = ds_pids_parse(arg, &o->sel.pl, bad, sizeof(bad));
-
-	if (e == -EINVAL)
-		warnx("-p %s: not a process id", bad);
-	else if (e == -ENODATA)
-		warnx("-p: no process id given");
-	else if (e < 0)
-		tool_errc(1, e, NULL);
-	if (e < 0)
-		usage();
-}
-
-static void
 opt(struct tool *t, struct opts *o, int ch, const char *arg)
 {
+	struct ds_buf b = { 0 };
 	char msg[256];
+	int e;
 
 	if (tool_option(t, ch, arg))
 		return;
@@ -292,11 +279,14 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->flags |= DS_WHO_CGROUP;
 		break;
 	case 'l':
-		o->flags |= DS_WHO_CMDLINE;
 		o->sel.cmdline = 1;
 		break;
 	case 'p':
-		opt_pids(o, arg);
+		if ((e = ds_whosel_pids(&o->sel, arg, &b)) == -EINVAL) {
+			warnx("%s", b.data);
+			usage();
+		} else if (e < 0)
+			tool_errc(1, e, NULL);
 		break;
 	case 's':
 		o->sort_name = arg;
@@ -343,10 +333,8 @@ proc_setup(struct state *s, struct opts *o)
 
 	if (o->sort_name != NULL)
 		sort_key(o->sort_name, 0, 1, &key);
-	s->how = ds_whostream_setup(st, o->flags, o->all, key,
+	s->how = ds_whostream_setup(st, &o->sel, o->flags, o->all, key,
 	    o->sort_name != NULL, s->t->top, s->t->fmt == DS_FMT_PROM);
-	st->pids = o->sel.pl.pid;
-	st->npids = o->sel.pl.n;
 	st->keep = keep;
 	st->row = row_out;
 	st->arg = s;

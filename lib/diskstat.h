@@ -3151,6 +3151,10 @@ int ds_disk_devnums(const struct ds_root *r, const char *disk, uint32_t *out,
 
 /* ---- from branch dwho3: dwho's selection, -g source and pipelines ---- */
 
+/* b holds fmt's text, whatever its length (lib/bufprintf.c); 0, -ENOMEM. */
+int ds_buf_printf(struct ds_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /*
  * The processes a dwho run reads (lib/whorun.c): -p's pids, -u's user,
  * -c's regular expression (extended) matched against the command as
@@ -3171,6 +3175,11 @@ struct ds_whosel {
  */
 int ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
     size_t size);
+/*
+ * Add -p's list of pids (ds_pids_parse); -EINVAL with the message in msg
+ * for an id that is none, or no id; -ENOMEM.
+ */
+int ds_whosel_pids(struct ds_whosel *s, const char *list, struct ds_buf *msg);
 /* Only user's processes: a number (to 4294967295) is a uid. */
 void ds_whosel_user(struct ds_whosel *s, const char *user);
 /* A user's name to its uid in the root's etc/passwd, once; -ENOENT. */
@@ -3182,16 +3191,18 @@ int ds_whosel_any(const struct ds_whosel *s);
 int ds_whosel_keep(const struct ds_whosel *s, const struct ds_proc *p);
 void ds_whosel_free(struct ds_whosel *s);
 /*
- * st's flags (DS_WHO_THREADS per thread, DS_WHO_CGROUP per cgroup,
- * DS_WHO_CMDLINE) and cfg for dwho's rows: clk_tck (sysconf), idle
+ * st's flags (DS_WHO_THREADS per thread, DS_WHO_CGROUP per cgroup;
+ * DS_WHO_CMDLINE with sel->cmdline), pids (sel's) and cfg for dwho's
+ * rows: clk_tck (sysconf), idle
  * rows too with idle, sorted by key when key_set (else per thread by
  * id, per process in the scan's order); top alone sorts by the most
  * block-layer bytes (DS_WV_TOTAL).  Returns the DS_WHOCOL_* of the
  * rows' columns; with prom, not per cgroup, the counters since each
  * started.
  */
-unsigned int ds_whostream_setup(struct ds_whostream *st, unsigned int flags,
-    int idle, int key, int key_set, uint64_t top, int prom);
+unsigned int ds_whostream_setup(struct ds_whostream *st,
+    const struct ds_whosel *sel, unsigned int flags, int idle, int key,
+    int key_set, uint64_t top, int prom);
 /*
  * Before a scan: whether delay accounting is on (kernel.task_delayacct;
  * on before 5.14, which has no switch) into st->cfg.delay and
@@ -3226,7 +3237,7 @@ int ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg);
 /* dwho -g from /proc/PID/io: successive scans and their rows. */
 struct ds_whogroup {
 	struct ds_procs s[2];
-	struct ds_procs *prev;	/* the scan before, NULL before the first */
+	struct ds_procs *prev;	/* the scan before; NULL before one */
 	struct ds_procs *cur;	/* the scan in hand */
 	struct ds_whorows rows;
 };
@@ -3246,7 +3257,7 @@ void ds_whogroup_free(struct ds_whogroup *g);
 struct ds_cgiorun {
 	char mnt[4096];		/* the cgroup v2 mount (ds_who_source) */
 	struct ds_cgios s[2];
-	struct ds_cgios *prev;	/* the sample before, NULL before the first */
+	struct ds_cgios *prev;	/* the sample before; NULL before one */
 	struct ds_cgios *cur;	/* the sample in hand */
 	struct ds_cgrow *rows;	/* ds_cgio_rows, then ds_cgio_select */
 	size_t n, cap;

@@ -5,7 +5,6 @@
  * before, so that a report is the difference of two.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,26 +16,6 @@ static const char *
 slash(const char *mnt)
 {
 	return mnt[0] == '/' ? "" : "/";
-}
-
-/* b holds the text of fmt (whatever its length); 0 or -ENOMEM. */
-static int
-buf_printf(struct ds_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	b->len = 0;
-	if (n < 0 || ds_buf_reserve(b, (size_t)n) < 0)
-		return ds_buf_fail(b, -ENOMEM);
-	va_start(ap, fmt);
-	vsnprintf(b->data, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len = (size_t)n;
-	return 0;
 }
 
 int
@@ -138,10 +117,11 @@ ds_cgiorun_skipped(struct ds_cgiorun *c, struct ds_buf *msg)
 	}
 	c->skip_next++;
 	if (cs->skipped_err[i] == -ELOOP)
-		e = buf_printf(msg, "cgroup %s: subtree skipped: nested deeper "
-		    "than %d levels", cs->skipped[i], DS_CGROUP_DEPTH_MAX);
+		e = ds_buf_printf(msg, "cgroup %s: subtree skipped: nested "
+		    "deeper than %d levels", cs->skipped[i],
+		    DS_CGROUP_DEPTH_MAX);
 	else
-		e = buf_printf(msg, "cgroup %s: subtree skipped: %s",
+		e = ds_buf_printf(msg, "cgroup %s: subtree skipped: %s",
 		    cs->skipped[i], strerror(-cs->skipped_err[i]));
 	return e < 0 ? e : 1;
 }
@@ -182,7 +162,7 @@ ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg)
 	int proc, cg;
 
 	if (ds_who_sort_key(name, &proc, &cg) < 0) {
-		buf_printf(msg, "-s '%s': not a sort key (read write reads "
+		ds_buf_printf(msg, "-s '%s': not a sort key (read write reads "
 		    "writes discard discards cancelled rchar wchar hit iodelay "
 		    "io pid, or a column name)", name);
 		return -ENOENT;
@@ -191,10 +171,10 @@ ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg)
 	if (*key != DS_WV_NONE)
 		return 0;
 	if (iostat)
-		buf_printf(msg, "-s '%s': not in io.stat (-G proc sums "
+		ds_buf_printf(msg, "-s '%s': not in io.stat (-G proc sums "
 		    "/proc/PID/io by cgroup)", name);
 	else
-		buf_printf(msg, "-s '%s': discards are counted only in io.stat "
-		    "(-g on a kernel with the io controller)", name);
+		ds_buf_printf(msg, "-s '%s': discards are counted only in "
+		    "io.stat (-g on a kernel with the io controller)", name);
 	return -ENOTSUP;
 }

@@ -39,6 +39,21 @@ ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
 	return 0;
 }
 
+int
+ds_whosel_pids(struct ds_whosel *s, const char *list, struct ds_buf *msg)
+{
+	char bad[4096];
+	int e = ds_pids_parse(list, &s->pl, bad, sizeof(bad));
+
+	if (e == -EINVAL)
+		return ds_buf_printf(msg, "-p %s: not a process id", bad) < 0 ?
+		    -ENOMEM : -EINVAL;
+	if (e == -ENODATA)
+		return ds_buf_printf(msg, "-p: no process id given") < 0 ?
+		    -ENOMEM : -EINVAL;
+	return e;
+}
+
 void
 ds_whosel_user(struct ds_whosel *s, const char *user)
 {
@@ -135,8 +150,8 @@ ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs)
 }
 
 unsigned int
-ds_whostream_setup(struct ds_whostream *st, unsigned int flags, int idle,
-    int key, int key_set, uint64_t top, int prom)
+ds_whostream_setup(struct ds_whostream *st, const struct ds_whosel *sel,
+    unsigned int flags, int idle, int key, int key_set, uint64_t top, int prom)
 {
 	long tck = sysconf(_SC_CLK_TCK);
 	int thread = (flags & DS_WHO_THREADS) != 0;
@@ -147,9 +162,11 @@ ds_whostream_setup(struct ds_whostream *st, unsigned int flags, int idle,
 		key = DS_WV_TOTAL;
 		key_set = 1;
 	}
-	st->flags = flags;
+	st->flags = flags | (sel->cmdline ? DS_WHO_CMDLINE : 0);
+	st->pids = sel->pl.pid;
+	st->npids = sel->pl.n;
 	st->cfg = (struct ds_whocfg){ tck > 0 ? tck : 100, 0, idle, key,
-	    key_set || thread, top, (flags & DS_WHO_CMDLINE) != 0 };
+	    key_set || thread, top, sel->cmdline };
 	/* prom per process or thread: counters since each started. */
 	return (thread ? DS_WHOCOL_THREAD : 0) | (group ? DS_WHOCOL_GROUP : 0) |
 	    (prom && !group ? DS_WHOCOL_COUNTERS : 0);

@@ -149,6 +149,7 @@ static void
 test_group(const struct ds_root *r)
 {
 	struct ds_whostream st = { 0 };
+	struct ds_whosel sel = { 0 };
 	struct ds_whogroup g = { 0 };
 	const struct ds_whorow *a, *b;
 	struct ds_procs *first;
@@ -157,7 +158,7 @@ test_group(const struct ds_root *r)
 	proc(200, "/a", 1024000);
 	proc(300, "/b", 0);
 	put("proc/uptime", "1000.00 1500.00\n");
-	ds_whostream_setup(&st, DS_WHO_CGROUP, 1, DS_WV_PID, 0, 0, 0);
+	ds_whostream_setup(&st, &sel, DS_WHO_CGROUP, 1, DS_WV_PID, 0, 0, 0);
 	is_int(ds_whogroup_scan(r, &st, &g), 0, "group: first scan");
 	first = g.cur;
 	is_int((int)g.cur->n, 3, "three processes");
@@ -234,7 +235,7 @@ test_cgiorun(const struct ds_root *r)
 	    "-n 1 -s read");
 	is_int((int)c.n, 1, "-n 1: one row");
 
-	/* A subtree deeper than the walk goes: said once, whatever its length. */
+	/* A subtree deeper than the walk goes: said once, however long. */
 	len = snprintf(rel, sizeof(rel), "sys/fs/cgroup/deep");
 	for (i = 0; i < DS_CGROUP_DEPTH_MAX + 1 && len + 3 < sizeof(rel); i++)
 		len += snprintf(rel + len, sizeof(rel) - len, "/d");
@@ -244,7 +245,8 @@ test_cgiorun(const struct ds_root *r)
 	ok(c.cur->nskipped >= 1, "a subtree skipped");
 	said = ds_cgiorun_skipped(&c, &msg);
 	is_int(said, 1, "it is said");
-	ok(msg.data != NULL && strncmp(msg.data, "cgroup /deep/d/d/", 17) == 0 &&
+	ok(msg.data != NULL &&
+	    strncmp(msg.data, "cgroup /deep/d/d/", 17) == 0 &&
 	    strstr(msg.data, "/d: subtree skipped: nested deeper than 512 "
 	    "levels") != NULL && msg.len == strlen(msg.data) && msg.len > 1024,
 	    "the whole path and why (%zu bytes)", msg.len);

@@ -53,11 +53,12 @@ entry(const char *comm, char *cmdline, uint32_t uid)
 static void
 test_select(const struct ds_root *root)
 {
-	char cl[] = "/usr/bin/python3 backup.py", msg[256], bad[64];
+	char cl[] = "/usr/bin/python3 backup.py", msg[256];
 	struct ds_proc py = entry("python3", cl, 1000);
 	struct ds_proc kw = entry("kworker/0:1", NULL, 0);
-	struct ds_whosel s = { 0 };
+	struct ds_whosel s = { 0 }, none = { 0 };
 	struct ds_users u = { 0 };
+	struct ds_buf b = { 0 };
 
 	ok(!ds_whosel_any(&s), "zeroed: nothing selected");
 	ok(ds_whosel_keep(&s, &py) && ds_whosel_keep(&s, &kw),
@@ -96,8 +97,15 @@ test_select(const struct ds_root *root)
 	ok(ds_whosel_keep(&s, &py), "-u backup keeps python3");
 	is_int(ds_whosel_uid(&s, &u, root), 0, "looked up once, then 0");
 
-	is_int(ds_pids_parse("7,3", &s.pl, bad, sizeof(bad)), 0, "-p 7,3");
-	ok(s.pl.n == 2 && s.pl.pid[0] == 3, "-p: sorted");
+	is_int(ds_whosel_pids(&s, "7,3", &b), 0, "-p 7,3");
+	ok(s.pl.n == 2 && s.pl.pid[0] == 3 && s.pl.pid[1] == 7, "-p: sorted");
+	is_int(ds_whosel_pids(&s, "3,x9", &b), -EINVAL, "-p 3,x9: -EINVAL");
+	is_str(b.data, "-p x9: not a process id", "-p x9: the message");
+	ok(ds_whosel_any(&s), "-p: selected");
+	is_int(ds_whosel_pids(&none, ",", &b), -EINVAL, "-p ,: -EINVAL");
+	is_str(b.data, "-p: no process id given", "-p ,: the message");
+	ds_whosel_free(&none);
+	ds_buf_free(&b);
 	ds_whosel_free(&s);
 	ok(s.pl.pid == NULL && s.re == NULL && s.user == NULL &&
 	    !ds_whosel_any(&s), "freed: zeroed");
@@ -108,30 +116,38 @@ static void
 test_setup(void)
 {
 	struct ds_whostream st = { 0 };
+	struct ds_whosel sel = { 0 };
+	int pids[2] = { 3, 7 };
 	long tck = sysconf(_SC_CLK_TCK);
 	unsigned int how;
 
-	how = ds_whostream_setup(&st, 0, 0, DS_WV_PID, 0, 0, 0);
+	how = ds_whostream_setup(&st, &sel, 0, 0, DS_WV_PID, 0, 0, 0);
 	is_int(how, 0, "per process: plain columns");
 	ok(st.flags == 0 && !st.cfg.sorted && st.cfg.key == DS_WV_PID &&
 	    st.cfg.top == 0 && !st.cfg.idle && !st.cfg.cmdline,
 	    "per process: in the scan's order");
 	is_int(st.cfg.clk_tck, tck > 0 ? tck : 100, "clk_tck from sysconf");
-	how = ds_whostream_setup(&st, 0, 1, DS_WV_PID, 0, 3, 1);
+	how = ds_whostream_setup(&st, &sel, 0, 1, DS_WV_PID, 0, 3, 1);
 	is_int(how, DS_WHOCOL_COUNTERS, "prom: counters");
 	ok(st.cfg.sorted && st.cfg.key == DS_WV_TOTAL && st.cfg.top == 3 &&
 	    st.cfg.idle, "-n 3 alone: the most block-layer bytes first");
-	how = ds_whostream_setup(&st, 0, 0, DS_WR_READ, 1, 3, 0);
+	how = ds_whostream_setup(&st, &sel, 0, 0, DS_WR_READ, 1, 3, 0);
 	ok(st.cfg.sorted && st.cfg.key == DS_WR_READ,
 	    "-n with -s: the key given");
-	how = ds_whostream_setup(&st, DS_WHO_THREADS | DS_WHO_CMDLINE, 0,
-	    DS_WV_PID, 0, 0, 1);
+	sel.cmdline = 1;
+	sel.pl.pid = pids;
+	sel.pl.n = 2;
+	how = ds_whostream_setup(&st, &sel, DS_WHO_THREADS, 0, DS_WV_PID, 0,
+	    0, 1);
 	is_int(how, DS_WHOCOL_THREAD | DS_WHOCOL_COUNTERS,
 	    "per thread, prom: tid and counters");
 	ok(st.cfg.sorted && st.cfg.cmdline &&
 	    st.flags == (DS_WHO_THREADS | DS_WHO_CMDLINE),
 	    "per thread: sorted by id; -l: command lines");
-	how = ds_whostream_setup(&st, DS_WHO_CGROUP, 0, DS_WV_PID, 0, 0, 1);
+	ok(st.pids == pids && st.npids == 2, "-p: sel's pids");
+	sel.cmdline = 0;
+	how = ds_whostream_setup(&st, &sel, DS_WHO_CGROUP, 0, DS_WV_PID, 0, 0,
+	    1);
 	is_int(how, DS_WHOCOL_GROUP, "per cgroup, prom: rates, no counters");
 	ok(!st.cfg.sorted, "per cgroup: in cgroup order");
 }
@@ -177,6 +193,23 @@ test_delay_notes(const struct ds_root *root)
 	ok(n.bad == 4 && n.bad_iostat, "io.stat's bad lines noted as such");
 }
 
+static void
+test_buf_printf(void)
+{
+	struct ds_buf b = { 0 };
+	char big[6000];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	is_int(ds_buf_printf(&b, "%s=%d", "a", 5), 0, "ds_buf_printf: 0");
+	ok(b.len == 3 && strcmp(b.data, "a=5") == 0, "a=5, its length");
+	is_int(ds_buf_printf(&b, "<%s>", big), 0, "a long one: 0");
+	ok(b.len == sizeof(big) + 1 && b.data[0] == '<' &&
+	    b.data[b.len - 1] == '>' && b.data[b.len] == '\0',
+	    "the whole of it, replacing the text before");
+	ds_buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -193,6 +226,7 @@ main(void)
 	    "backup:x:1000:1000::/home/backup:/bin/sh\n");
 	put("proc/uptime", "1000.00 1500.00\n");
 	ok(ds_root_open(&root, top) == 0, "root opens");
+	test_buf_printf();
 	test_select(&root);
 	test_setup();
 	test_delay_notes(&root);
