@@ -58,14 +58,6 @@ keep(const struct ds_proc *p, void *arg)
 	return ds_whosel_keep(&((struct state *)arg)->o->sel, p);
 }
 
-static void
-set_writer(struct state *s, size_t n)
-{
-	ds_writer_init(&s->w, s->t->out, s->t->fmt, s->cols, n, s->t->header,
-	    "dwho");
-	tool_writer(s->t, &s->w);
-}
-
 /*
  * The notes on standard error, each once.  A person at a terminal gets
  * them before the first report; a pipe, a file or cron gets them after
@@ -338,7 +330,8 @@ proc_setup(struct state *s, struct opts *o)
 	st->keep = keep;
 	st->row = row_out;
 	st->arg = s;
-	set_writer(s, ds_who_columns(s->how, s->cols));
+	tool_writer_open(s->t, &s->w, s->cols, ds_who_columns(s->how, s->cols),
+	    "dwho");
 }
 
 /* -g from io.stat: its own columns, sorted by its own figures. */
@@ -349,7 +342,8 @@ iostat_setup(struct state *s)
 	if (s->o->sort_name != NULL)
 		sort_key(s->o->sort_name, 1, 1, &s->cgsort);
 	s->rates = s->t->has_interval && s->t->fmt != DS_FMT_PROM;
-	set_writer(s, ds_cgio_columns(s->rates, s->cols));
+	tool_writer_open(s->t, &s->w, s->cols, ds_cgio_columns(s->rates,
+	    s->cols), "dwho");
 }
 
 int
@@ -380,11 +374,8 @@ main(int argc, char **argv)
 	}
 	report(&s, 0);
 	deadline = ds_boottime_ns() + t.interval_ns;
-	for (n = 0; t.has_interval && (t.count == 0 || n < t.count); n++) {
-		if (tool_wait(&t, &deadline))
-			break;
+	for (n = 0; tool_next(&t, &deadline, n); n++)
 		report(&s, 1);
-	}
 	notes(&s);
 	ds_whostream_free(&s.st);
 	ds_whogroup_free(&s.g);
