@@ -113,4 +113,9 @@ int tool_wait(const struct tool *t, uint64_t *deadline);
 void tool_exit_check(void);
 _Noreturn void tool_exit(int status);
 
+/* run.c: a run's writer, and whether another report follows. */
+void tool_writer_open(struct tool *t, struct ds_writer *w,
+    const struct ds_col *cols, size_t ncols, const char *prefix);
+int tool_next(const struct tool *t, uint64_t *deadline, uint64_t n);
+
 #endif

@@ -1,0 +1,285 @@
+/*
+ * lib/whogroup.c on trees built here: the -g source chosen and the
+ * sentence saying why; sort keys per source; the /proc/PID/io pipeline
+ * (no rows from a first scan of an interval, exact per-cgroup rates
+ * from the second, the samples alternating); the io.stat pipeline the
+ * same way; and the subtrees a walk left out, each said once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskstat.h"
+#include "tap.h"
+
+static char top[256];
+
+static void
+put(const char *rel, const char *text)
+{
+	char path[4096], *s;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+rm(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	unlink(path);
+}
+
+/* proc/PID in cgroup cg: started at tick 50000, rb bytes read. */
+static void
+proc(int pid, const char *cg, unsigned long rb)
+{
+	char rel[64], text[512];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	snprintf(text, sizeof(text), "%d (p%d) S 1 %d %d 0 -1 4194304 0 0 0 0 "
+	    "5 6 0 0 20 0 1 0 50000 0 0 18446744073709551615 0 0 0 0 0 0 0 0 "
+	    "0 0 0 0 17 0 0 0 0 0 0\n", pid, pid, pid, pid);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/io", pid);
+	snprintf(text, sizeof(text), "rchar: 0\nwchar: 0\nsyscr: 0\n"
+	    "syscw: 0\nread_bytes: %lu\nwrite_bytes: 0\n"
+	    "cancelled_write_bytes: 0\n", rb);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	snprintf(text, sizeof(text), "0::%s\n", cg);
+	put(rel, text);
+}
+
+static void
+test_source(const struct ds_root *r)
+{
+	char mnt[4096], note[4200];
+
+	is_int(ds_who_source(r, "proc", 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), 0, "-G proc: 0");
+	is_str(note, "-g: summing /proc/PID/io by cgroup (-G proc)",
+	    "-G proc: said so");
+	is_int(ds_who_source(r, NULL, 1, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), 0, "processes selected: 0");
+	is_str(note, "-g: summing /proc/PID/io by cgroup (processes "
+	    "selected)", "processes selected: said so");
+	is_int(ds_who_source(r, NULL, 0, 1, mnt, sizeof(mnt), note,
+	    sizeof(note)), 0, "a key not in io.stat: 0");
+	is_str(note, "-g: summing /proc/PID/io by cgroup (the sort key is "
+	    "not in io.stat)", "a key not in io.stat: said so");
+
+	/* A mount table without cgroup2. */
+	put("proc/self/mountinfo", "22 1 0:21 / /proc rw - proc proc rw\n");
+	is_int(ds_who_source(r, NULL, 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), 0, "no cgroup v2 mount: 0");
+	is_str(note, "-g: no cgroup v2 mount: summing /proc/PID/io by "
+	    "cgroup", "no cgroup v2 mount: said so");
+	is_int(ds_who_source(r, "iostat", 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), -ENOENT, "-G iostat, no cgroup v2 mount: -ENOENT");
+	is_str(note, "-G iostat: no cgroup v2 mount", "and the message");
+	ok(ds_who_source(r, "iostat", 0, 1, mnt, sizeof(mnt), note,
+	    sizeof(note)) == -ENOENT, "-G iostat: a key is not a reason");
+
+	/* A captured tree without it: v2 where unified hosts have it. */
+	rm("proc/self/mountinfo");
+	is_int(ds_who_source(r, NULL, 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), 0, "no io controller: 0");
+	is_str(note, "-g: io.stat missing (io controller not enabled on "
+	    "cgroup v2 at /sys/fs/cgroup): summing /proc/PID/io by cgroup",
+	    "no io controller: said so");
+	is_int(ds_who_source(r, "iostat", 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), -ENOTSUP, "-G iostat, no io controller: -ENOTSUP");
+	is_str(note, "-G iostat: /sys/fs/cgroup: no io controller on cgroup "
+	    "v2", "and the message");
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory\n");
+	is_int(ds_who_source(r, NULL, 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), 1, "the io controller: 1");
+	is_str(mnt, "/sys/fs/cgroup", "its mount");
+	is_str(note, "-g: per-cgroup figures from io.stat under "
+	    "/sys/fs/cgroup", "io.stat: said so");
+	is_int(ds_who_source(r, "iostat", 0, 0, mnt, sizeof(mnt), note,
+	    sizeof(note)), 1, "-G iostat: 1");
+}
+
+static void
+test_key(void)
+{
+	struct ds_buf msg = { 0 };
+	int key = 99;
+
+	is_int(ds_who_key("read", 0, &key, &msg), 0, "read: a proc key");
+	is_int(key, DS_WR_READ, "read: ds_whorow.v's");
+	is_int(ds_who_key("read", 1, &key, &msg), 0, "read: in io.stat");
+	is_int(key, DS_IOS_RBYTES, "read: ds_cgrow.v's");
+	is_int(ds_who_key("hit", 1, &key, &msg), -ENOTSUP,
+	    "hit: not in io.stat");
+	is_str(msg.data, "-s 'hit': not in io.stat (-G proc sums "
+	    "/proc/PID/io by cgroup)", "hit: the message");
+	is_int(ds_who_key("discards", 0, &key, &msg), -ENOTSUP,
+	    "discards: not in /proc/PID/io");
+	is_int(key, DS_WV_NONE, "discards: DS_WV_NONE");
+	is_str(msg.data, "-s 'discards': discards are counted only in "
+	    "io.stat (-g on a kernel with the io controller)",
+	    "discards: the message");
+	is_int(ds_who_key("nosuch", 0, &key, &msg), -ENOENT, "nosuch: none");
+	is_str(msg.data, "-s 'nosuch': not a sort key (read write reads "
+	    "writes discard discards cancelled rchar wchar hit iodelay io "
+	    "pid, or a column name)", "nosuch: the message");
+	ds_buf_free(&msg);
+}
+
+static void
+test_group(const struct ds_root *r)
+{
+	struct ds_whostream st = { 0 };
+	struct ds_whosel sel = { 0 };
+	struct ds_whogroup g = { 0 };
+	const struct ds_whorow *a, *b;
+	struct ds_procs *first;
+
+	proc(100, "/a", 0);
+	proc(200, "/a", 1024000);
+	proc(300, "/b", 0);
+	put("proc/uptime", "1000.00 1500.00\n");
+	ds_whostream_setup(&st, &sel, DS_WHO_CGROUP, 1, DS_WV_PID, 0, 0, 0);
+	is_int(ds_whogroup_scan(r, &st, &g), 0, "group: first scan");
+	first = g.cur;
+	is_int((int)g.cur->n, 3, "three processes");
+	is_int(ds_whogroup_rows(&st.cfg, &g, 0), 0, "no report: 0");
+	ok(g.rows.n == 0 && g.prev == first && g.cur != first,
+	    "no rows; it is the scan before");
+	proc(100, "/a", 102400);
+	proc(200, "/a", 1024000 + 204800);
+	proc(300, "/b", 51200);
+	put("proc/uptime", "1010.00 1510.00\n");
+	is_int(ds_whogroup_scan(r, &st, &g), 0, "group: second scan");
+	ok(g.cur != first, "into the other sample");
+	is_int(ds_whogroup_rows(&st.cfg, &g, 1), 0, "report: 0");
+	is_int((int)g.rows.n, 2, "two cgroups");
+	a = g.rows.n > 0 ? &g.rows.r[0] : NULL;
+	b = g.rows.n > 1 ? &g.rows.r[1] : NULL;
+	ok(a != NULL && strcmp(a->cgroup, "/a") == 0 && a->procs == 2,
+	    "/a: two processes");
+	ok(a != NULL && a->v[DS_WR_READ] == 30.0,
+	    "/a: (100 + 200) kB over 10 s = 30 kB/s");
+	ok(b != NULL && strcmp(b->cgroup, "/b") == 0 && b->procs == 1 &&
+	    b->v[DS_WR_READ] == 5.0, "/b: 50 kB over 10 s = 5 kB/s");
+	ok(g.prev != first && g.cur == first, "the samples alternate");
+	ds_whogroup_free(&g);
+	ok(g.cur == NULL && g.prev == NULL && g.rows.r == NULL, "freed");
+	is_int(ds_whogroup_rows(&st.cfg, &g, 1), -EINVAL,
+	    "rows before a scan: -EINVAL");
+}
+
+static const struct ds_cgrow *
+cgrow(const struct ds_cgiorun *c, const char *cg, const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->rows[i].cgroup, cg) == 0 &&
+		    strcmp(c->rows[i].device, dev) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+static void
+test_cgiorun(const struct ds_root *r)
+{
+	struct ds_cgiorun c = { 0 };
+	struct ds_buf msg = { 0 };
+	const struct ds_cgrow *w;
+	char rel[2048];
+	size_t i, len;
+	int said;
+
+	snprintf(c.mnt, sizeof(c.mnt), "/sys/fs/cgroup");
+	put("sys/fs/cgroup/io.stat", "");
+	put("sys/fs/cgroup/a/io.stat", "8:0 rbytes=4096 wbytes=0 rios=1 "
+	    "wios=0 dbytes=0 dios=0\n");
+	put("proc/uptime", "1000.00 1500.00\n");
+	is_int(ds_cgiorun_read(r, &c), 0, "io.stat: first sample");
+	is_int((int)c.cur->with_iostat, 2, "two cgroups with io.stat");
+	is_int(ds_cgiorun_skipped(&c, &msg), 0, "nothing skipped");
+	is_int(ds_cgiorun_rows(r, &c, 0, 1, -1, 0), 0, "no report: 0");
+	is_int((int)c.n, 0, "no rows");
+	put("sys/fs/cgroup/a/io.stat", "8:0 rbytes=45056 wbytes=0 rios=6 "
+	    "wios=0 dbytes=0 dios=0\n");
+	put("proc/uptime", "1010.00 1510.00\n");
+	is_int(ds_cgiorun_read(r, &c), 0, "io.stat: second sample");
+	is_int(ds_cgiorun_rows(r, &c, 1, 1, -1, 0), 0, "report: 0");
+	w = cgrow(&c, "/a", "8:0");
+	ok(w != NULL && w->v[DS_IOS_RBYTES] == 4.0 &&
+	    w->v[DS_IOS_RIOS] == 0.5 && w->u[DS_IOS_RBYTES] == 45056,
+	    "/a on 8:0: 40 kB and 5 reads over 10 s, the total kept");
+	ok(cgrow(&c, "/", "all") != NULL, "the top cgroup's all row");
+	is_int(ds_cgiorun_rows(r, &c, 0, 1, -1, 0), 0, "and again");
+	is_int(ds_cgiorun_rows(r, &c, 1, 0, DS_IOS_RBYTES, 1), 0,
+	    "-n 1 -s read");
+	is_int((int)c.n, 1, "-n 1: one row");
+
+	/* A subtree deeper than the walk goes: said once, however long. */
+	len = snprintf(rel, sizeof(rel), "sys/fs/cgroup/deep");
+	for (i = 0; i < DS_CGROUP_DEPTH_MAX + 1 && len + 3 < sizeof(rel); i++)
+		len += snprintf(rel + len, sizeof(rel) - len, "/d");
+	snprintf(rel + len, sizeof(rel) - len, "/io.stat");
+	put(rel, "");
+	is_int(ds_cgiorun_read(r, &c), 0, "a deep tree: read");
+	ok(c.cur->nskipped >= 1, "a subtree skipped");
+	said = ds_cgiorun_skipped(&c, &msg);
+	is_int(said, 1, "it is said");
+	ok(msg.data != NULL &&
+	    strncmp(msg.data, "cgroup /deep/d/d/", 17) == 0 &&
+	    strstr(msg.data, "/d: subtree skipped: nested deeper than 512 "
+	    "levels") != NULL && msg.len == strlen(msg.data) && msg.len > 1024,
+	    "the whole path and why (%zu bytes)", msg.len);
+	is_int(ds_cgiorun_skipped(&c, &msg), 0, "then no more");
+	is_int(ds_cgiorun_rows(r, &c, 0, 1, -1, 0), 0, "rows");
+	is_int(ds_cgiorun_read(r, &c), 0, "read again");
+	is_int(ds_cgiorun_skipped(&c, &msg), 0, "not said twice");
+	ds_buf_free(&msg);
+	ds_cgiorun_free(&c);
+	ok(c.cur == NULL && c.rows == NULL && c.mnt[0] == '\0', "freed");
+}
+
+int
+main(void)
+{
+	struct ds_root root;
+	char cmd[300];
+
+	snprintf(top, sizeof(top), "%s/whogroup-unit.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	put("proc/uptime", "1000.00 1500.00\n");
+	ok(ds_root_open(&root, top) == 0, "root opens");
+	test_source(&root);
+	test_key();
+	test_group(&root);
+	test_cgiorun(&root);
+	ds_root_close(&root);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		return 1;
+	return tap_done();
+}
