@@ -1473,6 +1473,131 @@ void ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
     uint64_t now);
 
 /*
+ * The processes a dwho run reads (lib/whorun.c): -p's pids, -u's user,
+ * -c's regular expression (extended) matched against the command as
+ * cmdline has it (ds_who_command).  Zeroed: all; freed by
+ * ds_whosel_free.
+ */
+struct ds_whosel {
+	struct ds_pids pl;	/* these only (ds_pids_parse); n 0: any */
+	const char *user;	/* a name or a uid; NULL: any user */
+	int have_uid;		/* uid holds the user's */
+	uint32_t uid;
+	void *re;		/* a regex_t, or NULL */
+	int cmdline;		/* match the command line, not comm */
+};
+/*
+ * Compile pattern (replacing one before); -EINVAL (or -ENOMEM) with
+ * regerror's message in msg.
+ */
+int ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
+    size_t size);
+/*
+ * Add -p's list of pids (ds_pids_parse); -EINVAL with the message in msg
+ * for an id that is none, or no id; -ENOMEM.
+ */
+int ds_whosel_pids(struct ds_whosel *s, const char *list, struct ds_buf *msg);
+/* Only user's processes: a number (to 4294967295) is a uid. */
+void ds_whosel_user(struct ds_whosel *s, const char *user);
+/* A user's name to its uid in the root's etc/passwd, once; -ENOENT. */
+int ds_whosel_uid(struct ds_whosel *s, struct ds_users *u,
+    const struct ds_root *r);
+/* Processes are selected (by pid, user or command). */
+int ds_whosel_any(const struct ds_whosel *s);
+/* p is one of them (a ds_who_keep, after ds_whosel_uid). */
+int ds_whosel_keep(const struct ds_whosel *s, const struct ds_proc *p);
+void ds_whosel_free(struct ds_whosel *s);
+/*
+ * st's flags (DS_WHO_THREADS per thread, DS_WHO_CGROUP per cgroup;
+ * DS_WHO_CMDLINE with sel->cmdline), pids (sel's) and cfg for dwho's
+ * rows: clk_tck (sysconf), idle
+ * rows too with idle, sorted by key when key_set (else per thread by
+ * id, per process in the scan's order); top alone sorts by the most
+ * block-layer bytes (DS_WV_TOTAL).  Returns the DS_WHOCOL_* of the
+ * rows' columns; with prom, not per cgroup, the counters since each
+ * started.
+ */
+unsigned int ds_whostream_setup(struct ds_whostream *st,
+    const struct ds_whosel *sel, unsigned int flags, int idle, int key,
+    int key_set, uint64_t top, int prom);
+/*
+ * Before a scan: whether delay accounting is on (kernel.task_delayacct;
+ * on before 5.14, which has no switch) into st->cfg.delay and
+ * DS_WHO_DELAY of st->flags; returned.
+ */
+int ds_whostream_delay(const struct ds_root *r, struct ds_whostream *st);
+/* A scan's damage into the notes: the first bad, the most unreadable. */
+void ds_who_note_scan(struct ds_whonotes *n, const struct ds_procs *ps,
+    int report);
+void ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs);
+
+/*
+ * The source of dwho -g (lib/whogroup.c), want "iostat", "proc" or NULL
+ * (choose): 1 io.stat of the cgroup v2 mount copied to mnt, 0 the
+ * processes' /proc/PID/io summed by cgroup; note the sentence saying
+ * which and why.  Chosen: io.stat when the io controller is on (or, in
+ * a captured tree without the root's cgroup.controllers, some cgroup
+ * has io.stat), unless processes are selected or proc_key (the sort key
+ * is not in io.stat).  -errno when want is "iostat" and there is none,
+ * with note the message.
+ */
+int ds_who_source(const struct ds_root *r, const char *want, int selected,
+    int proc_key, char *mnt, size_t size, char *note, size_t nsize);
+/*
+ * The sort key of -s name for a source (ds_who_sort_key): of io.stat
+ * (iostat; ds_cgrow.v) or of /proc/PID/io (ds_whorow.v).  -ENOENT for
+ * no key, -ENOTSUP for one the source lacks (*key DS_WV_NONE), with
+ * the message in msg.
+ */
+int ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg);
+
+/* dwho -g from /proc/PID/io: successive scans and their rows. */
+struct ds_whogroup {
+	struct ds_procs s[2];
+	struct ds_procs *prev;	/* the scan before; NULL before one */
+	struct ds_procs *cur;	/* the scan in hand */
+	struct ds_whorows rows;
+};
+/* Scan proc as st selects (flags, pids, keep and arg) into g->cur. */
+int ds_whogroup_scan(const struct ds_root *r, const struct ds_whostream *st,
+    struct ds_whogroup *g);
+/*
+ * report: g->rows of g->cur against g->prev (ds_whorows_cgroups), valid
+ * until the scan after next; then g->cur is the scan before.  0 or
+ * -errno.
+ */
+int ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
+    int report);
+void ds_whogroup_free(struct ds_whogroup *g);
+
+/* dwho -g from io.stat: successive samples of mnt and their rows. */
+struct ds_cgiorun {
+	char mnt[4096];		/* the cgroup v2 mount (ds_who_source) */
+	struct ds_cgios s[2];
+	struct ds_cgios *prev;	/* the sample before; NULL before one */
+	struct ds_cgios *cur;	/* the sample in hand */
+	struct ds_cgrow *rows;	/* ds_cgio_rows, then ds_cgio_select */
+	size_t n, cap;
+	size_t skip_next;	/* ds_cgiorun_skipped */
+	int skip_said;
+};
+/* Read every cgroup's io.stat into c->cur (ds_cgios_read). */
+int ds_cgiorun_read(const struct ds_root *r, struct ds_cgiorun *c);
+/*
+ * The next subtree that c->cur's walk left out, as a sentence in msg,
+ * and 1; 0 when none is left, or said for a sample before; -ENOMEM.
+ */
+int ds_cgiorun_skipped(struct ds_cgiorun *c, struct ds_buf *msg);
+/*
+ * report: c->rows of c->cur against c->prev, those ds_cgio_select
+ * shows (all, key, top), valid until the sample after next; then
+ * c->cur is the sample before.  0 or -errno.
+ */
+int ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c,
+    int report, int all, int key, uint64_t top);
+void ds_cgiorun_free(struct ds_cgiorun *c);
+
+/*
  * Queue settings: a disk's queue attributes: reading, listing, and
  * applying settings with a verdict per attribute.
  */
@@ -2373,136 +2498,5 @@ void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
 int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load);
 void ds_tr_dlat_free(struct ds_tr_dlat *t);
-
-/* ---- from branch dwho3: dwho's selection, -g source and pipelines ---- */
-
-/* b holds fmt's text, whatever its length (lib/bufprintf.c); 0, -ENOMEM. */
-int ds_buf_printf(struct ds_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/*
- * The processes a dwho run reads (lib/whorun.c): -p's pids, -u's user,
- * -c's regular expression (extended) matched against the command as
- * cmdline has it (ds_who_command).  Zeroed: all; freed by
- * ds_whosel_free.
- */
-struct ds_whosel {
-	struct ds_pids pl;	/* these only (ds_pids_parse); n 0: any */
-	const char *user;	/* a name or a uid; NULL: any user */
-	int have_uid;		/* uid holds the user's */
-	uint32_t uid;
-	void *re;		/* a regex_t, or NULL */
-	int cmdline;		/* match the command line, not comm */
-};
-/*
- * Compile pattern (replacing one before); -EINVAL (or -ENOMEM) with
- * regerror's message in msg.
- */
-int ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
-    size_t size);
-/*
- * Add -p's list of pids (ds_pids_parse); -EINVAL with the message in msg
- * for an id that is none, or no id; -ENOMEM.
- */
-int ds_whosel_pids(struct ds_whosel *s, const char *list, struct ds_buf *msg);
-/* Only user's processes: a number (to 4294967295) is a uid. */
-void ds_whosel_user(struct ds_whosel *s, const char *user);
-/* A user's name to its uid in the root's etc/passwd, once; -ENOENT. */
-int ds_whosel_uid(struct ds_whosel *s, struct ds_users *u,
-    const struct ds_root *r);
-/* Processes are selected (by pid, user or command). */
-int ds_whosel_any(const struct ds_whosel *s);
-/* p is one of them (a ds_who_keep, after ds_whosel_uid). */
-int ds_whosel_keep(const struct ds_whosel *s, const struct ds_proc *p);
-void ds_whosel_free(struct ds_whosel *s);
-/*
- * st's flags (DS_WHO_THREADS per thread, DS_WHO_CGROUP per cgroup;
- * DS_WHO_CMDLINE with sel->cmdline), pids (sel's) and cfg for dwho's
- * rows: clk_tck (sysconf), idle
- * rows too with idle, sorted by key when key_set (else per thread by
- * id, per process in the scan's order); top alone sorts by the most
- * block-layer bytes (DS_WV_TOTAL).  Returns the DS_WHOCOL_* of the
- * rows' columns; with prom, not per cgroup, the counters since each
- * started.
- */
-unsigned int ds_whostream_setup(struct ds_whostream *st,
-    const struct ds_whosel *sel, unsigned int flags, int idle, int key,
-    int key_set, uint64_t top, int prom);
-/*
- * Before a scan: whether delay accounting is on (kernel.task_delayacct;
- * on before 5.14, which has no switch) into st->cfg.delay and
- * DS_WHO_DELAY of st->flags; returned.
- */
-int ds_whostream_delay(const struct ds_root *r, struct ds_whostream *st);
-/* A scan's damage into the notes: the first bad, the most unreadable. */
-void ds_who_note_scan(struct ds_whonotes *n, const struct ds_procs *ps,
-    int report);
-void ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs);
-
-/*
- * The source of dwho -g (lib/whogroup.c), want "iostat", "proc" or NULL
- * (choose): 1 io.stat of the cgroup v2 mount copied to mnt, 0 the
- * processes' /proc/PID/io summed by cgroup; note the sentence saying
- * which and why.  Chosen: io.stat when the io controller is on (or, in
- * a captured tree without the root's cgroup.controllers, some cgroup
- * has io.stat), unless processes are selected or proc_key (the sort key
- * is not in io.stat).  -errno when want is "iostat" and there is none,
- * with note the message.
- */
-int ds_who_source(const struct ds_root *r, const char *want, int selected,
-    int proc_key, char *mnt, size_t size, char *note, size_t nsize);
-/*
- * The sort key of -s name for a source (ds_who_sort_key): of io.stat
- * (iostat; ds_cgrow.v) or of /proc/PID/io (ds_whorow.v).  -ENOENT for
- * no key, -ENOTSUP for one the source lacks (*key DS_WV_NONE), with
- * the message in msg.
- */
-int ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg);
-
-/* dwho -g from /proc/PID/io: successive scans and their rows. */
-struct ds_whogroup {
-	struct ds_procs s[2];
-	struct ds_procs *prev;	/* the scan before; NULL before one */
-	struct ds_procs *cur;	/* the scan in hand */
-	struct ds_whorows rows;
-};
-/* Scan proc as st selects (flags, pids, keep and arg) into g->cur. */
-int ds_whogroup_scan(const struct ds_root *r, const struct ds_whostream *st,
-    struct ds_whogroup *g);
-/*
- * report: g->rows of g->cur against g->prev (ds_whorows_cgroups), valid
- * until the scan after next; then g->cur is the scan before.  0 or
- * -errno.
- */
-int ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
-    int report);
-void ds_whogroup_free(struct ds_whogroup *g);
-
-/* dwho -g from io.stat: successive samples of mnt and their rows. */
-struct ds_cgiorun {
-	char mnt[4096];		/* the cgroup v2 mount (ds_who_source) */
-	struct ds_cgios s[2];
-	struct ds_cgios *prev;	/* the sample before; NULL before one */
-	struct ds_cgios *cur;	/* the sample in hand */
-	struct ds_cgrow *rows;	/* ds_cgio_rows, then ds_cgio_select */
-	size_t n, cap;
-	size_t skip_next;	/* ds_cgiorun_skipped */
-	int skip_said;
-};
-/* Read every cgroup's io.stat into c->cur (ds_cgios_read). */
-int ds_cgiorun_read(const struct ds_root *r, struct ds_cgiorun *c);
-/*
- * The next subtree that c->cur's walk left out, as a sentence in msg,
- * and 1; 0 when none is left, or said for a sample before; -ENOMEM.
- */
-int ds_cgiorun_skipped(struct ds_cgiorun *c, struct ds_buf *msg);
-/*
- * report: c->rows of c->cur against c->prev, those ds_cgio_select
- * shows (all, key, top), valid until the sample after next; then
- * c->cur is the sample before.  0 or -errno.
- */
-int ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c,
-    int report, int all, int key, uint64_t top);
-void ds_cgiorun_free(struct ds_cgiorun *c);
 
 #endif

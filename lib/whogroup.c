@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 /* The cgroup mount as a message names it (ds_cgroup2_mount's mnt). */
 static const char *

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 
 int
 ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
