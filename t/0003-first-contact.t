@@ -99,6 +99,21 @@ is "$?:$(sed -n 2p "$TRASH/e"):$(cat "$TRASH/err")" "0:$(printf 'vdz\t-'):" \
 is "$(dxstat -R "$T1" -o table -h -O device,rkB/s,rareq-sz,r/s sda | sed -n 2p | tr -s ' ')" \
     "sda 40K 40K 1.00" "dxstat -h: kB in human units, rates of requests as they are"
 
+# ddeleted -h: a held 64 KiB deleted file (any user, any filesystem: -a)
+head -c 65536 /dev/zero >"$TRASH/h.del"
+sleep 1000 3<"$TRASH/h.del" &
+hh=$!
+at_exit "kill $hh 2>/dev/null"
+sleep 0.2
+rm "$TRASH/h.del"
+is "$(ddeleted -a -o table -h -H -O pid,fd,size | awk -v p=$hh '$1 == p { print $2, $3 }')" "3 64K" \
+    "ddeleted -h: size in human units (64K)"
+is "$(ddeleted -a -o tsv -h -H -O pid,fd,size | awk -F'\t' -v p=$hh '$1 == p { print $2, $3 }')" "3 65536" \
+    "ddeleted -h -o tsv: bytes kept"
+is "$(ddeleted -a -o json -h -O pid,size | grep -c "\"pid\":$hh,\"size\":65536}")" 1 \
+    "ddeleted -h -o json: bytes kept"
+kill $hh
+
 # ---- table time ----------------------------------------------------------
 # The tree's snapshot is of another day: the date is shown; tsv keeps
 # Unix seconds; --utc is UTC whatever TZ says.

@@ -57,6 +57,11 @@ shorten() {
 n=0
 while IFS= read -r ex; do
 	n=$((n + 1))
+	# An example piped into jq needs jq, which build-essential lacks:
+	# skipped before the tool's own case (dlat's, dtriage's) is judged.
+	case $ex in
+	*"| jq "*) if ! have_prog jq; then skip "README: $ex" "needs jq"; continue; fi ;;
+	esac
 	cmd=$(printf '%s\n' "$ex" | shorten)
 	(cd "$TOP" && eval "$cmd") >"$TRASH/out.$n" 2>"$TRASH/err.$n"
 	st=$?
@@ -106,7 +111,7 @@ while IFS= read -r ex; do
 		fi
 		;;
 	*"| jq "*)
-		lacks jq "README: $ex" || is "$st" 0 "README: $ex: exit 0"
+		is "$st" 0 "README: $ex: exit 0"
 		;;
 	*"| awk "*)
 		# The awk selects rows; the tool before it must have run

@@ -65,12 +65,15 @@ ok "percentiles ordered: p50 <= p90 <= p99 <= p999 <= max" awk -F'\t' 'NR > 1 &&
 
 run_dlat "$TRASH/json" -o json "$dev"
 ok "json: one object per line" json_ok "$TRASH/json"
-is "$(jq -r --arg d "$dev" 'select(.device == $d and .op == "read" and .phase == "q2d") | .count | type' "$TRASH/json")" number "json: counts are numbers"
+lacks jq "json: counts are numbers" ||
+    is "$(jq -r --arg d "$dev" 'select(.device == $d and .op == "read" and .phase == "q2d") | .count | type' "$TRASH/json")" number "json: counts are numbers"
 
 run_dlat "$TRASH/b" -o tsv -b "$dev"
 bsum=$(awk -F'\t' -v d="$dev" '$2 == d && $3 == "read" && $4 == "d2c" { n += $7 } END { print n }' "$TRASH/b")
 ok "-b: the missed column" awk -F'\t' 'NR == 1 { exit !($8 == "missed" && $9 == "distribution") }' "$TRASH/b"
-ok "-b: the buckets of read d2c sum to about $N" test "$bsum" -ge $((N - 10)) -a "$bsum" -le $N
+# (less what the tracer missed: a loaded machine drops events)
+bm=$(miss "$TRASH/b" 8)
+ok "-b: the buckets of read d2c sum to about $N (within $bm missed)" test "$bsum" -ge $((N - 10 - bm)) -a "$bsum" -le $N
 ok "-b: each bucket's bounds ascending, one after the other" awk -F'\t' 'NR > 1 && $3 == "read" && $4 == "d2c" {
 	if (!($5 < $6)) exit 1; if (last != "" && $5 < last) exit 1; last = $6 }' "$TRASH/b"
 is "$(awk -F'\t' 'NR > 1 && $9 != "-" { n++ } END { print n + 0 }' "$TRASH/b")" 0 "-b tsv: no bars (table only)"
