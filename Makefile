@@ -75,7 +75,7 @@ cmd/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(UTIL) $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
 
 # Unit tests may use libm (the tools never do).
-t/unit/%: t/unit/%.c t/unit/tap.h lib/diskstat.h $(LIB) .flags
+t/unit/%: t/unit/%.c t/unit/tap.h t/unit/tree.h lib/diskstat.h $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lm
 
 # The tools' archive has its own test, linked with it.

@@ -15,26 +15,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
-
-static char tree[] = "/tmp/cgtop-unit.XXXXXX";
-
-static void
-put(const char *rel, const char *text)
-{
-	char p[256];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	if (text == NULL) {
-		mkdir(p, 0755);
-		return;
-	}
-	fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		perror(p);
-	if (fd >= 0)
-		close(fd);
-}
+#include "tree.h"
 
 static void
 path_is(const char *in, const char *want)
@@ -122,16 +103,10 @@ test_open(void)
 int
 main(void)
 {
-	char cmd[128];
-
-	if (mkdtemp(tree) == NULL) {
-		perror("mkdtemp");
-		return 1;
-	}
+	tree_make("cgtop-unit");
 	test_path();
 	test_open();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
-	if (system(cmd) != 0)
+	if (tree_remove() < 0)
 		return 1;
 	return tap_done();
 }

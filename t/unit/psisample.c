@@ -18,6 +18,7 @@
 
 #include "diskstat.h"
 #include "tap.h"
+#include "tree.h"
 
 #define S 1000000000ull
 
@@ -159,35 +160,6 @@ test_rank(void)
 	ds_psi_sample_free(&b);
 }
 
-static char tree[] = "/tmp/psisample-unit.XXXXXX";
-
-static void
-put(const char *rel, const char *text)
-{
-	char p[256];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	if (text == NULL) {
-		mkdir(p, 0755);
-		return;
-	}
-	fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		perror(p);
-	if (fd >= 0)
-		close(fd);
-}
-
-static int
-dir(const char *rel)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	return open(p, O_RDONLY | O_DIRECTORY);
-}
-
 static void
 test_read(void)
 {
@@ -206,10 +178,7 @@ test_read(void)
 	char cmd[128];
 	int cg;
 
-	if (mkdtemp(tree) == NULL) {
-		perror("mkdtemp");
-		exit(1);
-	}
+	tree_make("psisample-unit");
 	put("proc", NULL);
 	put("proc/pressure", NULL);
 	put("proc/pressure/io", io);
@@ -302,9 +271,7 @@ test_read(void)
 	ds_psi_sample_free(&s);
 	ds_buf_free(&scratch);
 	ds_root_close(&r);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", tree);
+	tree_remove();
 }
 
 int
