@@ -8,11 +8,6 @@
 
 #define EXIT_TIMEOUT 3
 
-/* Default row order: storage first. */
-static const enum ds_psi_res default_order[] = {
-	DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_CPU, DS_PSI_IRQ
-};
-
 struct dpsi {
 	struct tool t;
 	enum ds_psi_res order[DS_PSI_NRES];
@@ -26,6 +21,7 @@ struct dpsi {
 	int topfd;		/* the cgroup of -c, or the v2 mount's top */
 	int rc;			/* 1 after a warning: exit status */
 	int waiting;		/* -W RESOURCE:KIND:STALL/WINDOW */
+	unsigned int how;	/* the columns: DS_PSICOL_CGROUP, _PROM */
 	size_t reports;
 	struct ds_buf scratch;
 	struct ds_buf text;	/* a message from the library */
@@ -69,14 +65,13 @@ note_warn(struct dpsi *d, const struct ds_psi_note *n)
 	warnx("%s", d->text.data);
 }
 
-static void
-fatal_cgroup(struct dpsi *d, int e)
+/* The library's message in m said, or e's when it could not make one. */
+static _Noreturn void
+fatal(int e, const struct ds_buf *m)
 {
-	const char *m = ds_psi_errmsg(e, 1);
-
-	if (m != NULL)
-		errx(1, "cgroup %s: %s", d->top, m);
-	tool_errc(1, e, "cgroup %s", d->top);
+	if (m->len == 0)
+		tool_errc(1, e, NULL);
+	errx(1, "%s", m->data);
 }
 
 /* A sample read, its problems said; exit on what leaves nothing to say. */
@@ -96,109 +91,30 @@ read_sample(struct dpsi *d, struct ds_psi_sample *s)
 		s->up_ns = 0;
 	}
 	e = ds_psi_sample_read(&src, s);
+	/* PSI off: its note is said as the error, below. */
 	for (i = 0; i < s->nnote; i++)
 		if (e != -EOPNOTSUPP || i + 1 < s->nnote)
 			note_warn(d, &s->note[i]);
-	/* PSI off: said however many reports came before. */
-	if (e == -EOPNOTSUPP) {
-		if (ds_psi_note_msg(&s->note[s->nnote - 1], &d->text) < 0)
-			err(1, NULL);
-		errx(1, "%s", d->text.data);
-	}
-	if (e == -ENOMEM)
-		tool_errc(1, e, NULL);
-	if (e < 0 && d->all)
-		tool_errc(1, e, "cgroup %s", d->top);
-	/* No PSI, or (-c) the cgroup gone or its accounting off. */
-	if (e == -ENOENT && !d->cgroup_mode)
-		errx(1, "proc/pressure: %s", ds_psi_errmsg(e, 0));
-	if (e == -ENODATA && d->rc == 0 && !d->res_explicit)
-		errx(1, "proc/pressure: no pressure files");
-	if (e < 0 && d->cgroup_mode && d->rc == 0)
-		fatal_cgroup(d, e);
-	/* No cgroup below the top (-C) is an empty report, not an error. */
+	if ((e = ds_psi_sample_fatal(&src, s, e, d->rc, &d->text)) != 0)
+		fatal(e, &d->text);
 }
 
 /* ---- Output ---- */
 
 static void
-write_line(struct ds_writer *w, const struct ds_psi_line *l, double pct)
-{
-	ds_w_f(w, (double)l->avg[0] / 100);
-	ds_w_f(w, (double)l->avg[1] / 100);
-	ds_w_f(w, (double)l->avg[2] / 100);
-	ds_w_u64(w, l->total);
-	if (pct >= 0)
-		ds_w_f(w, pct);
-	else
-		ds_w_null(w);
-}
-
-/* Rows of one cgroup (or the system) for the resources of mask. */
-static void
-write_cg(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
-    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
-    unsigned int mask, uint64_t now)
-{
-	/* Prometheus: one wide row, a family per column, null for none. */
-	int prom = d->t.fmt == DS_FMT_PROM, j, k;
-	const struct ds_psi_line *l;
-	size_t i;
-
-	if (prom) {
-		ds_w_time(w, now);
-		if (d->cgroup_mode)
-			ds_w_str(w, c->path);
-	}
-	for (i = 0; i < d->nres; i++) {
-		enum ds_psi_res r = d->order[i];
-
-		for (k = 0; k < DS_PSI_NKINDS; k++) {
-			l = (mask & (1u << r)) ? ds_psi_cg_line(c, r, k) : NULL;
-			if (l == NULL) {
-				for (j = 0; prom && j < DS_PSI_PER_LINE; j++)
-					ds_w_null(w);
-				continue;
-			}
-			if (!prom) {
-				ds_w_time(w, now);
-				if (d->cgroup_mode)
-					ds_w_str(w, c->path);
-				ds_w_str(w, ds_psi_res_name(r));
-				ds_w_str(w, ds_psi_kind_name(k));
-			}
-			write_line(w, l, ds_psi_sample_share(prev, cur, c, r, k));
-			if (!prom)
-				ds_w_row_end(w);
-		}
-	}
-	if (prom)
-		ds_w_row_end(w);
-}
-
-static void
 report(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
     struct ds_psi_sample *cur, unsigned int mask)
 {
-	uint64_t now = ds_realtime_ns();
-	size_t i, n = cur->n;
+	/* -C: the most stalled first, of the first resource of -r. */
+	struct ds_psi_rows rs = { d->how, d->order, d->nres, mask, d->all,
+	    d->topn, ds_realtime_ns() };
+	size_t n;
 	int e;
 
-	/* Each cgroup of cur with its previous sample, by path. */
-	if (prev != NULL && (e = ds_psi_sample_pair(prev, cur)) < 0)
+	if ((e = ds_psi_rows_order(&rs, prev, cur, &n)) < 0)
 		tool_errc(1, e, NULL);
-	/*
-	 * -C: the most stalled first, of the first resource of -r: "which
-	 * workload is stalled on I/O" with the default order, not
-	 * whichever resource is busiest (cpu).
-	 */
-	if (d->all && (prev != NULL || d->topn > 0))
-		ds_psi_sample_rank(prev, cur, d->order[0]);
-	if (d->topn > 0 && d->topn < n)
-		n = (size_t)d->topn;
 	tool_report_begin(&d->t, w);
-	for (i = 0; i < n; i++)
-		write_cg(d, w, prev, cur, &cur->cg[i], mask, now);
+	ds_psi_rows_write(w, &rs, prev, cur, n);
 	tool_report_end(&d->t, w);
 	d->reports++;
 }
@@ -238,16 +154,13 @@ static uint64_t
 wait_total(struct dpsi *d, struct ds_psi_sample *s,
     const struct ds_psi_trigger *tr)
 {
-	const struct ds_psi_line *l;
+	int e;
 
 	read_sample(d, s);
-	l = ds_psi_cg_line(s->n > 0 ? &s->cg[0] : NULL, tr->res, tr->kind);
-	if (l == NULL)
-		errx(1, "%s %s: no such line in %s%s", ds_psi_res_name(tr->res),
-		    ds_psi_kind_name(tr->kind), d->cgroup_mode ? "cgroup " :
-		    "proc/pressure/", d->cgroup_mode ? d->top :
-		    ds_psi_res_name(tr->res));
-	return l->total;
+	if ((e = ds_psi_noline_msg(s, tr, d->cgroup_mode ? d->top : NULL,
+	    &d->text)) != 0)
+		fatal(e, &d->text);
+	return ds_psi_cg_line(&s->cg[0], tr->res, tr->kind)->total;
 }
 
 /*
@@ -293,53 +206,15 @@ wait_events(struct dpsi *d, struct waiter *wt, struct ds_writer *w, int fd,
 	return events;
 }
 
-/*
- * The trigger's pressure file, opened to arm it; -1 with *why set when
- * there can be no trigger and the total is to be sampled instead.
- */
-static int
-wait_open(struct dpsi *d, struct waiter *wt, const char **why)
-{
-	const struct ds_psi_trigger *tr = &wt->trig;
-	const char *rn = ds_psi_res_name(tr->res);
-	int fd, e;
-
-	fd = ds_psi_trigger_open(&d->t.r, d->cgroup_mode ? d->topfd : -1,
-	    tr->res);
-	e = fd < 0 ? fd : 0;
-	if (e == -ENOENT || e == -ENODEV || e == -EOPNOTSUPP) {
-		if (d->cgroup_mode)
-			fatal_cgroup(d, e == -ENOENT ?
-			    ds_psi_cgroup_nofiles(d->topfd) : e);
-		errx(1, "proc/pressure/%s: %s", rn, ds_psi_errmsg(e, 0));
-	}
-	if (ds_psi_fallback(e, 0) != 0) {
-		*why = ds_psi_fallback_why(ds_psi_fallback(e, 0));
-		return -1;
-	}
-	if (e < 0) {
-		if (d->cgroup_mode)
-			tool_errc(1, e, "%s.pressure", rn);
-		tool_errc(1, e, "proc/pressure/%s", rn);
-	}
-	if (ds_psi_trigger_supported(fd) != 1) {
-		close(fd);
-		*why = ds_psi_fallback_why(DS_PSI_NOTKERNEL);
-		return -1;
-	}
-	if ((e = ds_psi_trigger_check(tr, ds_psi_privileged())) < 0)
-		errx(1, "%s: %s", wt->spec, ds_psi_trigger_errmsg(e));
-	return fd;
-}
-
 /* Wait mode: arm the trigger (or sample), report each event. */
 static int
 run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 {
 	struct ds_psi_sample a = { 0 }, b = { 0 }, *prev = &a, *cur = &b;
-	const char *why = NULL;
+	struct ds_psi_arming arm = { &d->t.r, d->cgroup_mode ? d->topfd : -1,
+	    d->top, &wt->trig, wt->spec };
 	uint64_t base, events;
-	int fd, e;
+	int fd, why;
 
 	/* Only the trigger's resource is read and reported. */
 	d->order[0] = wt->trig.res;
@@ -349,19 +224,15 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	d->t.has_interval = 1;
 	d->waiting = 1;
 
-	fd = wait_open(d, wt, &why);
+	/* Without a trigger to arm (why), the total is sampled. */
+	if ((why = ds_psi_arm_open(&arm, &fd, &d->text)) < 0)
+		fatal(why, &d->text);
 	/* The baseline, read before arming: the event must exceed it. */
 	base = wait_total(d, prev, &wt->trig);
-	if (fd >= 0 && (e = ds_psi_trigger_arm(fd, &wt->trig)) < 0) {
-		if (e == -EBUSY || e == -EOPNOTSUPP)
-			errx(1, "%s: %s", wt->spec, ds_psi_trigger_errmsg(e));
-		if (ds_psi_fallback(e, 1) == 0)
-			tool_errc(1, e, "%s: arming the trigger", wt->spec);
-		why = ds_psi_fallback_why(ds_psi_fallback(e, 1));
-		close(fd);
-		fd = -1;
-	}
-	events = wait_events(d, wt, w, fd, base, why, &prev, &cur);
+	if (fd >= 0 && (why = ds_psi_arm(&arm, &fd, &d->text)) < 0)
+		fatal(why, &d->text);
+	events = wait_events(d, wt, w, fd, base, ds_psi_fallback_why(why),
+	    &prev, &cur);
 	if (fd >= 0)
 		close(fd);
 	ds_psi_sample_free(&a);
@@ -412,10 +283,7 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 			d->res_explicit = 1;
 			break;
 		case 'T':
-			if ((e = ds_parse_interval(optarg, &wt->timeout_ns)) < 0)
-				tool_usage("-T '%s': %s", optarg, e == -ERANGE ?
-				    "out of range (0.01 to 2678400 seconds)" :
-				    "not a number");
+			wt->timeout_ns = tool_seconds("-T", optarg);
 			wt->has_timeout = 1;
 			wt->timeout_arg = optarg;
 			break;
@@ -450,40 +318,6 @@ operands(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 	d->cgroup_mode = d->cpath != NULL || d->all;
 }
 
-/* -c or -C: the top cgroup opened, below the v2 mount. */
-static void
-open_top(struct dpsi *d)
-{
-	struct ds_mount m;
-	char mnt[4096];
-	const char *p = d->cpath != NULL ? d->cpath : "";
-	size_t i;
-	int e;
-
-	/* The v2 hierarchy is wherever the mount table says. */
-	if ((e = ds_cgroup2_mount(&d->t.r, mnt, sizeof(mnt))) == -ENOENT)
-		errx(1, "proc/self/mountinfo: no cgroup2 mount "
-		    "(no cgroup v2 hierarchy to read)");
-	if (e < 0)
-		tool_errc(1, e, "proc/self/mountinfo");
-	memset(&m, 0, sizeof(m));
-	m.mnt = mnt;
-	while (*p == '/')
-		p++;
-	if ((d->top = malloc(strlen(p) + 2)) == NULL)
-		err(1, NULL);
-	d->top[0] = '/';
-	strcpy(d->top + 1, p);
-	/* "/a/b/" and "/a/b" are one cgroup. */
-	for (i = strlen(d->top); i > 1 && d->top[i - 1] == '/'; i--)
-		d->top[i - 1] = '\0';
-	d->topfd = ds_cgroup_open(&d->t.r, &m, d->top);
-	if (d->topfd == -EINVAL)
-		errx(1, "cgroup %s: \"..\" leaves the hierarchy", d->top);
-	if (d->topfd < 0)
-		tool_errc(1, d->topfd, "cgroup %s (under %s)", d->top, m.mnt);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -491,27 +325,27 @@ main(int argc, char **argv)
 	struct ds_writer w;
 	struct ds_psi_cols pc;
 	struct dpsi d;
-	size_t i;
 	int status;
 
 	memset(&d, 0, sizeof(d));
 	tool_init(&d.t, argv, &info);
 	d.topfd = -1;
-	for (i = 0; i < DS_PSI_NRES; i++)
-		d.order[i] = default_order[i];
-	d.nres = DS_PSI_NRES;
+	d.nres = ds_psi_order_default(d.order);
 	options_parse(&d, &wt, argc, argv);
 	d.topn = d.t.top;
 	operands(&d, &wt, argc - optind, argv + optind);
 	tool_start(&d.t);
-	if (d.cgroup_mode)
-		open_top(&d);
+	/* -c or -C: the top cgroup opened, below the v2 mount. */
+	if (d.cgroup_mode && (d.topfd = ds_cgroup_top_open(&d.t.r, d.cpath,
+	    &d.top, &d.text)) < 0)
+		fatal(d.topfd, &d.text);
 	if (wt.spec != NULL && d.t.fmt == DS_FMT_PROM) {
 		d.order[0] = wt.trig.res;
 		d.nres = 1;
 	}
-	ds_psi_columns((d.cgroup_mode ? DS_PSICOL_CGROUP : 0) |
-	    (d.t.fmt == DS_FMT_PROM ? DS_PSICOL_PROM : 0), d.order, d.nres, &pc);
+	d.how = (d.cgroup_mode ? DS_PSICOL_CGROUP : 0) |
+	    (d.t.fmt == DS_FMT_PROM ? DS_PSICOL_PROM : 0);
+	ds_psi_columns(d.how, d.order, d.nres, &pc);
 	ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n, d.t.header, "dpsi");
 	tool_writer(&d.t, &w);
 	if (wt.spec != NULL) {

@@ -99,20 +99,32 @@ ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b)
 }
 
 int
+ds_buf_vprintf(struct ds_buf *out, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	out->len = 0;
+	if (out->data != NULL)
+		out->data[0] = '\0';
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || ds_buf_reserve(out, (size_t)n + 1) < 0)
+		return -ENOMEM;
+	vsnprintf(out->data, (size_t)n + 1, fmt, ap);
+	out->len = (size_t)n;
+	return 1;
+}
+
+int
 ds_buf_printf(struct ds_buf *out, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int e;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	e = ds_buf_vprintf(out, fmt, ap);
 	va_end(ap);
-	out->len = 0;
-	if (n < 0 || ds_buf_reserve(out, (size_t)n + 1) < 0)
-		return -ENOMEM;
-	va_start(ap, fmt);
-	vsnprintf(out->data, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	out->len = (size_t)n;
-	return 1;
+	return e;
 }

@@ -1022,6 +1022,90 @@ int ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
     struct ds_buf *out);
 
 /*
+ * The rows of a report of pressure (lib/psirow.c), in the columns of
+ * ds_psi_columns(how, order, nres): the resources of order whose bit is
+ * in mask (the others null in prom, else left out), at now (realtime
+ * ns); with rank the cgroups most stalled first (ds_psi_sample_rank of
+ * order[0]) when there is a prev or a top; only the first top (0: all).
+ */
+struct ds_psi_rows {
+	unsigned int how;		/* DS_PSICOL_CGROUP, DS_PSICOL_PROM */
+	const enum ds_psi_res *order;
+	size_t nres;
+	unsigned int mask;
+	int rank;
+	uint64_t top;
+	uint64_t now;
+};
+/* The resources in the default order into order: io memory cpu irq. */
+size_t ds_psi_order_default(enum ds_psi_res *order);
+/*
+ * Pair cur with prev (NULL: none; ds_psi_sample_pair), rank it, and
+ * say in *n how many of its elements to report.  0 or -ENOMEM.
+ */
+int ds_psi_rows_order(const struct ds_psi_rows *rs,
+    const struct ds_psi_sample *prev, struct ds_psi_sample *cur, size_t *n);
+/*
+ * Write the rows of cur's first n elements: one row per line (time,
+ * cgroup, resource, kind, avg10 avg60 avg300 in percent, the total in
+ * us, the share since prev or null), or in prom one wide row each.
+ */
+void ds_psi_rows_write(struct ds_writer *w, const struct ds_psi_rows *rs,
+    const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
+    size_t n);
+/*
+ * What ends a report after ds_psi_sample_read(src, s) returned e, into
+ * out: 1 with the message (PSI off, no PSI or no pressure files, the
+ * walk failed, the cgroup gone or its accounting off: these last unless
+ * warned, a note already said), 0 when a report is to be made (e 0, a
+ * problem noted, no cgroup below the top), -ENOMEM with out empty.
+ */
+int ds_psi_sample_fatal(const struct ds_psi_src *src,
+    const struct ds_psi_sample *s, int e, int warned, struct ds_buf *out);
+/*
+ * 0 when the first element of s has the trigger's line; else 1 with out
+ * saying there is no such line in the cgroup top (NULL: the system's
+ * file), or -ENOMEM.
+ */
+int ds_psi_noline_msg(const struct ds_psi_sample *s,
+    const struct ds_psi_trigger *tr, const char *top, struct ds_buf *out);
+
+/*
+ * Arming a trigger (lib/psiarm.c) on the pressure file of the cgroup
+ * dirfd (its path top, for messages) or with dirfd -1 of the system.
+ * Each returns 0 with *fd ready (opened and the trigger checked as this
+ * process may set it; armed), a reason to sample the total instead
+ * with *fd -1 (DS_PSI_NOWRITE, DS_PSI_NOTKERNEL from opening,
+ * DS_PSI_REFUSED from arming: ds_psi_fallback_why), or -errno with out
+ * holding the message ("proc/pressure/io: why", "cgroup /a: why",
+ * "SPEC: why"; empty when it could not be made) and *fd closed.
+ */
+struct ds_psi_arming {
+	const struct ds_root *r;
+	int dirfd;
+	const char *top;
+	const struct ds_psi_trigger *tr;
+	const char *spec;		/* the trigger as given */
+};
+int ds_psi_arm_open(const struct ds_psi_arming *a, int *fd,
+    struct ds_buf *out);
+int ds_psi_arm(const struct ds_psi_arming *a, int *fd, struct ds_buf *out);
+
+/*
+ * The cgroup a tool is pointed at (lib/cgtop.c).  ds_cgroup_path_top:
+ * path (NULL: "") as "/" followed by it without leading or trailing
+ * '/' ("a/b/" is "/a/b", "" is "/"); malloc'd, NULL when out of memory.
+ * ds_cgroup_top_open: that cgroup's directory below the cgroup v2 mount
+ * (ds_cgroup2_mount, ds_cgroup_open) with *top its path (malloc'd), or
+ * -errno with *top NULL and out holding the message (empty when out of
+ * memory): -ENOENT no cgroup2 mount, -EINVAL ".." in path, or why the
+ * mount table or the directory could not be read.
+ */
+char *ds_cgroup_path_top(const char *path);
+int ds_cgroup_top_open(const struct ds_root *r, const char *path,
+    char **top, struct ds_buf *out);
+
+/*
  * Processes and cgroups: process scans and their I/O rates, the cgroup
  * v2 tree and its io.stat, CPU time from /proc/stat, and the rows of a
  * report per process or cgroup.

@@ -6,6 +6,8 @@
 #ifndef DISKSTAT_INTERNAL_H
 #define DISKSTAT_INTERNAL_H
 
+#include <stdarg.h>
+
 #include "diskstat.h"
 
 /*
@@ -43,9 +45,14 @@ int ds_read_fd(int fd, struct ds_buf *b);
 int ds_buf_reserve(struct ds_buf *b, size_t n);
 /* Empty b (still NUL-terminated, as after a failed read); returns e. */
 int ds_buf_fail(struct ds_buf *b, int e);
-/* printf into out, replacing its contents: 1, or -ENOMEM. */
+/*
+ * printf into out, replacing its contents (a message: the library never
+ * prints, so where a tool needs a sentence the library makes it here):
+ * 1, or -ENOMEM with out empty.
+ */
 int ds_buf_printf(struct ds_buf *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+int ds_buf_vprintf(struct ds_buf *out, const char *fmt, va_list ap);
 
 #define DS_LINES_CUT (DS_LINES_WINDOW - 1)	/* as long or longer: cut */
 

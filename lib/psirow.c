@@ -1,7 +1,7 @@
 /*
  * The report of pressure: its columns (names, types, Prometheus
- * families), the messages for what a sample noted, and for a trigger
- * that will not do.
+ * families), its rows, the messages for what a sample noted or what
+ * ends the report, and for a trigger that will not do.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -148,4 +148,155 @@ ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
 	if ((e = ds_psi_trigger_check(t, 1)) < 0)
 		return ds_buf_printf(out, "%s", ds_psi_trigger_errmsg(e));
 	return 0;
+}
+
+size_t
+ds_psi_order_default(enum ds_psi_res *order)
+{
+	/* Storage first: the question is whether the disk is the problem. */
+	static const enum ds_psi_res def[DS_PSI_NRES] = {
+		DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_CPU, DS_PSI_IRQ
+	};
+
+	memcpy(order, def, sizeof(def));
+	return DS_PSI_NRES;
+}
+
+int
+ds_psi_rows_order(const struct ds_psi_rows *rs, const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur, size_t *n)
+{
+	int e;
+
+	/* Each cgroup of cur with its previous sample, by path. */
+	if (prev != NULL && (e = ds_psi_sample_pair(prev, cur)) < 0)
+		return e;
+	/*
+	 * The most stalled first, of the first resource: "which workload
+	 * is stalled on I/O" with the default order, not whichever
+	 * resource is busiest (cpu).
+	 */
+	if (rs->rank && (prev != NULL || rs->top > 0))
+		ds_psi_sample_rank(prev, cur, rs->order[0]);
+	*n = cur->n;
+	if (rs->top > 0 && rs->top < *n)
+		*n = (size_t)rs->top;
+	return 0;
+}
+
+/* A line's values: the averages (hundredths of a percent), total, share. */
+static void
+write_line(struct ds_writer *w, const struct ds_psi_line *l, double pct)
+{
+	ds_w_f(w, (double)l->avg[0] / 100);
+	ds_w_f(w, (double)l->avg[1] / 100);
+	ds_w_f(w, (double)l->avg[2] / 100);
+	ds_w_u64(w, l->total);
+	if (pct >= 0)
+		ds_w_f(w, pct);
+	else
+		ds_w_null(w);
+}
+
+/* Rows of one cgroup (or the system). */
+static void
+write_cg(struct ds_writer *w, const struct ds_psi_rows *rs,
+    const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
+    const struct ds_psi_cg *c)
+{
+	/* Prometheus: one wide row, a family per column, null for none. */
+	int prom = (rs->how & DS_PSICOL_PROM) != 0, j, k;
+	int cg = (rs->how & DS_PSICOL_CGROUP) != 0;
+	const struct ds_psi_line *l;
+	size_t i;
+
+	if (prom) {
+		ds_w_time(w, rs->now);
+		if (cg)
+			ds_w_str(w, c->path);
+	}
+	for (i = 0; i < rs->nres && i < DS_PSI_NRES; i++) {
+		enum ds_psi_res r = rs->order[i];
+
+		for (k = 0; k < DS_PSI_NKINDS; k++) {
+			l = (rs->mask & (1u << r)) ? ds_psi_cg_line(c, r, k) :
+			    NULL;
+			if (l == NULL) {
+				for (j = 0; prom && j < DS_PSI_PER_LINE; j++)
+					ds_w_null(w);
+				continue;
+			}
+			if (!prom) {
+				ds_w_time(w, rs->now);
+				if (cg)
+					ds_w_str(w, c->path);
+				ds_w_str(w, ds_psi_res_name(r));
+				ds_w_str(w, ds_psi_kind_name(k));
+			}
+			write_line(w, l, ds_psi_sample_share(prev, cur, c, r, k));
+			if (!prom)
+				ds_w_row_end(w);
+		}
+	}
+	if (prom)
+		ds_w_row_end(w);
+}
+
+void
+ds_psi_rows_write(struct ds_writer *w, const struct ds_psi_rows *rs,
+    const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < cur->n; i++)
+		write_cg(w, rs, prev, cur, &cur->cg[i]);
+}
+
+/* The cgroup's problem: the library's reason, or the errno's. */
+static int
+cgroup_msg(struct ds_buf *out, const char *top, int e)
+{
+	const char *m = ds_psi_errmsg(e, 1);
+
+	return ds_buf_printf(out, "cgroup %s: %s", top, m != NULL ? m :
+	    strerror(e < 0 ? -e : e));
+}
+
+int
+ds_psi_sample_fatal(const struct ds_psi_src *src,
+    const struct ds_psi_sample *s, int e, int warned, struct ds_buf *out)
+{
+	/* PSI off: said however many reports came before. */
+	if (e == -EOPNOTSUPP && s->nnote > 0)
+		return ds_psi_note_msg(&s->note[s->nnote - 1], out);
+	if (e == -ENOMEM) {
+		out->len = 0;
+		return -ENOMEM;
+	}
+	if (e < 0 && src->all)
+		return ds_buf_printf(out, "cgroup %s: %s", src->top, strerror(-e));
+	/* No PSI, or (a cgroup) the cgroup gone or its accounting off. */
+	if (e == -ENOENT && src->topfd < 0)
+		return ds_buf_printf(out, "proc/pressure: %s", ds_psi_errmsg(e, 0));
+	if (e == -ENODATA && !warned && !src->explicit)
+		return ds_buf_printf(out, "proc/pressure: no pressure files");
+	if (e < 0 && src->topfd >= 0 && !warned)
+		return cgroup_msg(out, src->top, e);
+	/* No cgroup below the top (all) is an empty report, not an error. */
+	return 0;
+}
+
+int
+ds_psi_noline_msg(const struct ds_psi_sample *s,
+    const struct ds_psi_trigger *tr, const char *top, struct ds_buf *out)
+{
+	const char *rn = ds_psi_res_name(tr->res);
+
+	if (ds_psi_cg_line(s->n > 0 ? &s->cg[0] : NULL, tr->res,
+	    tr->kind) != NULL)
+		return 0;
+	return ds_buf_printf(out, "%s %s: no such line in %s%s", rn,
+	    ds_psi_kind_name(tr->kind), top != NULL ? "cgroup " :
+	    "proc/pressure/", top != NULL ? top : rn);
 }

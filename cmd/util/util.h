@@ -103,6 +103,9 @@ void tool_interval(struct tool *t, int *argc, char **argv);
 void tool_interval_only(struct tool *t, int argc, char **argv);
 void tool_start(struct tool *t);
 
+/* seconds.c: an option's seconds ("-T 2.5") in ns, or a usage error. */
+uint64_t tool_seconds(const char *what, const char *s);
+
 /* report.c: writers, reports and -w, the wait, signals, exit checks. */
 void tool_signals(void);
 void tool_writer(struct tool *t, struct ds_writer *w);

@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "tap.h"
+#include "tree.h"
 
 #define S 1000000000ull
 
@@ -159,35 +160,6 @@ test_rank(void)
 	ds_psi_sample_free(&b);
 }
 
-static char tree[] = "/tmp/psisample-unit.XXXXXX";
-
-static void
-put(const char *rel, const char *text)
-{
-	char p[256];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	if (text == NULL) {
-		mkdir(p, 0755);
-		return;
-	}
-	fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		perror(p);
-	if (fd >= 0)
-		close(fd);
-}
-
-static int
-dir(const char *rel)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	return open(p, O_RDONLY | O_DIRECTORY);
-}
-
 static void
 test_read(void)
 {
@@ -206,25 +178,22 @@ test_read(void)
 	char cmd[128];
 	int cg;
 
-	if (mkdtemp(tree) == NULL) {
-		perror("mkdtemp");
-		exit(1);
-	}
-	put("proc", NULL);
-	put("proc/pressure", NULL);
-	put("proc/pressure/io", io);
-	put("proc/pressure/memory", mem);
-	put("cg", NULL);
-	put("cg/a", NULL);
-	put("cg/a/io.pressure", io);
-	put("cg/a/cgroup.procs", "");
-	put("cg/a/b", NULL);
-	put("cg/a/b/io.pressure", io);
-	put("cg/a/b/cgroup.procs", "");
-	put("cg/c", NULL);
-	put("cg/c/cgroup.procs", "");
-	put("cg/gone", NULL);
-	ds_root_open(&r, tree);
+	tree_make("psisample-unit");
+	tree_put("proc", NULL);
+	tree_put("proc/pressure", NULL);
+	tree_put("proc/pressure/io", io);
+	tree_put("proc/pressure/memory", mem);
+	tree_put("cg", NULL);
+	tree_put("cg/a", NULL);
+	tree_put("cg/a/io.pressure", io);
+	tree_put("cg/a/cgroup.procs", "");
+	tree_put("cg/a/b", NULL);
+	tree_put("cg/a/b/io.pressure", io);
+	tree_put("cg/a/b/cgroup.procs", "");
+	tree_put("cg/c", NULL);
+	tree_put("cg/c/cgroup.procs", "");
+	tree_put("cg/gone", NULL);
+	ds_root_open(&r, tree_top);
 
 	memset(&src, 0, sizeof(src));
 	src.r = &r;
@@ -245,7 +214,7 @@ test_read(void)
 	ok(s.nnote == 2 && s.note[1].res == DS_PSI_IRQ &&
 	    s.note[1].e == -ENOENT, "read: irq asked for by name: noted");
 
-	cg = dir("cg/a");
+	cg = tree_open("cg/a");
 	src.topfd = cg;
 	src.top = "/a";
 	src.order = two;
@@ -259,18 +228,18 @@ test_read(void)
 	    "read: -c /a: memory.pressure missing, noted with the path");
 	close(cg);
 	src.explicit = 0;
-	cg = dir("cg/c");
+	cg = tree_open("cg/c");
 	src.topfd = cg;
 	is_int(ds_psi_sample_read(&src, &s), -ENODEV,
 	    "read: a cgroup without pressure files: -ENODEV");
 	is_int(s.n, 0, "read: and nothing in the sample");
 	close(cg);
-	cg = dir("cg/gone");
+	cg = tree_open("cg/gone");
 	is_int(ds_psi_cgroup_nofiles(cg), -ENOENT,
 	    "nofiles: without cgroup.procs either: removed");
 	close(cg);
 
-	cg = dir("cg");
+	cg = tree_open("cg");
 	src.topfd = cg;
 	src.top = "/";
 	src.all = 1;
@@ -279,7 +248,7 @@ test_read(void)
 	    strcmp(s.cg[1].path, "/a/b") == 0 && s.nnote == 0,
 	    "read: /a and /a/b, not the top, not those without files");
 	close(cg);
-	cg = dir("cg/a");
+	cg = tree_open("cg/a");
 	src.topfd = cg;
 	src.top = "/a";
 	is_int(ds_psi_sample_read(&src, &s), 0, "read: the walk from /a");
@@ -289,22 +258,20 @@ test_read(void)
 
 	src.all = 0;
 	src.topfd = -1;
-	put("proc/pressure/io", "");
-	unlink(strcat(strcpy(cmd, tree), "/proc/pressure/memory"));
+	tree_put("proc/pressure/io", "");
+	unlink(strcat(strcpy(cmd, tree_top), "/proc/pressure/memory"));
 	is_int(ds_psi_sample_read(&src, &s), -ENODATA,
 	    "read: proc/pressure without a good file: -ENODATA");
 	ok(s.nnote == 1 && s.note[0].e == -EINVAL,
 	    "read: the empty io file noted");
-	unlink(strcat(strcpy(cmd, tree), "/proc/pressure/io"));
-	rmdir(strcat(strcpy(cmd, tree), "/proc/pressure"));
+	unlink(strcat(strcpy(cmd, tree_top), "/proc/pressure/io"));
+	rmdir(strcat(strcpy(cmd, tree_top), "/proc/pressure"));
 	is_int(ds_psi_sample_read(&src, &s), -ENOENT,
 	    "read: no proc/pressure: -ENOENT");
 	ds_psi_sample_free(&s);
 	ds_buf_free(&scratch);
 	ds_root_close(&r);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", tree);
+	tree_remove();
 }
 
 int

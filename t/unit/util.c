@@ -1,7 +1,8 @@
 /*
  * The tools' archive (cmd/util/libutil.a): common options and what -n
- * means, interval operands, usage and --help, message paths.  What
- * exits is run in a child, its status and stderr checked.
+ * means, interval operands, usage and --help, message paths, an
+ * option's seconds.  What exits is run in a child, its status and
+ * stderr checked.
  */
 #include <sys/wait.h>
 
@@ -191,6 +192,37 @@ test_path(void)
 	is_str(b, "/tmp/tree/sys/block", "path: two in one message");
 }
 
+static void
+bad_seconds(void)
+{
+	tool_init(&t, argv0, &info_none);
+	tool_seconds("-T", "2x");
+}
+
+static void
+far_seconds(void)
+{
+	tool_init(&t, argv0, &info_none);
+	tool_seconds("-T", "2678401");
+}
+
+/* cmd/util/seconds.c: an option's seconds, as an interval's. */
+static void
+test_seconds(void)
+{
+	char buf[4096];
+
+	is_u64(tool_seconds("-T", "2.5"), 2500000000ull, "-T 2.5: in ns");
+	is_u64(tool_seconds("-T", "0.01"), 10000000ull, "-T 0.01: the least");
+	is_int(child(bad_seconds, 2, buf, sizeof(buf)), 2, "-T 2x: exit 2");
+	is_str(buf, "util: -T '2x': not a number\nusage: tool\n",
+	    "-T 2x: why, then the synopsis");
+	is_int(child(far_seconds, 2, buf, sizeof(buf)), 2,
+	    "-T 2678401: exit 2");
+	is_str(buf, "util: -T '2678401': out of range (0.01 to 2678400 "
+	    "seconds)\nusage: tool\n", "-T past 31 days: the range");
+}
+
 int
 main(void)
 {
@@ -198,5 +230,6 @@ main(void)
 	test_exits();
 	test_operands();
 	test_path();
+	test_seconds();
 	return tap_done();
 }
