@@ -113,4 +113,10 @@ int tool_wait(const struct tool *t, uint64_t *deadline);
 void tool_exit_check(void);
 _Noreturn void tool_exit(int status);
 
+/* devsel.c: device operands. */
+size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
+
+/* said.c: the library's sentences, each as a warning. */
+void tool_said(struct ds_buf *said);
+
 #endif
