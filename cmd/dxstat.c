@@ -20,7 +20,7 @@ struct dx {
 	struct ds_writer w;
 	struct ds_buf buf, scratch;
 	struct ds_buf said;	/* sentences to warn (ds_rows_said) */
-	size_t last_bad, last_first_bad;
+	struct ds_badseen bad;	/* the damaged lines last told */
 	int extra_said;		/* a line of 12-14 or 16 values was told */
 };
 
@@ -72,26 +72,23 @@ static void
 row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
     uint64_t interval_ns, uint64_t time_ns)
 {
-	const char *name = NULL;
+	const char *name;
 	int e;
 
-	if (!x->extra_said && ds_disk_extra(c) > 0) {
+	if (!x->extra_said && (e = ds_said_extra(&x->said, c)) != 0) {
 		x->extra_said = 1;
-		warnx("%s: %u values where the kernel prints %u: read as "
-		    "that format, the rest unused (said once)", c->name,
-		    c->ncounters, ds_disk_known(c->ncounters));
+		tool_said(&x->said);
 	}
-	e = ds_disksel_show(&x->ds, c, p != NULL);
+	e = ds_disksel_pick(&x->ds, c, p != NULL, &name);
 	if (x->ds.bd_error != 0) {
 		tool_warnc(x->ds.bd_error, "%s", tool_path(&x->t, "sys/block"));
 		x->ds.bd_error = 0;
 	}
-	if (e == 0)
-		return;
-	if (e < 0 || (x->ds.dm && (e = ds_disksel_dm(&x->ds, c->name,
-	    &name)) < 0))
+	if (e < 0)
 		tool_errc(1, e, NULL);
-	(void)ds_xstat_row(&x->w, p, c, name, interval_ns, time_ns, x->zero);
+	if (e > 0)
+		(void)ds_xstat_row(&x->w, p, c, name, interval_ns, time_ns,
+		    x->zero);
 }
 
 static void
@@ -129,12 +126,7 @@ warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
 {
 	int e;
 
-	if (s->bad == 0 || (s->bad == x->last_bad &&
-	    s->first_bad == x->last_first_bad))
-		return;
-	x->last_bad = s->bad;
-	x->last_first_bad = s->first_bad;
-	if ((e = ds_said_bad(&x->said, what, s)) < 0)
+	if ((e = ds_said_bad_new(&x->said, what, s, &x->bad)) < 0)
 		tool_errc(1, e, NULL);
 	tool_said(&x->said);
 }
@@ -243,9 +235,6 @@ from_files(struct dx *x)
 	if (e < 0)
 		tool_errc(1, e, "%s", f.failed);
 	report_lines(x, &f.rows, f.interval_ns, f.time_ns);
-	if ((e = ds_snapfiles_said(&f, &x->said)) < 0)
-		tool_errc(1, e, NULL);
-	tool_said(&x->said);
 	ds_snapfiles_close(&f);
 }
 
@@ -256,10 +245,6 @@ sample_loop(struct dx *x)
 	uint64_t reports = 0, deadline;
 	int cur = 0;
 
-	if (!x->t.has_interval) {
-		since_boot(x);
-		return;
-	}
 	memset(s, 0, sizeof(s));
 	take(x, &s[0]);
 	deadline = ds_boottime_ns() + x->t.interval_ns;
@@ -267,14 +252,12 @@ sample_loop(struct dx *x)
 		report(x, NULL, &s[0].ds, s[0].uptime_ns, s[0].time_ns);
 		reports++;
 	}
-	while (x->t.has_interval && (x->t.count == 0 ||
-	    reports < x->t.count)) {
+	while (x->t.count == 0 || reports < x->t.count) {
 		if (tool_wait(&x->t, &deadline))
 			break;
 		take(x, &s[!cur]);
 		report(x, &s[cur].ds, &s[!cur].ds,
-		    s[!cur].uptime_ns > s[cur].uptime_ns ?
-		    s[!cur].uptime_ns - s[cur].uptime_ns : 0, s[!cur].time_ns);
+		    ds_sample_interval(&s[cur], &s[!cur]), s[!cur].time_ns);
 		cur = !cur;
 		reports++;
 	}
@@ -372,6 +355,8 @@ main(int argc, char **argv)
 	tool_writer(&x.t, &x.w);
 	if (x.nfiles > 0)
 		from_files(&x);
+	else if (!x.t.has_interval)
+		since_boot(&x);
 	else
 		sample_loop(&x);
 	ds_writer_free(&x.w);

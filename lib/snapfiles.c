@@ -7,45 +7,11 @@
  * the other in a buffer: the caller prints them.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diskstat.h"
-
-/* Append a sentence and its NUL to said. */
-static int
-say(struct ds_buf *said, const char *fmt, ...)
-{
-	va_list ap;
-	int n, e;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	/* The sentence, its NUL, and the buffer's own NUL after it. */
-	if ((e = ds_buf_reserve(said, (size_t)n + 1)) < 0)
-		return e;
-	va_start(ap, fmt);
-	vsnprintf(said->data + said->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	said->len += (size_t)n + 1;
-	said->data[said->len] = '\0';
-	return 0;
-}
-
-int
-ds_said_bad(struct ds_buf *said, const char *what,
-    const struct ds_diskstats *s)
-{
-	if (s->bad == 0)
-		return 0;
-	return say(said, "%s: line %zu: not a diskstats line (%zu line%s "
-	    "skipped)", what, s->first_bad, s->bad, s->bad == 1 ? "" : "s");
-}
 
 void
 ds_rows_init(struct ds_rows *rs, struct ds_lines *l, struct ds_older *o,
@@ -105,12 +71,18 @@ ds_rows_said(const struct ds_rows *rs, struct ds_buf *said)
 	if (o != NULL) {
 		if ((e = ds_said_bad(said, o->what, &o->pend)) < 0)
 			return e;
-		if (o->twice > 0 && (e = say(said, "%s: line %zu: a device "
+		if (o->twice > 0 && (e = ds_said(said, "%s: line %zu: a device "
 		    "listed again (%zu line%s skipped)", rs->what,
 		    o->first_twice, o->twice, o->twice == 1 ? "" : "s")) < 0)
 			return e;
 	}
-	return ds_said_bad(said, rs->what, &rs->bad);
+	if ((e = ds_said_bad(said, rs->what, &rs->bad)) < 0)
+		return e;
+	/* Since boot after a reboot: the earlier file was only read. */
+	if (rs->only_read != NULL)
+		return ds_said_bad(said, rs->only_read->what,
+		    &rs->only_read->pend);
+	return 0;
 }
 
 /* A file that could not be opened: why, as the caller will say it. */
@@ -121,7 +93,7 @@ open_fail(struct ds_snapfiles *f, int e, const char *what,
 	int m;
 
 	f->failed = what;
-	if (s->why != NULL && (m = say(&f->why, "%s: line %zu: %s", what,
+	if (s->why != NULL && (m = ds_said(&f->why, "%s: line %zu: %s", what,
 	    s->why_line, s->why)) < 0)
 		return m;
 	return e;
@@ -150,7 +122,7 @@ ds_snapfiles_open(struct ds_snapfiles *f, const char *const *path, int n,
 		return open_fail(f, e, what, &f->b);
 	if ((e = ds_snap_interval(&f->a, &f->b, &f->interval_ns)) < 0) {
 		f->failed = what;
-		e = say(&f->why, "%s and %s were taken at the same uptime",
+		e = ds_said(&f->why, "%s and %s were taken at the same uptime",
 		    path[0], path[1]);
 		return e < 0 ? e : -EINVAL;
 	}
@@ -159,7 +131,8 @@ ds_snapfiles_open(struct ds_snapfiles *f, const char *const *path, int n,
 	if (e == 0)
 		return 0;
 	f->reboot = 1;
-	if ((e = say(said, "%s: uptime below %s's (a reboot between them?): "
+	f->rows.only_read = &f->o;
+	if ((e = ds_said(said, "%s: uptime below %s's (a reboot between them?): "
 	    "reporting since boot", path[1], path[0])) < 0)
 		return e;
 	/*
@@ -170,15 +143,6 @@ ds_snapfiles_open(struct ds_snapfiles *f, const char *const *path, int n,
 	if ((e = ds_older_read(&f->o, &pr, NULL, &p)) < 0)
 		return e;
 	f->failed = NULL;
-	return 0;
-}
-
-int
-ds_snapfiles_said(const struct ds_snapfiles *f, struct ds_buf *said)
-{
-	/* Since boot after a reboot: the earlier file was only read. */
-	if (f->reboot)
-		return ds_said_bad(said, f->o.what, &f->o.pend);
 	return 0;
 }
 

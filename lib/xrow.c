@@ -89,6 +89,12 @@ ds_sample_open(const struct ds_root *r, struct ds_lines *l,
 	return whole;
 }
 
+uint64_t
+ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b)
+{
+	return b->uptime_ns > a->uptime_ns ? b->uptime_ns - a->uptime_ns : 0;
+}
+
 int
 ds_snap_take(const struct ds_root *r, struct ds_buf *text,
     struct ds_buf *scratch, struct ds_buf *head, const char **rel)
