@@ -75,10 +75,9 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	const char *name;
 	int e;
 
-	if (!x->extra_said && (e = ds_said_extra(&x->said, c)) != 0) {
+	if (!x->extra_said && tool_said(ds_said_extra(&x->said, c),
+	    &x->said) > 0)
 		x->extra_said = 1;
-		tool_said(&x->said);
-	}
 	e = ds_disksel_pick(&x->ds, c, p != NULL, &name);
 	if (x->ds.bd_error != 0) {
 		tool_warnc(x->ds.bd_error, "%s", tool_path(&x->t, "sys/block"));
@@ -124,11 +123,7 @@ report(struct dx *x, const struct ds_diskstats *prev,
 static void
 warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
 {
-	int e;
-
-	if ((e = ds_said_bad_new(&x->said, what, s, &x->bad)) < 0)
-		tool_errc(1, e, NULL);
-	tool_said(&x->said);
+	tool_said(ds_said_bad_new(&x->said, what, s, &x->bad), &x->said);
 }
 
 /*
@@ -154,9 +149,7 @@ report_lines(struct dx *x, struct ds_rows *rs, uint64_t interval_ns,
 	if (e < 0)
 		tool_report_fail(&x->t, e, "%s", rs->failed);
 	report_end(x);
-	if ((e = ds_rows_said(rs, &x->said)) < 0)
-		tool_errc(1, e, NULL);
-	tool_said(&x->said);
+	tool_said(ds_rows_said(rs, &x->said), &x->said);
 }
 
 /* Read proc/diskstats and, next to it, the time base. */
@@ -228,8 +221,9 @@ from_files(struct dx *x)
 	struct ds_snapfiles f;
 	int e;
 
+	/* Warnings first (a reboot between the files), then a failure. */
 	e = ds_snapfiles_open(&f, x->files, x->nfiles, &x->buf, &x->said);
-	tool_said(&x->said);
+	tool_said(0, &x->said);
 	if (e < 0 && f.why.len > 0)
 		errx(1, "%s", f.why.data);
 	if (e < 0)

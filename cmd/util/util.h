@@ -117,6 +117,6 @@ _Noreturn void tool_exit(int status);
 size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
 
 /* said.c: the library's sentences, each as a warning. */
-void tool_said(struct ds_buf *said);
+int tool_said(int e, struct ds_buf *said);
 
 #endif

@@ -216,11 +216,11 @@ said(void)
 	tool_init(&t, argv0, &info_none);
 	if (ds_said(&b, "one %d", 1) < 0 || ds_said(&b, "two\tx") < 0)
 		exit(98);
-	tool_said(&b);
-	if (b.len != 0 || b.data[0] != '\0')
+	if (tool_said(1, &b) != 1 || b.len != 0 || b.data[0] != '\0')
 		exit(97);
-	tool_said(&b);
+	tool_said(0, &b);
 	ds_buf_free(&b);
+	tool_said(-ENOMEM, &b);
 	exit(0);
 }
 
@@ -235,9 +235,10 @@ test_said(void)
 	    "util: sdz: no such block device\n"
 	    "util: /dev/mapper/vg: no such block device\n",
 	    "unmatched: a glob, then names, in order");
-	is_int(child(said, 2, buf, sizeof(buf)), 0, "said: emptied");
-	is_str(buf, "util: one 1\nutil: two\\tx\n",
-	    "said: each sentence a warning, escaped, once");
+	is_int(child(said, 2, buf, sizeof(buf)), 1, "said: -ENOMEM exits 1");
+	is_str(buf, "util: one 1\nutil: two\\tx\nutil: Cannot allocate "
+	    "memory\n", "said: each sentence a warning, escaped, once; then "
+	    "the error");
 }
 
 int
