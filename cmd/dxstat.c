@@ -7,12 +7,6 @@
 
 #include "util/util.h"
 
-struct sample {
-	struct ds_diskstats ds;
-	uint64_t uptime_ns;
-	uint64_t time_ns;	/* wall clock; 0 unknown */
-};
-
 struct dx {
 	struct tool t;
 	int zero, noboot, snap;
@@ -25,7 +19,8 @@ struct dx {
 	struct ds_pair pair;	/* prev index minus the row's, last match */
 	struct ds_writer w;
 	struct ds_buf buf, scratch;
-	size_t last_bad, last_first_bad;
+	struct ds_buf said;	/* sentences to warn (ds_rows_said) */
+	struct ds_badseen bad;	/* the damaged lines last told */
 	int extra_said;		/* a line of 12-14 or 16 values was told */
 };
 
@@ -52,20 +47,11 @@ static const struct tool_info info = { synopsis, options, TOOL_N_NONE };
 static void
 say_unmatched(struct dx *x)
 {
-	size_t i;
-
 	if (x->sel_said)
 		return;
 	x->sel_said = 1;
-	for (i = 0; i < x->sel.n; i++) {
-		const struct ds_devop *op = &x->sel.op[i];
-
-		if (op->matched)
-			continue;
-		warnx("%s: %s", op->arg, op->glob ? "no device matches" :
-		    "no such device");
+	if (tool_unmatched(&x->sel, "no such device") > 0)
 		x->status = 1;
-	}
 	/*
 	 * Devices come and go on the running system, so a sampling run
 	 * waits for them; a captured tree never changes: if nothing named
@@ -86,48 +72,22 @@ static void
 row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
     uint64_t interval_ns, uint64_t time_ns)
 {
-	uint64_t d[DS_NCOUNTERS];
-	struct ds_xstat xs;
-	const char *name = NULL;
-	uint32_t have;
-	int j, e;
+	const char *name;
+	int e;
 
-	if (!x->extra_said && ds_disk_extra(c) > 0) {
+	if (!x->extra_said && tool_said(ds_said_extra(&x->said, c),
+	    &x->said) > 0)
 		x->extra_said = 1;
-		warnx("%s: %u values where the kernel prints %u: read as "
-		    "that format, the rest unused (said once)", c->name,
-		    c->ncounters, ds_disk_known(c->ncounters));
-	}
-	e = ds_disksel_show(&x->ds, c, p != NULL);
+	e = ds_disksel_pick(&x->ds, c, p != NULL, &name);
 	if (x->ds.bd_error != 0) {
 		tool_warnc(x->ds.bd_error, "%s", tool_path(&x->t, "sys/block"));
 		x->ds.bd_error = 0;
 	}
-	if (e == 0)
-		return;
-	if (e < 0 || (x->ds.dm && (e = ds_disksel_dm(&x->ds, c->name,
-	    &name)) < 0))
+	if (e < 0)
 		tool_errc(1, e, NULL);
-	ds_disk_delta(p, c, d, &have);
-	ds_xstat_compute(d, have, interval_ns, &xs);
-	if (x->zero && xs.completed == 0)
-		return;
-	if (time_ns != 0)
-		ds_w_time(&x->w, time_ns);
-	else
-		ds_w_null(&x->w);
-	ds_w_str(&x->w, name != NULL ? name : c->name);
-	for (j = 0; j < DS_X_N; j++) {
-		if ((xs.have >> j) & 1u)
-			ds_w_f(&x->w, xs.v[j]);
-		else
-			ds_w_null(&x->w);
-	}
-	if (DS_HAVE(c, DS_IN_FLIGHT))
-		ds_w_u64(&x->w, c->v[DS_IN_FLIGHT]);
-	else
-		ds_w_null(&x->w);
-	ds_w_row_end(&x->w);
+	if (e > 0)
+		(void)ds_xstat_row(&x->w, p, c, name, interval_ns, time_ns,
+		    x->zero);
 }
 
 static void
@@ -163,13 +123,7 @@ report(struct dx *x, const struct ds_diskstats *prev,
 static void
 warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
 {
-	if (s->bad == 0 || (s->bad == x->last_bad &&
-	    s->first_bad == x->last_first_bad))
-		return;
-	x->last_bad = s->bad;
-	x->last_first_bad = s->first_bad;
-	warnx("%s: line %zu: not a diskstats line (%zu line%s skipped)",
-	    what, s->first_bad, s->bad, s->bad == 1 ? "" : "s");
+	tool_said(ds_said_bad_new(&x->said, what, s, &x->bad), &x->said);
 }
 
 /*
@@ -178,59 +132,35 @@ warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
  * Only for text that holds still (files, not procfs): a live sample is
  * read whole first, so that a slow reader of our output can neither
  * stretch it nor make the kernel's listing skip a device removed
- * between two reads.  The previous sample is a file read along (o), or
- * none (since boot).
+ * between two reads.  The previous sample is a file read along, or
+ * none (since boot): see ds_rows_next.
  */
 static void
-report_lines(struct dx *x, struct ds_older *o, struct ds_lines *l,
-    const char *what, uint64_t interval_ns, uint64_t time_ns)
+report_lines(struct dx *x, struct ds_rows *rs, uint64_t interval_ns,
+    uint64_t time_ns)
 {
-	struct ds_diskstats bad = { 0 };
-	const struct ds_disk *p = NULL;
+	const struct ds_disk *p;
 	struct ds_disk c;
-	size_t i = 0;
-	int e, again = 0;
+	int e;
 
 	report_begin(x);
-	while ((e = ds_diskstats_next(l, &c, &bad)) > 0) {
-		/* Every device, shown or not, keeps o in step. */
-		if (o != NULL && (again = ds_older_pair(o, &x->pair, &c, i,
-		    l->lineno, &p)) < 0)
-			tool_report_fail(&x->t, again, "%s", o->what);
-		if (again)
-			continue;	/* listed again */
+	while ((e = ds_rows_next(rs, &x->pair, &c, &p)) > 0)
 		row(x, p, &c, interval_ns, time_ns);
-		i++;
-	}
 	if (e < 0)
-		tool_report_fail(&x->t, e, "%s", what);
-	/* The rest of the earlier file, for its damaged lines. */
-	if (o != NULL && (e = ds_older_read(o, &x->pair, NULL, &p)) < 0)
-		tool_report_fail(&x->t, e, "%s", o->what);
+		tool_report_fail(&x->t, e, "%s", rs->failed);
 	report_end(x);
-	if (o != NULL) {
-		x->last_bad = 0;
-		warn_bad(x, o->what, &o->pend);
-		if (o->twice > 0)
-			warnx("%s: line %zu: a device listed again (%zu line%s "
-			    "skipped)", what, o->first_twice, o->twice,
-			    o->twice == 1 ? "" : "s");
-		x->last_bad = 0;
-	}
-	warn_bad(x, what, &bad);
+	tool_said(ds_rows_said(rs, &x->said), &x->said);
 }
 
 /* Read proc/diskstats and, next to it, the time base. */
 static void
-take(struct dx *x, struct sample *s)
+take(struct dx *x, struct ds_snap *s)
 {
+	const char *rel;
 	int e;
 
-	if ((e = ds_diskstats_read(&x->t.r, &x->buf, &s->ds)) < 0)
-		tool_errc(1, e, "%s", tool_path(&x->t, "proc/diskstats"));
-	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s->uptime_ns)) < 0)
-		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
-	s->time_ns = ds_realtime_ns();
+	if ((e = ds_sample_take(&x->t.r, &x->buf, &x->scratch, s, &rel)) < 0)
+		tool_errc(1, e, "%s", tool_path(&x->t, rel));
 	warn_bad(x, tool_path(&x->t, "proc/diskstats"), &s->ds);
 }
 
@@ -242,137 +172,73 @@ take(struct dx *x, struct sample *s)
 static void
 since_boot(struct dx *x)
 {
-	const char *what = tool_path(&x->t, "proc/diskstats");
-	struct ds_diskstats ds = { 0 };
+	const char *what = tool_path(&x->t, "proc/diskstats"), *rel;
+	struct ds_snap s = { 0 };
+	struct ds_rows rs;
 	struct ds_lines l;
-	uint64_t up, now;
-	int e, whole;
+	int e;
 
-	if ((e = ds_lines_open(&l, &x->t.r, "proc/diskstats", &x->buf)) < 0)
-		tool_errc(1, e, "%s", what);
-	if ((whole = ds_lines_procfs(&l))) {
-		if ((e = ds_diskstats_fill(&l, &ds)) < 0)
-			tool_errc(1, e, "%s", what);
-		ds_lines_close(&l);
-	}
-	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &up)) < 0)
-		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
-	now = ds_realtime_ns();
-	if (!whole) {
-		report_lines(x, NULL, &l, what, up, now);
+	if ((e = ds_sample_open(&x->t.r, &l, &x->buf, &x->scratch, &s,
+	    &rel)) < 0)
+		tool_errc(1, e, "%s", tool_path(&x->t, rel));
+	if (e == 0) {
+		ds_rows_init(&rs, &l, NULL, what);
+		report_lines(x, &rs, s.uptime_ns, s.time_ns);
 		ds_lines_close(&l);
 		return;
 	}
-	report(x, NULL, &ds, up, now);
-	warn_bad(x, what, &ds);
-	ds_diskstats_free(&ds);
+	report(x, NULL, &s.ds, s.uptime_ns, s.time_ns);
+	warn_bad(x, what, &s.ds);
+	ds_diskstats_free(&s.ds);
 }
 
 /* -s: the header lines, then the counters as read, to stdout or -w. */
 static void
-snapshot_write(struct dx *x, struct ds_buf *out)
+snapshot(struct dx *x)
 {
+	struct ds_buf head = { 0 };
 	struct ds_writer w;
+	const char *rel;
+	int e;
 
+	if ((e = ds_snap_take(&x->t.r, &x->buf, &x->scratch, &head,
+	    &rel)) < 0)
+		tool_errc(1, e, "%s", rel != NULL ? tool_path(&x->t, rel) :
+		    "snapshot");
 	/* Raw text through a writer of no columns: it owns -w's file. */
 	ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0, "dxstat");
 	tool_report_begin(&x->t, &w);
-	/* The header, then the text as read (not copied behind it). */
-	ds_w_raw(&w, out->data, out->len);
-	ds_w_raw(&w, x->buf.data, x->buf.len);
-	if (x->buf.len > 0 && x->buf.data[x->buf.len - 1] != '\n')
-		ds_w_raw(&w, "\n", 1);
+	ds_snap_write(&w, &head, &x->buf);
 	tool_report_end(&x->t, &w);
 	ds_writer_free(&w);
+	ds_buf_free(&head);
 }
 
-static void
-snapshot(struct dx *x)
-{
-	struct ds_buf out = { 0 };
-	struct sample s;
-	int e;
-
-	if ((e = ds_read_file(&x->t.r, "proc/diskstats", &x->buf)) < 0)
-		tool_errc(1, e, "%s", tool_path(&x->t, "proc/diskstats"));
-	if ((e = ds_uptime_ns(&x->t.r, &x->scratch, &s.uptime_ns)) < 0)
-		tool_errc(1, e, "%s", tool_path(&x->t, "proc/uptime"));
-	/*
-	 * The time line says when the counters were read.  A captured tree
-	 * was read some other time, maybe on another machine: "now" would
-	 * be a lie, and the line is optional.
-	 */
-	if ((e = ds_snap_format(&out, s.uptime_ns,
-	    x->t.r.live ? ds_realtime_ns() : 0, "", 0)) < 0)
-		tool_errc(1, e, "snapshot");
-	snapshot_write(x, &out);
-	ds_buf_free(&out);
-}
-
-/* A snapshot file opened (e its -errno), its header read into s. */
-static void
-open_snap(struct dx *x, int e, const char *what, const struct ds_snap *s)
-{
-	if (e < 0 && s->why != NULL)
-		errx(1, "%s: line %zu: %s", what, s->why_line, s->why);
-	if (e < 0)
-		tool_errc(1, e, "%s", what);
-	x->last_bad = 0;
-}
-
+/* -f: one snapshot file (since boot) or two (the later against the first). */
 static void
 from_files(struct dx *x)
 {
-	struct ds_snap a = { 0 }, b = { 0 };
-	struct ds_buf wa = { 0 };
-	struct ds_older o;
-	struct ds_lines lb;
-	const struct ds_disk *p;
-	const char *what;
-	uint64_t ns;
+	struct ds_snapfiles f;
 	int e;
 
-	e = ds_older_open(&o, x->files[0], &wa, &a);
-	open_snap(x, e, o.what, &a);
-	if (x->nfiles == 1) {
-		report_lines(x, NULL, &o.l, o.what, a.uptime_ns, a.time_ns);
-		goto done;
-	}
-	what = ds_snapfile_name(x->files[1]);
-	open_snap(x, ds_snapfile_open(x->files[1], &lb, &x->buf, &b), what,
-	    &b);
-	if ((e = ds_snap_interval(&a, &b, &ns)) < 0)
-		errx(1, "%s and %s were taken at the same uptime",
-		    x->files[0], x->files[1]);
-	if (e == 1) {
-		warnx("%s: uptime below %s's (a reboot between them?): "
-		    "reporting since boot", x->files[1], x->files[0]);
-		/* Read before the report is committed: an error aborts it. */
-		if ((e = ds_older_read(&o, &x->pair, NULL, &p)) < 0)
-			tool_report_fail(&x->t, e, "%s", o.what);
-		report_lines(x, NULL, &lb, what, ns, b.time_ns);
-		x->last_bad = 0;
-		warn_bad(x, o.what, &o.pend);
-	} else {
-		report_lines(x, &o, &lb, what, ns, b.time_ns);
-	}
-	ds_lines_close(&lb);
-done:
-	ds_older_close(&o);
-	ds_buf_free(&wa);
+	/* Warnings first (a reboot between the files), then a failure. */
+	e = ds_snapfiles_open(&f, x->files, x->nfiles, &x->buf, &x->said);
+	tool_said(0, &x->said);
+	if (e < 0 && f.why.len > 0)
+		errx(1, "%s", f.why.data);
+	if (e < 0)
+		tool_errc(1, e, "%s", f.failed);
+	report_lines(x, &f.rows, f.interval_ns, f.time_ns);
+	ds_snapfiles_close(&f);
 }
 
 static void
 sample_loop(struct dx *x)
 {
-	struct sample s[2];
+	struct ds_snap s[2];
 	uint64_t reports = 0, deadline;
 	int cur = 0;
 
-	if (!x->t.has_interval) {
-		since_boot(x);
-		return;
-	}
 	memset(s, 0, sizeof(s));
 	take(x, &s[0]);
 	deadline = ds_boottime_ns() + x->t.interval_ns;
@@ -380,14 +246,12 @@ sample_loop(struct dx *x)
 		report(x, NULL, &s[0].ds, s[0].uptime_ns, s[0].time_ns);
 		reports++;
 	}
-	while (x->t.has_interval && (x->t.count == 0 ||
-	    reports < x->t.count)) {
+	while (x->t.count == 0 || reports < x->t.count) {
 		if (tool_wait(&x->t, &deadline))
 			break;
 		take(x, &s[!cur]);
 		report(x, &s[cur].ds, &s[!cur].ds,
-		    s[!cur].uptime_ns > s[cur].uptime_ns ?
-		    s[!cur].uptime_ns - s[cur].uptime_ns : 0, s[!cur].time_ns);
+		    ds_sample_interval(&s[cur], &s[!cur]), s[!cur].time_ns);
 		cur = !cur;
 		reports++;
 	}
@@ -485,12 +349,15 @@ main(int argc, char **argv)
 	tool_writer(&x.t, &x.w);
 	if (x.nfiles > 0)
 		from_files(&x);
+	else if (!x.t.has_interval)
+		since_boot(&x);
 	else
 		sample_loop(&x);
 	ds_writer_free(&x.w);
 	ds_disksel_free(&x.ds);
 	ds_buf_free(&x.buf);
 	ds_buf_free(&x.scratch);
+	ds_buf_free(&x.said);
 	ds_devsel_free(&x.sel);
 	tool_exit(x.status);
 }

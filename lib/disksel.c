@@ -235,3 +235,17 @@ ds_devsel_none_matched(const struct ds_devsel *sel)
 			return 0;
 	return sel->n > 0;
 }
+
+int
+ds_disksel_pick(struct ds_disksel *s, const struct ds_disk *c, int seen,
+    const char **name)
+{
+	int e;
+
+	*name = NULL;
+	if ((e = ds_disksel_show(s, c, seen)) <= 0)
+		return e;
+	if (s->dm && (e = ds_disksel_dm(s, c->name, name)) < 0)
+		return e;
+	return 1;
+}

@@ -709,6 +709,134 @@ int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
     uint64_t *ns);
 
 /*
+ * lib/said.c.  Sentences for a tool to warn, gathered where the library
+ * finds them (it never prints): each ended by a NUL, one after the
+ * other in said (data[len] is a NUL too).  ds_said appends one,
+ * formatted as printf(3) does: 0 or -ENOMEM.
+ */
+int ds_said(struct ds_buf *said, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The sentence for s's damaged lines (none: nothing) appended to said. */
+int ds_said_bad(struct ds_buf *said, const char *what,
+    const struct ds_diskstats *s);
+/* The same once per change of s's count or first damaged line. */
+struct ds_badseen {
+	size_t bad, first_bad;
+};
+int ds_said_bad_new(struct ds_buf *said, const char *what,
+    const struct ds_diskstats *s, struct ds_badseen *seen);
+/*
+ * A line of more values than its format has (ds_disk_extra): the
+ * sentence appended, 1; else 0; -ENOMEM.
+ */
+int ds_said_extra(struct ds_buf *said, const struct ds_disk *d);
+
+/*
+ * lib/xrow.c.  dxstat's row of device c against p, its line in the
+ * previous sample (NULL: counted from zero, since boot or since the
+ * device appeared), over interval_ns, in the columns of
+ * ds_xstat_columns: time (time_ns, 0: null), name (NULL: c's kernel
+ * name), the figures of ds_xstat_compute (null where the line lacks
+ * their counters), in_flight.  With busy_only a device that completed
+ * no request gets no row.  1 when a row was written, else 0.
+ */
+int ds_xstat_row(struct ds_writer *w, const struct ds_disk *p,
+    const struct ds_disk *c, const char *name, uint64_t interval_ns,
+    uint64_t time_ns, int busy_only);
+/*
+ * A live sample into s: proc/diskstats read whole into s->ds, uptime and
+ * the wall clock next to it.  0, or -errno with *rel the file (relative
+ * to the root) that failed.
+ */
+int ds_sample_take(const struct ds_root *r, struct ds_buf *window,
+    struct ds_buf *scratch, struct ds_snap *s, const char **rel);
+/*
+ * The same for one report: procfs's text read whole into s->ds (1, l
+ * closed); a file that holds still (a captured tree) left open in l for
+ * ds_rows (0).  -errno with *rel as ds_sample_take, nothing left open.
+ */
+int ds_sample_open(const struct ds_root *r, struct ds_lines *l,
+    struct ds_buf *window, struct ds_buf *scratch, struct ds_snap *s,
+    const char **rel);
+/* The uptime from sample a to the later b; 0 if it did not advance. */
+uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
+/*
+ * dxstat -s: proc/diskstats verbatim into text, and into head the
+ * snapshot's header lines (ds_snap_format; its time only on the live
+ * system).  -errno with *rel the file that failed (NULL: the format).
+ */
+int ds_snap_take(const struct ds_root *r, struct ds_buf *text,
+    struct ds_buf *scratch, struct ds_buf *head, const char **rel);
+/* Write head and text raw, text ended by a newline if it lacks one. */
+void ds_snap_write(struct ds_writer *w, const struct ds_buf *head,
+    const struct ds_buf *text);
+
+/*
+ * lib/disksel.c.  ds_disksel_show, then with s->dm the device-mapper
+ * name into *name (NULL: none, show c's kernel name): 1 when c is
+ * shown, 0 when not, -ENOMEM.
+ */
+int ds_disksel_pick(struct ds_disksel *s, const struct ds_disk *c, int seen,
+    const char **name);
+
+/*
+ * lib/snapfiles.c.  The rows of a sample read line by line from l (a
+ * file that holds still), each with its line in an earlier snapshot
+ * file read along (o; NULL: none, every row counted from zero).
+ * ds_rows_next gives the next row in *c and its earlier line in *p
+ * (NULL: none; valid until the next call): 1; at the end 0, with o read
+ * to its end; -errno with failed the name of the file.  A device listed
+ * again in l is no row (counted in o->twice).  Zero it with
+ * ds_rows_init.
+ */
+struct ds_rows {
+	struct ds_lines *l;
+	struct ds_older *o;
+	const char *what;		/* l's name, for messages */
+	struct ds_diskstats bad;	/* l's damaged lines (counts only) */
+	size_t i;			/* rows given */
+	const char *failed;		/* after -errno: whose file */
+	const struct ds_older *only_read;	/* read, not paired (a
+						   reboot): its damaged
+						   lines told last */
+};
+void ds_rows_init(struct ds_rows *rs, struct ds_lines *l, struct ds_older *o,
+    const char *what);
+int ds_rows_next(struct ds_rows *rs, struct ds_pair *pr, struct ds_disk *c,
+    const struct ds_disk **p);
+/*
+ * What a report read so must tell, as sentences each ended by a NUL,
+ * appended to said: o's damaged lines, l's devices listed again, l's
+ * damaged lines, only_read's damaged lines.  0 or -ENOMEM.
+ */
+int ds_rows_said(const struct ds_rows *rs, struct ds_buf *said);
+/*
+ * dxstat -f: one snapshot file (n 1: a report since boot) or two, the
+ * later reported against the earlier read along.  When the later's
+ * uptime is below the earlier's (a reboot between them) it is reported
+ * since boot, reboot set and the earlier read to its end, for its
+ * damaged lines.  ds_snapfiles_open: 0, with warnings appended to said
+ * as ds_rows_said does; -errno with failed the file's name, or with why
+ * holding a sentence (a damaged header, two files of the same uptime).
+ * Close f in any case.
+ */
+struct ds_snapfiles {
+	struct ds_snap a, b;		/* the headers */
+	struct ds_older o;		/* the first file */
+	struct ds_lines lb;		/* the second */
+	struct ds_buf wa;		/* the first file's window */
+	int reboot;
+	uint64_t interval_ns;		/* the report's interval, its time */
+	uint64_t time_ns;
+	struct ds_rows rows;		/* the report's rows */
+	const char *failed;
+	struct ds_buf why;
+};
+int ds_snapfiles_open(struct ds_snapfiles *f, const char *const *path, int n,
+    struct ds_buf *window, struct ds_buf *said);
+void ds_snapfiles_close(struct ds_snapfiles *f);
+
+/*
  * Rates and iostat figures: counter increments between two samples
  * (wraps told from resets) and the iostat -x figures as pure functions
  * of them and an interval.

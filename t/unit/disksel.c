@@ -118,6 +118,33 @@ test_operands(const struct ds_root *r)
 	ds_devsel_free(&sel);
 }
 
+/* ds_disksel_pick: shown or not, and with dm the name to show. */
+static void
+test_pick(const struct ds_root *r)
+{
+	struct ds_devsel sel = { 0 };
+	struct ds_disksel s;
+	struct ds_disk d;
+	const char *name = "x";
+
+	memset(&s, 0, sizeof(s));
+	ds_disksel_init(&s, r, &sel, 1);
+	d = disk("dm-0", 5);
+	is_int(ds_disksel_pick(&s, &d, 1, &name), 1, "pick: dm-0 shown");
+	ok(name == NULL, "without dm: no name, the kernel's is shown");
+	s.dm = 1;
+	is_int(ds_disksel_pick(&s, &d, 1, &name), 1, "pick with dm: shown");
+	is_str(name, "vg-root", "by its dm name");
+	d = disk("sda", 5);
+	is_int(ds_disksel_pick(&s, &d, 1, &name), 1, "sda shown");
+	ok(name == NULL, "no dm name for sda");
+	d = disk("sdb", 0);
+	name = "x";
+	is_int(ds_disksel_pick(&s, &d, 1, &name), 0, "idle sdb: not shown");
+	ok(name == NULL, "and no name");
+	ds_disksel_free(&s);
+}
+
 /* A tree of proc only: whole disks and partitions told by their names. */
 static void
 test_no_sys(void)
@@ -161,6 +188,7 @@ main(void)
 		return 1;
 	test_default(&r);
 	test_operands(&r);
+	test_pick(&r);
 	test_no_sys();
 	ds_root_close(&r);
 	{

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "util/util.h"
+#include "internal.h"
 #include "tap.h"
 
 static const struct tool_info info_dry = {
@@ -223,6 +224,56 @@ test_seconds(void)
 	    "seconds)\nusage: tool\n", "-T past 31 days: the range");
 }
 
+/* devsel.c and said.c: the operands that matched nothing, sentences. */
+static void
+unmatched(void)
+{
+	char *args[] = { "sda", "nvme*", "sdz", "/dev/mapper/vg" };
+	struct ds_devsel sel;
+	size_t n;
+
+	tool_init(&t, argv0, &info_none);
+	if (ds_devsel_init(&sel, args, 4) < 0)
+		exit(98);
+	(void)ds_devsel_match(&sel, "sda", NULL, 1);
+	n = tool_unmatched(&sel, "no such block device");
+	ds_devsel_free(&sel);
+	exit((int)n);
+}
+
+static void
+said(void)
+{
+	struct ds_buf b = { 0 };
+
+	tool_init(&t, argv0, &info_none);
+	if (ds_said(&b, "one %d", 1) < 0 || ds_said(&b, "two\tx") < 0)
+		exit(98);
+	if (tool_said(1, &b) != 1 || b.len != 0 || b.data[0] != '\0')
+		exit(97);
+	tool_said(0, &b);
+	ds_buf_free(&b);
+	tool_said(-ENOMEM, &b);
+	exit(0);
+}
+
+static void
+test_said(void)
+{
+	char buf[1024];
+
+	is_int(child(unmatched, 2, buf, sizeof(buf)), 3,
+	    "unmatched: three operands told");
+	is_str(buf, "util: nvme*: no device matches\n"
+	    "util: sdz: no such block device\n"
+	    "util: /dev/mapper/vg: no such block device\n",
+	    "unmatched: a glob, then names, in order");
+	is_int(child(said, 2, buf, sizeof(buf)), 1, "said: -ENOMEM exits 1");
+	is_str(buf, "util: one 1\nutil: two\\tx\nutil: Cannot allocate "
+	    "memory\n", "said: each sentence a warning, escaped, once; then "
+	    "the error");
+}
+
 int
 main(void)
 {
@@ -231,5 +282,6 @@ main(void)
 	test_operands();
 	test_path();
 	test_seconds();
+	test_said();
 	return tap_done();
 }
