@@ -2903,6 +2903,13 @@ int ds_bpf_map_delete(int fd, const void *key);
 /* The key after key (NULL: the first); -ENOENT after the last. */
 int ds_bpf_map_next(int fd, const void *key, void *next);
 /*
+ * Up to *count entries at once from the token in_batch (NULL: the
+ * first) into keys and values, the next token into out_batch; *count
+ * set to those had; -ENOENT at the end (with entries still, maybe).
+ */
+int ds_bpf_map_lookup_batch(int fd, const void *in_batch, void *out_batch,
+    void *keys, void *values, uint32_t *count);
+/*
  * Load a program; on failure it is tried once more with the verifier's
  * log into log (logsize bytes, NUL-terminated), so the caller can say
  * why.
@@ -2989,6 +2996,9 @@ struct ds_blklat {
 	struct ds_tracefs tfs;
 	char *log;		/* after a failed load: the verifier's log */
 	const char *what;	/* after a failure: the step that failed */
+	void *rbuf;		/* the histograms' keys and values, as read */
+	uint32_t rmax;		/* entries rbuf holds */
+	int nobatch;		/* the kernel has no BPF_MAP_LOOKUP_BATCH */
 };
 
 /* Missed events, by cause. */
