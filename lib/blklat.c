@@ -68,6 +68,20 @@ pcpu(const struct ds_blklat *b)
 	return b->ncpu <= PCPU_MAX;
 }
 
+/* Is phase ph timed? */
+static int
+want(const struct ds_blklat *b, int ph)
+{
+	return (b->flags & DS_BLKLAT_PHASE(ph)) != 0;
+}
+
+/* Are bios' queue times kept (q2c or q2d)? */
+static int
+want_q(const struct ds_blklat *b)
+{
+	return want(b, DS_BLK_Q2C) || want(b, DS_BLK_Q2D);
+}
+
 static const char *const ops[DS_BLK_OPS] = {
 	"read", "write", "discard", "flush"
 };
@@ -83,6 +97,33 @@ const char *
 ds_blk_phase_name(unsigned int ph)
 {
 	return ph < DS_BLK_PHASES ? phases[ph] : NULL;
+}
+
+/*
+ * "d2c,q2c": the DS_BLKLAT_PHASE bits of a comma-separated list of
+ * phase names into *flags; -EINVAL for an unknown or empty name.
+ */
+int
+ds_blk_phases_parse(const char *list, unsigned int *flags)
+{
+	const char *p = list, *q;
+	unsigned int ph;
+
+	*flags = 0;
+	do {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		for (ph = 0; ph < DS_BLK_PHASES; ph++)
+			if ((size_t)(q - p) == strlen(phases[ph]) &&
+			    strncmp(p, phases[ph], (size_t)(q - p)) == 0)
+				break;
+		if (ph == DS_BLK_PHASES)
+			return -EINVAL;
+		*flags |= DS_BLKLAT_PHASE(ph);
+		p = q + 1;
+	} while (*q != '\0');
+	return 0;
 }
 
 /*
@@ -435,19 +476,25 @@ issue_q(struct ds_asm *a, const struct ds_blklat *b)
 	q_copy(a, 0);
 	since(a);
 	delete(a, b->map[M_QSTART], S_KEY);
-	hist(a, b, DS_BLK_Q2D);
+	/* Without q2d still counted: issues are what lost_completion needs. */
+	if (want(b, DS_BLK_Q2D))
+		hist(a, b, DS_BLK_Q2D);
+	else
+		stat(a, b, ST_ISSUE_NOQ);
 	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
 	ds_asm_here(a, noq);
 	stat(a, b, ST_ISSUE_NOQ);
 	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8, 0));
 	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 16, 0));
-	lookup(a, b->map[M_ISTART], S_KEY);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
-	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	if (want(b, DS_BLK_Q2C)) {
+		lookup(a, b->map[M_ISTART], S_KEY);
+		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+		ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	}
 	ds_asm_here(a, end);
 }
 
@@ -463,10 +510,26 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 
 	filter(a, b, ev, out);
 	op(a, ev, out);
-	now_and_key(a, ev);
-	issue_q(a, b);
-	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
-	ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
+	if (!want_q(b)) {
+		/*
+		 * d2c alone: no queue time to find, one clock read; the
+		 * issue counted (lost_completion's figure).
+		 */
+		stat(a, b, ST_ISSUE_NOQ);
+		now_and_key(a, ev);
+		ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL));
+	} else {
+		now_and_key(a, ev);
+		issue_q(a, b);
+		/* q2d alone: no D entry, no completion program. */
+		if (!want(b, DS_BLK_D2C) && !want(b, DS_BLK_Q2C)) {
+			epilogue(a, out);
+			return;
+		}
+		ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
+		ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
+	}
 	ds_asm_map(a, 1, b->map[M_ISTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
@@ -494,22 +557,34 @@ prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
 	now_and_key(a, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
-	q_copy(a, 8);
+	if (want(b, DS_BLK_Q2C))
+		q_copy(a, 8);
 	since(a);
 	delete(a, b->map[M_ISTART], S_KEY);
-	hist(a, b, DS_BLK_D2C);
-	ds_asm_emit(a, B_MOV_R(0, 10));
-	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
-	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
-	q2c(a, b, out);
+	if (want(b, DS_BLK_D2C))
+		hist(a, b, DS_BLK_D2C);
+	if (!want(b, DS_BLK_Q2C)) {
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+	} else {
+		ds_asm_emit(a, B_MOV_R(0, 10));
+		ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+		ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+		q2c(a, b, out);
+	}
 	ds_asm_here(a, nod);
 	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_IDX));
 	lookup(a, b->map[M_DEVS], S_IDX);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
-	stat(a, b, ST_UNMATCHED_D2C);
-	ds_asm_here(a, end);
-	stat(a, b, ST_UNMATCHED_Q2C);
+	stat(a, b, want(b, DS_BLK_D2C) ? ST_UNMATCHED_D2C : ST_UNMATCHED_Q2C);
+	if (want(b, DS_BLK_Q2C) && want(b, DS_BLK_D2C)) {
+		ds_asm_here(a, end);
+		stat(a, b, ST_UNMATCHED_Q2C);
+	} else if (want(b, DS_BLK_Q2C)) {
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+		ds_asm_here(a, end);
+		stat(a, b, ST_UNMATCHED_Q2C);
+	}
 	epilogue(a, out);
 }
 
@@ -584,12 +659,23 @@ static const struct {
 	    const struct ds_blkev *);
 	const char *name;
 	int comm;		/* needs the comm field (who mode) */
+	unsigned int phases;	/* loaded when one of these is timed */
 } progs[DS_BLKLAT_PROGS] = {
-	{ "block_bio_queue", prog_bio_queue, "dlat_bio_queue", 1 },
-	{ "block_rq_issue", prog_issue, "dlat_rq_issue", 0 },
-	{ "block_rq_complete", prog_rq_complete, "dlat_rq_complete", 0 },
-	{ "block_bio_complete", prog_bio_complete, "dlat_bio_complete", 0 },
+	{ "block_bio_queue", prog_bio_queue, "dlat_bio_queue", 1,
+	    DS_BLKLAT_PHASE(DS_BLK_Q2C) | DS_BLKLAT_PHASE(DS_BLK_Q2D) },
+	{ "block_rq_issue", prog_issue, "dlat_rq_issue", 0, DS_BLKLAT_ALL },
+	{ "block_rq_complete", prog_rq_complete, "dlat_rq_complete", 0,
+	    DS_BLKLAT_PHASE(DS_BLK_D2C) | DS_BLKLAT_PHASE(DS_BLK_Q2C) },
+	{ "block_bio_complete", prog_bio_complete, "dlat_bio_complete", 0,
+	    DS_BLKLAT_PHASE(DS_BLK_Q2C) },
 };
+
+/* Is program k loaded for the phases b times? */
+static int
+need(const struct ds_blklat *b, size_t k)
+{
+	return (b->flags & progs[k].phases) != 0;
+}
 
 static int
 fail(struct ds_blklat *b, const char *what, int e)
@@ -615,10 +701,13 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 
 	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 4,
 	    (uint32_t)ndevs, 0, "dlat_devs");
-	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 24,
-	    DS_BLKLAT_STARTS, 0, "dlat_issue");
-	b->map[M_QSTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 16,
-	    DS_BLKLAT_STARTS, 0, "dlat_queue");
+	/* An issue holds its queue time only for q2c. */
+	b->map[M_ISTART] = want(b, DS_BLK_D2C) || want(b, DS_BLK_Q2C) ?
+	    ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16,
+	    want(b, DS_BLK_Q2C) ? 24 : 8, DS_BLKLAT_STARTS, 0, "dlat_issue") :
+	    -EBADF;
+	b->map[M_QSTART] = want_q(b) ? ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
+	    16, 16, DS_BLKLAT_STARTS, 0, "dlat_queue") : -EBADF;
 	/* Per CPU: made as used, not the CPUs times every histogram. */
 	b->map[M_HIST] = pcpu(b) ? ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
 	    8, sizeof(struct ds_lat), nhist, BPF_F_NO_PREALLOC, "dlat_hist") :
@@ -633,7 +722,7 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 	b->map[M_ZERO] = ds_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4,
 	    sizeof(struct ds_blklat_whoval), 1, 0, "dlat_zero");
 	for (e = 0; e < M_N; e++)
-		if (b->map[e] < 0 && (e != M_WHO || (b->flags & DS_BLKLAT_WHO)))
+		if (b->map[e] < 0 && b->map[e] != -EBADF)
 			return fail(b, "map create", b->map[e]);
 	/* The zero value, written from here: the stack is too small. */
 	if ((z = calloc(1, sizeof(*z))) == NULL)
@@ -677,6 +766,11 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	size_t i;
 	int e;
 
+	if ((flags & DS_BLKLAT_ALL) == 0)
+		flags |= DS_BLKLAT_ALL;
+	/* Who is q2c's. */
+	if ((flags & DS_BLKLAT_WHO) && !(flags & DS_BLKLAT_PHASE(DS_BLK_Q2C)))
+		return fail(b, "who", -EINVAL);
 	b->flags = flags;
 	if ((b->ncpu = ds_bpf_ncpus()) < 0)
 		return fail(b, "sys/devices/system/cpu/possible", b->ncpu);
@@ -685,6 +779,8 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	if ((e = ds_tracefs_find(&b->tfs)) < 0)
 		return fail(b, "tracefs", e);
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		if (!need(b, i))
+			continue;
 		if ((e = ds_tpfmt_read(&b->tfs, "block", progs[i].event,
 		    &scratch, &f)) < 0 ||
 		    (e = ds_blkev_layout(&f, progs[i].comm &&
@@ -697,6 +793,8 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	if ((e = make_maps(b, ndevs, ndisks)) < 0)
 		return e;
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		if (!need(b, i))
+			continue;
 		ds_asm_init(&a);
 		progs[i].gen(&a, b, &b->ev[i]);
 		if ((e = ds_asm_end(&a)) < 0) {
@@ -734,6 +832,8 @@ ds_blklat_attach(struct ds_blklat *b)
 
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
 		k = order[i];
+		if (b->prog[k] < 0)
+			continue;
 		if ((e = ds_bpf_attach_tp(b->ev[k].id, b->prog[k])) < 0)
 			return fail(b, progs[k].event, e);
 		b->link[k] = e;
@@ -976,6 +1076,8 @@ ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
 		return e;
 	s->have_recursion = 1;
 	for (k = 0; k < DS_BLKLAT_PROGS; k++) {
+		if (b->prog[k] < 0)
+			continue;
 		if ((e = ds_bpf_prog_info(b->prog[k], &st)) < 0)
 			return e;
 		s->miss[DS_MISS_RECURSION] += st.recursion_misses;
@@ -1417,6 +1519,7 @@ ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
 	} else {
 		idle = 0;
 	}
-	ds_blklat_lost(prev, s, idle);
+	/* Issues less d2c completions: without d2c, nothing to say. */
+	ds_blklat_lost(prev, s, idle && want(b, DS_BLK_D2C));
 	return 0;
 }

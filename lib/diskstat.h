@@ -2957,6 +2957,8 @@ enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
 /* "read" ... "flush", "d2c" "q2c" "q2d"; NULL out of range. */
 const char *ds_blk_op_name(unsigned int op);
 const char *ds_blk_phase_name(unsigned int ph);
+/* "d2c,q2c" into DS_BLKLAT_PHASE bits; -EINVAL for a name not a phase. */
+int ds_blk_phases_parse(const char *list, unsigned int *flags);
 
 /* The fields of a block event the programs read, checked. */
 struct ds_blkev {
@@ -2973,6 +2975,10 @@ int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
     struct ds_blkev *ev);
 
 #define DS_BLKLAT_WHO 1u		/* also per submitting process */
+/* The phases timed (none of them: all); programs only for those. */
+#define DS_BLKLAT_PHASE(ph) (2u << (ph))
+#define DS_BLKLAT_ALL (DS_BLKLAT_PHASE(DS_BLK_D2C) | \
+	DS_BLKLAT_PHASE(DS_BLK_Q2C) | DS_BLKLAT_PHASE(DS_BLK_Q2D))
 #define DS_BLKLAT_PROGS 4
 #define DS_BLKLAT_STARTS 32768		/* starts kept (each LRU map) */
 #define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
