@@ -203,9 +203,8 @@ report_rows(struct dl *d, const struct ds_blklat_snap *prev,
 
 	for (i = 0; i < cur->n; i++) {
 		const struct ds_blklat_row *r = &cur->r[i];
-		const struct ds_blklat_row *p = ds_blklat_find(prev, r);
 
-		ds_lat_delta(p != NULL ? &p->h : NULL, &r->h, &h);
+		ds_blklat_delta(prev, cur, r, &h);
 		if (h.count == 0)
 			continue;
 		if (d->buckets) {

@@ -905,7 +905,7 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 /* A histogram read (the values of its CPUs at pc) into s's next row. */
 static int
 add_row(struct ds_blklat_snap *s, const uint32_t *key,
-    const struct ds_lat *pc, int nc)
+    const struct ds_lat *pc, int nc, struct ds_lat *h)
 {
 	struct ds_blklat_row *r;
 	int e, c;
@@ -914,16 +914,123 @@ add_row(struct ds_blklat_snap *s, const uint32_t *key,
 		return 0;
 	if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
 		return e;
-	r = &s->r[s->n++];
-	r->h = pc[0];
-	for (c = 1; c < nc; c++)
-		ds_lat_merge(&r->h, &pc[c]);
+	r = &s->r[s->n];
+	if (nc > 1) {
+		*h = pc[0];
+		for (c = 1; c < nc; c++)
+			ds_lat_merge(h, &pc[c]);
+		pc = h;
+	}
+	if ((e = ds_blklat_row_set(s, r, pc)) < 0)
+		return e;
+	s->n++;
 	r->dev = key[0];
 	r->op = key[1] >> 2;
 	r->phase = key[1] & 3;
 	if (r->phase == DS_BLK_Q2D)
-		s->issued += r->h.count;
+		s->issued += r->count;
 	return 0;
+}
+
+/*
+ * A bucket's count in the snapshot: LEB128, 7 bits a byte, the high
+ * bit on all but the last (most counts of an interval's histograms
+ * take one or two bytes of eight: 100 busy disks' two snapshots, 250
+ * KB of whole counts from the first to the last bucket, take 60 KB).
+ */
+static size_t
+put_var(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+int
+ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
+    const struct ds_lat *h)
+{
+	unsigned int first, last, i;
+	uint64_t top;
+	size_t c, need;
+	unsigned char *q;
+
+	r->count = h->count;
+	r->sum_ns = h->sum_ns;
+	r->max_ns = h->max_ns;
+	r->first = r->nb = 0;
+	r->off = s->nbk;
+	if (ds_lat_span(h, &first, &last, &top) < 0)
+		return 0;
+	need = s->nbk + (size_t)(last - first + 1) * 10;
+	if (need > s->capbk) {
+		c = s->capbk ? s->capbk : 4096;
+		while (c < need)
+			c *= 2;
+		if ((q = realloc(s->bk, c)) == NULL)
+			return -ENOMEM;
+		s->bk = q;
+		s->capbk = c;
+	}
+	r->first = first;
+	r->nb = last - first + 1;
+	for (i = first; i <= last; i++)
+		s->nbk += put_var(s->bk + s->nbk, h->b[i]);
+	return 0;
+}
+
+void
+ds_blklat_row_lat(const struct ds_blklat_snap *s,
+    const struct ds_blklat_row *r, struct ds_lat *h)
+{
+	const unsigned char *p = s->bk + r->off, *end = s->bk + s->nbk;
+	unsigned int i, sh;
+	uint64_t v;
+
+	memset(h, 0, sizeof(*h));
+	h->count = r->count;
+	h->sum_ns = r->sum_ns;
+	h->max_ns = r->max_ns;
+	if (r->nb == 0 || r->first + r->nb > DS_LAT_NB)
+		return;
+	for (i = r->first; i < r->first + r->nb && p < end; i++) {
+		v = 0;
+		sh = 0;
+		while (p < end && (*p & 0x80) && sh < 63) {
+			v |= (uint64_t)(*p++ & 0x7f) << sh;
+			sh += 7;
+		}
+		if (p < end)
+			v |= (uint64_t)*p++ << sh;
+		h->b[i] = v;
+	}
+}
+
+void
+ds_blklat_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, const struct ds_blklat_row *r,
+    struct ds_lat *out)
+{
+	const struct ds_blklat_row *p = ds_blklat_find(prev, r);
+	struct ds_lat a, c;
+
+	/* Nothing new (most histograms of most intervals): no buckets. */
+	if (p != NULL && p->count == r->count && p->sum_ns == r->sum_ns) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	if (p == NULL) {
+		ds_blklat_row_lat(cur, r, out);
+		return;
+	}
+	ds_blklat_row_lat(cur, r, &c);
+	ds_blklat_row_lat(prev, p, &a);
+	ds_lat_delta(&a, &c, out);
 }
 
 /* A key at a time (kernels before 5.6): two calls a histogram. */
@@ -942,7 +1049,7 @@ read_hist_keys(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
 		memcpy(key, next, sizeof(key));
 		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, pc)) == -ENOENT)
 			continue;
-		if (e < 0 || (e = add_row(s, key, pc, nc)) < 0)
+		if (e < 0 || (e = add_row(s, key, pc, nc, &b->rlat)) < 0)
 			return e;
 	}
 	return e == -ENOENT ? 0 : e;
@@ -962,6 +1069,7 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	struct ds_lat *v;
 
 	s->n = 0;
+	s->nbk = 0;
 	s->issued = 0;
 	if (b->rbuf == NULL) {
 		b->rmax = (uint32_t)(65536 / vsz) + 1;
@@ -998,7 +1106,8 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 			break;
 		for (i = 0; i < cnt; i++)
 			if ((r = add_row(s, keys + 2 * i,
-			    (struct ds_lat *)((char *)v + i * vsz), nc)) < 0)
+			    (struct ds_lat *)((char *)v + i * vsz), nc,
+			    &b->rlat)) < 0)
 				return r;
 		if (e == -ENOENT)
 			break;
@@ -1092,6 +1201,7 @@ void
 ds_blklat_snap_free(struct ds_blklat_snap *s)
 {
 	free(s->r);
+	free(s->bk);
 	free(s->w);
 	memset(s, 0, sizeof(*s));
 }
@@ -1216,7 +1326,7 @@ ds_blklat_lost(const struct ds_blklat_snap *prev, struct ds_blklat_snap *s,
 	if (idle) {
 		for (i = 0; i < s->n; i++)
 			if (s->r[i].phase == DS_BLK_D2C)
-				done += s->r[i].h.count;
+				done += s->r[i].count;
 		if (s->issued > done && s->issued - done > lost)
 			lost = s->issued - done;
 	}
@@ -1312,11 +1422,14 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
     const char *(*name)(void *, uint32_t), void *arg)
 {
 	struct ds_buf lab = { 0 }, *b = out;
+	struct ds_lat *h;
 	char num[32];
 	const char *n;
 	size_t i;
 	int e = 0;
 
+	if ((h = malloc(sizeof(*h))) == NULL)
+		return -ENOMEM;
 	e |= PUTS(b, "# HELP dlat_latency_seconds Block I/O latency by disk, "
 	    "operation and phase (d2c issue to completion, q2c queue to "
 	    "completion, q2d queue to issue).\n"
@@ -1331,9 +1444,9 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
 		e |= PUTS(&lab, "\",phase=\"");
 		e |= PUTS(&lab, ds_blk_phase_name(s->r[i].phase));
 		e |= PUTS(&lab, "\"");
+		ds_blklat_row_lat(s, &s->r[i], h);
 		if (e == 0)
-			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data,
-			    &s->r[i].h);
+			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data, h);
 	}
 	e |= PUTS(b, "# HELP dlat_missed_events_total Block events not "
 	    "counted in dlat_latency_seconds, by reason.\n"
@@ -1346,6 +1459,7 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
 		e |= PUTS(b, num);
 	}
 	ds_buf_free(&lab);
+	free(h);
 	return e ? -ENOMEM : 0;
 }
 

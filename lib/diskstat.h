@@ -3003,6 +3003,7 @@ struct ds_blklat {
 	char *log;		/* after a failed load: the verifier's log */
 	const char *what;	/* after a failure: the step that failed */
 	void *rbuf;		/* the histograms' keys and values, as read */
+	struct ds_lat rlat;	/* a histogram's CPUs summed */
 	uint32_t rmax;		/* entries rbuf holds */
 	int nobatch;		/* the kernel has no BPF_MAP_LOOKUP_BATCH */
 };
@@ -3017,10 +3018,18 @@ enum {
 	DS_MISS_N
 };
 
+/*
+ * A histogram of a snapshot, its buckets from the first to the last
+ * holding a value kept in the snapshot's bk, a byte or two each (a few
+ * dozen of DS_LAT_NB as a rule: 100 busy disks' two snapshots took
+ * 1.4 MB whole); ds_blklat_row_lat makes the struct ds_lat of it.
+ */
 struct ds_blklat_row {
 	uint32_t dev;		/* the disk, as ds_kdev */
 	unsigned int op, phase;
-	struct ds_lat h;
+	uint64_t count, sum_ns, max_ns;
+	uint32_t first, nb;	/* buckets first .. first + nb - 1 */
+	size_t off;		/* their counts from bk + off (LEB128) */
 };
 struct ds_blklat_who {
 	uint32_t dev, pid;	/* pid: the submitter's tgid */
@@ -3032,6 +3041,8 @@ struct ds_blklat_who {
 struct ds_blklat_snap {
 	struct ds_blklat_row *r;
 	size_t n, cap;
+	unsigned char *bk;	/* the rows' bucket counts, bytes */
+	size_t nbk, capbk;
 	struct ds_blklat_who *w;
 	size_t nw, capw;
 	uint64_t miss[DS_MISS_N];
@@ -3061,6 +3072,19 @@ void ds_blklat_snap_free(struct ds_blklat_snap *s);
 /* prev's entry with r's (w's) key, or NULL. */
 const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
+/* The histogram of s's row r. */
+void ds_blklat_row_lat(const struct ds_blklat_snap *s,
+    const struct ds_blklat_row *r, struct ds_lat *h);
+/* h as r's histogram, its buckets appended to s's; -ENOMEM. */
+int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
+    const struct ds_lat *h);
+/*
+ * What cur's row r counted since prev's of the same key (prev NULL or
+ * without it: all), as ds_lat_delta; out->count 0 when nothing.
+ */
+void ds_blklat_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, const struct ds_blklat_row *r,
+    struct ds_lat *out);
 const struct ds_blklat_who *ds_blklat_find_who(
     const struct ds_blklat_snap *prev, const struct ds_blklat_who *w);
 /*
