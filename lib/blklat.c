@@ -325,6 +325,38 @@ filter(struct ds_asm *a, const struct ds_blklat *b, const struct ds_blkev *ev,
 }
 
 /*
+ * R_DEV = ctx->dev of a request event (always its disk's), or to out
+ * for a disk not traced: compared with each when they are few (most
+ * events of a busy machine are other disks', and a compare costs less
+ * than a lookup), else the devs map.
+ */
+static void
+rq_filter(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev, int out)
+{
+	int ok = ds_asm_label(a);
+	size_t i;
+
+	if (b->nrq > DS_BLKLAT_RQ_INLINE) {
+		filter(a, b, ev, out);
+		return;
+	}
+	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
+	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
+	for (i = 0; i < b->nrq; i++) {
+		/*
+		 * A 32-bit move zero-extends (a 64-bit one would extend
+		 * the sign of a dev_t of major 2048 and above).
+		 */
+		ds_asm_emit(a, BI(BPF_ALU | BPF_MOV | BPF_K, 1, 0, 0,
+		    (int32_t)b->rq[i]));
+		ds_asm_jmp_r(a, BPF_JEQ, R_DEV, 1, ok);
+	}
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+	ds_asm_here(a, ok);
+}
+
+/*
  * R_OP from rwbs: R W D, or a flush: "F" alone or before anything but
  * R W D (the flag PREFLUSH on a write is "FW..."; REQ_OP_FLUSH "FF",
  * "FN" on old kernels).  Anything else (zone and driver operations) to
@@ -508,7 +540,7 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 {
 	int out = ds_asm_label(a);
 
-	filter(a, b, ev, out);
+	rq_filter(a, b, ev, out);
 	op(a, ev, out);
 	if (!want_q(b)) {
 		/*
@@ -540,19 +572,14 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 	epilogue(a, out);
 }
 
-/*
- * A request's dev is its disk's (partitions are bio events'), so the
- * D entry's lookup is also the filter: the devs map is asked only when
- * none is found, to tell a disk not traced from a completion unmatched.
- */
+/* A request's dev is its disk's (partitions are bio events'). */
 static void
 prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
 	int out = ds_asm_label(a), nod = ds_asm_label(a), end = ds_asm_label(a);
 
-	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
-	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
+	rq_filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
@@ -573,9 +600,6 @@ prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
 		q2c(a, b, out);
 	}
 	ds_asm_here(a, nod);
-	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_IDX));
-	lookup(a, b->map[M_DEVS], S_IDX);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
 	stat(a, b, want(b, DS_BLK_D2C) ? ST_UNMATCHED_D2C : ST_UNMATCHED_Q2C);
 	if (want(b, DS_BLK_Q2C) && want(b, DS_BLK_D2C)) {
 		ds_asm_here(a, end);
@@ -762,7 +786,6 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 {
 	struct ds_buf scratch = { 0 };
 	struct ds_tpfmt f;
-	struct ds_asm a;
 	size_t i;
 	int e;
 
@@ -790,8 +813,21 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 		}
 	}
 	ds_buf_free(&scratch);
-	if ((e = make_maps(b, ndevs, ndisks)) < 0)
-		return e;
+	return make_maps(b, ndevs, ndisks);
+}
+
+/*
+ * The programs, assembled and loaded once the disks are known (a few
+ * are compared in the request programs themselves, cheaper than a
+ * hash lookup for the other disks' events).
+ */
+static int
+load_progs(struct ds_blklat *b)
+{
+	struct ds_asm a;
+	size_t i;
+	int e;
+
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
 		if (!need(b, i))
 			continue;
@@ -819,6 +855,15 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 int
 ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
 {
+	size_t i;
+
+	for (i = 0; i < b->nrq && b->rq[i] != disk; i++)
+		;
+	if (i == b->nrq) {
+		if (b->nrq < DS_BLKLAT_RQ_INLINE)
+			b->rq[b->nrq] = disk;
+		b->nrq++;
+	}
 	return ds_bpf_map_update(b->map[M_DEVS], &dev, &disk, BPF_ANY);
 }
 
@@ -830,6 +875,8 @@ ds_blklat_attach(struct ds_blklat *b)
 	size_t i;
 	int e, k;
 
+	if (b->prog[1] < 0 && b->prog[2] < 0 && (e = load_progs(b)) < 0)
+		return e;
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
 		k = order[i];
 		if (b->prog[k] < 0)

@@ -2981,6 +2981,7 @@ int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
 	DS_BLKLAT_PHASE(DS_BLK_Q2C) | DS_BLKLAT_PHASE(DS_BLK_Q2D))
 #define DS_BLKLAT_PROGS 4
 #define DS_BLKLAT_STARTS 32768		/* starts kept (each LRU map) */
+#define DS_BLKLAT_RQ_INLINE 8		/* disks compared in the programs */
 #define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
 #define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
 
@@ -3002,6 +3003,8 @@ struct ds_blklat {
 	struct ds_tracefs tfs;
 	char *log;		/* after a failed load: the verifier's log */
 	const char *what;	/* after a failure: the step that failed */
+	uint32_t rq[DS_BLKLAT_RQ_INLINE];	/* the disks (ds_blklat_dev) */
+	size_t nrq;		/* their count (above: the devs map alone) */
 	void *rbuf;		/* the histograms' keys and values, as read */
 	struct ds_lat rlat;	/* a histogram's CPUs summed */
 	uint32_t rmax;		/* entries rbuf holds */
