@@ -855,11 +855,13 @@ load_progs(struct ds_blklat *b)
 int
 ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
 {
-	size_t i;
+	size_t i, n = b->nrq < DS_BLKLAT_RQ_INLINE ? b->nrq :
+	    DS_BLKLAT_RQ_INLINE;
 
-	for (i = 0; i < b->nrq && b->rq[i] != disk; i++)
+	/* Above DS_BLKLAT_RQ_INLINE only counted: the programs use devs. */
+	for (i = 0; i < n && b->rq[i] != disk; i++)
 		;
-	if (i == b->nrq) {
+	if (i == n && (b->nrq >= DS_BLKLAT_RQ_INLINE || i == b->nrq)) {
 		if (b->nrq < DS_BLKLAT_RQ_INLINE)
 			b->rq[b->nrq] = disk;
 		b->nrq++;
