@@ -1153,6 +1153,11 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 		}
 		if (e < 0 && e != -ENOENT)
 			break;
+		if (e == 0 && cnt == 0) {
+			/* Never from a hash map; a loop for ever if it were. */
+			e = -EIO;
+			break;
+		}
 		for (i = 0; i < cnt; i++)
 			if ((r = add_row(s, keys + 2 * i,
 			    (struct ds_lat *)((char *)v + i * vsz), nc,

@@ -180,10 +180,11 @@ fio --name=h --filename="$hl" --rw=randread --bs=4k --direct=1 \
     --ioengine=psync --file_service_type=random --runtime=60 \
     --time_based >/dev/null 2>&1 &
 f=$!
-# fio opens 100 files first (seconds on a loaded machine): wait for reads.
+# fio opens 100 files first (tens of seconds on a loaded machine: 10 s
+# were seen too few): wait up to 60 s for reads.
 _r=$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)
 _i=0
-while [ $_i -lt 100 ] && [ "$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)" = "$_r" ]; do
+while [ $_i -lt 600 ] && [ "$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)" = "$_r" ]; do
 	sleep 0.1
 	_i=$((_i + 1))
 done
