@@ -1122,7 +1122,8 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	s->issued = 0;
 	if (b->rbuf == NULL) {
 		b->rmax = (uint32_t)(65536 / vsz) + 1;
-		if ((b->rbuf = malloc(b->rmax * (vsz + 8))) == NULL)
+		/* Zeroed: valgrind knows no BPF_MAP_LOOKUP_BATCH writes. */
+		if ((b->rbuf = calloc(b->rmax, vsz + 8)) == NULL)
 			return -ENOMEM;
 	}
 	v = b->rbuf;
@@ -1145,6 +1146,8 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 
 			if (q == NULL)
 				return -ENOMEM;
+			memset((char *)q + b->rmax * (vsz + 8), 0,
+			    b->rmax * (vsz + 8));
 			b->rbuf = q;
 			b->rmax *= 2;
 			v = b->rbuf;
