@@ -57,6 +57,7 @@ static const struct ds_col pcols[] = {
 struct dl {
 	struct tool t;
 	int buckets, who;
+	unsigned int phases;		/* DS_BLKLAT_PHASE bits; 0: all */
 	struct ds_devsel sel;
 	struct ds_blkdisk *disk;
 	size_t ndisk;
@@ -67,12 +68,13 @@ struct dl {
 };
 
 static const char synopsis[] =
-    "dlat [-bHhP] [-O cols] [-o fmt] [-w file] [--utc] [device|glob ...]\n"
-    "            [interval [count]]";
+    "dlat [-bHhP] [-O cols] [-o fmt] [-p phases] [-w file] [--utc]\n"
+    "            [device|glob ...] [interval [count]]";
 
 static const char optlines[] =
     "  -b            the histogram itself: a row per bucket (bars in table)\n"
     "  -P            per submitting process: pid, command, bytes, q2c\n"
+    "  -p phases     only these (d2c,q2c,q2d; default all)\n"
     "  interval      seconds between reports; none: trace until SIGINT\n";
 
 static const struct tool_info info = { synopsis, optlines, TOOL_N_NONE };
@@ -134,8 +136,8 @@ start(struct dl *d)
 	if (d->ndisk == 0)
 		errx(1, "no block devices to trace");
 	ds_blklat_init(&d->b);
-	if ((e = ds_blklat_open(&d->b, d->who ? DS_BLKLAT_WHO : 0, ndevs,
-	    d->ndisk)) < 0)
+	if ((e = ds_blklat_open(&d->b, (d->who ? DS_BLKLAT_WHO : 0) |
+	    d->phases, ndevs, d->ndisk)) < 0)
 		open_fail(d, e);
 	if ((e = ds_blklat_add_disks(&d->b, &d->t.r, d->disk, d->ndisk)) < 0)
 		tool_errc(1, e, "device map");
@@ -201,9 +203,8 @@ report_rows(struct dl *d, const struct ds_blklat_snap *prev,
 
 	for (i = 0; i < cur->n; i++) {
 		const struct ds_blklat_row *r = &cur->r[i];
-		const struct ds_blklat_row *p = ds_blklat_find(prev, r);
 
-		ds_lat_delta(p != NULL ? &p->h : NULL, &r->h, &h);
+		ds_blklat_delta(prev, cur, r, &h);
 		if (h.count == 0)
 			continue;
 		if (d->buckets) {
@@ -334,7 +335,7 @@ options(struct dl *d, int argc, char **argv)
 	static const struct option longopts[] = { TOOL_LONGOPTS };
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bP", longopts,
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bPp:", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&d->t, ch, optarg))
 			continue;
@@ -345,6 +346,11 @@ options(struct dl *d, int argc, char **argv)
 		case 'P':
 			d->who = 1;
 			break;
+		case 'p':
+			if (ds_blk_phases_parse(optarg, &d->phases) < 0)
+				tool_usage("-p %s: phases are d2c, q2c, q2d, "
+				    "comma-separated", optarg);
+			break;
 		default:
 			usage();
 		}
@@ -354,6 +360,9 @@ options(struct dl *d, int argc, char **argv)
 	tool_interval(&d->t, &argc, argv);
 	if (d->buckets && d->who)
 		tool_usage("-b and -P: one or the other");
+	if (d->who && d->phases != 0 &&
+	    !(d->phases & DS_BLKLAT_PHASE(DS_BLK_Q2C)))
+		tool_usage("-P times q2c: -p must include it");
 	if (ds_devsel_init(&d->sel, argv, (size_t)argc) < 0)
 		err(1, NULL);
 }

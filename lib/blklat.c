@@ -68,6 +68,20 @@ pcpu(const struct ds_blklat *b)
 	return b->ncpu <= PCPU_MAX;
 }
 
+/* Is phase ph timed? */
+static int
+want(const struct ds_blklat *b, int ph)
+{
+	return (b->flags & DS_BLKLAT_PHASE(ph)) != 0;
+}
+
+/* Are bios' queue times kept (q2c or q2d)? */
+static int
+want_q(const struct ds_blklat *b)
+{
+	return want(b, DS_BLK_Q2C) || want(b, DS_BLK_Q2D);
+}
+
 static const char *const ops[DS_BLK_OPS] = {
 	"read", "write", "discard", "flush"
 };
@@ -83,6 +97,33 @@ const char *
 ds_blk_phase_name(unsigned int ph)
 {
 	return ph < DS_BLK_PHASES ? phases[ph] : NULL;
+}
+
+/*
+ * "d2c,q2c": the DS_BLKLAT_PHASE bits of a comma-separated list of
+ * phase names into *flags; -EINVAL for an unknown or empty name.
+ */
+int
+ds_blk_phases_parse(const char *list, unsigned int *flags)
+{
+	const char *p = list, *q;
+	unsigned int ph;
+
+	*flags = 0;
+	do {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		for (ph = 0; ph < DS_BLK_PHASES; ph++)
+			if ((size_t)(q - p) == strlen(phases[ph]) &&
+			    strncmp(p, phases[ph], (size_t)(q - p)) == 0)
+				break;
+		if (ph == DS_BLK_PHASES)
+			return -EINVAL;
+		*flags |= DS_BLKLAT_PHASE(ph);
+		p = q + 1;
+	} while (*q != '\0');
+	return 0;
 }
 
 /*
@@ -284,6 +325,38 @@ filter(struct ds_asm *a, const struct ds_blklat *b, const struct ds_blkev *ev,
 }
 
 /*
+ * R_DEV = ctx->dev of a request event (always its disk's), or to out
+ * for a disk not traced: compared with each when they are few (most
+ * events of a busy machine are other disks', and a compare costs less
+ * than a lookup), else the devs map.
+ */
+static void
+rq_filter(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev, int out)
+{
+	int ok = ds_asm_label(a);
+	size_t i;
+
+	if (b->nrq > DS_BLKLAT_RQ_INLINE) {
+		filter(a, b, ev, out);
+		return;
+	}
+	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
+	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
+	for (i = 0; i < b->nrq; i++) {
+		/*
+		 * A 32-bit move zero-extends (a 64-bit one would extend
+		 * the sign of a dev_t of major 2048 and above).
+		 */
+		ds_asm_emit(a, BI(BPF_ALU | BPF_MOV | BPF_K, 1, 0, 0,
+		    (int32_t)b->rq[i]));
+		ds_asm_jmp_r(a, BPF_JEQ, R_DEV, 1, ok);
+	}
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+	ds_asm_here(a, ok);
+}
+
+/*
  * R_OP from rwbs: R W D, or a flush: "F" alone or before anything but
  * R W D (the flag PREFLUSH on a write is "FW..."; REQ_OP_FLUSH "FF",
  * "FN" on old kernels).  Anything else (zone and driver operations) to
@@ -435,19 +508,25 @@ issue_q(struct ds_asm *a, const struct ds_blklat *b)
 	q_copy(a, 0);
 	since(a);
 	delete(a, b->map[M_QSTART], S_KEY);
-	hist(a, b, DS_BLK_Q2D);
+	/* Without q2d still counted: issues are what lost_completion needs. */
+	if (want(b, DS_BLK_Q2D))
+		hist(a, b, DS_BLK_Q2D);
+	else
+		stat(a, b, ST_ISSUE_NOQ);
 	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
 	ds_asm_here(a, noq);
 	stat(a, b, ST_ISSUE_NOQ);
 	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8, 0));
 	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 16, 0));
-	lookup(a, b->map[M_ISTART], S_KEY);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
-	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	if (want(b, DS_BLK_Q2C)) {
+		lookup(a, b->map[M_ISTART], S_KEY);
+		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
+		ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	}
 	ds_asm_here(a, end);
 }
 
@@ -461,12 +540,28 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 {
 	int out = ds_asm_label(a);
 
-	filter(a, b, ev, out);
+	rq_filter(a, b, ev, out);
 	op(a, ev, out);
-	now_and_key(a, ev);
-	issue_q(a, b);
-	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
-	ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
+	if (!want_q(b)) {
+		/*
+		 * d2c alone: no queue time to find, one clock read; the
+		 * issue counted (lost_completion's figure).
+		 */
+		stat(a, b, ST_ISSUE_NOQ);
+		now_and_key(a, ev);
+		ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL));
+	} else {
+		now_and_key(a, ev);
+		issue_q(a, b);
+		/* q2d alone: no D entry, no completion program. */
+		if (!want(b, DS_BLK_D2C) && !want(b, DS_BLK_Q2C)) {
+			epilogue(a, out);
+			return;
+		}
+		ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
+		ds_asm_emit(a, B_STX(DW, 10, 0, S_DVAL));
+	}
 	ds_asm_map(a, 1, b->map[M_ISTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 2, S_KEY));
@@ -477,39 +572,43 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 	epilogue(a, out);
 }
 
-/*
- * A request's dev is its disk's (partitions are bio events'), so the
- * D entry's lookup is also the filter: the devs map is asked only when
- * none is found, to tell a disk not traced from a completion unmatched.
- */
+/* A request's dev is its disk's (partitions are bio events'). */
 static void
 prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
 	int out = ds_asm_label(a), nod = ds_asm_label(a), end = ds_asm_label(a);
 
-	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
-	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
+	rq_filter(a, b, ev, out);
 	op(a, ev, out);
 	now_and_key(a, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
-	q_copy(a, 8);
+	if (want(b, DS_BLK_Q2C))
+		q_copy(a, 8);
 	since(a);
 	delete(a, b->map[M_ISTART], S_KEY);
-	hist(a, b, DS_BLK_D2C);
-	ds_asm_emit(a, B_MOV_R(0, 10));
-	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
-	ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
-	q2c(a, b, out);
+	if (want(b, DS_BLK_D2C))
+		hist(a, b, DS_BLK_D2C);
+	if (!want(b, DS_BLK_Q2C)) {
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+	} else {
+		ds_asm_emit(a, B_MOV_R(0, 10));
+		ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+		ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
+		q2c(a, b, out);
+	}
 	ds_asm_here(a, nod);
-	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_IDX));
-	lookup(a, b->map[M_DEVS], S_IDX);
-	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
-	stat(a, b, ST_UNMATCHED_D2C);
-	ds_asm_here(a, end);
-	stat(a, b, ST_UNMATCHED_Q2C);
+	stat(a, b, want(b, DS_BLK_D2C) ? ST_UNMATCHED_D2C : ST_UNMATCHED_Q2C);
+	if (want(b, DS_BLK_Q2C) && want(b, DS_BLK_D2C)) {
+		ds_asm_here(a, end);
+		stat(a, b, ST_UNMATCHED_Q2C);
+	} else if (want(b, DS_BLK_Q2C)) {
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+		ds_asm_here(a, end);
+		stat(a, b, ST_UNMATCHED_Q2C);
+	}
 	epilogue(a, out);
 }
 
@@ -584,12 +683,23 @@ static const struct {
 	    const struct ds_blkev *);
 	const char *name;
 	int comm;		/* needs the comm field (who mode) */
+	unsigned int phases;	/* loaded when one of these is timed */
 } progs[DS_BLKLAT_PROGS] = {
-	{ "block_bio_queue", prog_bio_queue, "dlat_bio_queue", 1 },
-	{ "block_rq_issue", prog_issue, "dlat_rq_issue", 0 },
-	{ "block_rq_complete", prog_rq_complete, "dlat_rq_complete", 0 },
-	{ "block_bio_complete", prog_bio_complete, "dlat_bio_complete", 0 },
+	{ "block_bio_queue", prog_bio_queue, "dlat_bio_queue", 1,
+	    DS_BLKLAT_PHASE(DS_BLK_Q2C) | DS_BLKLAT_PHASE(DS_BLK_Q2D) },
+	{ "block_rq_issue", prog_issue, "dlat_rq_issue", 0, DS_BLKLAT_ALL },
+	{ "block_rq_complete", prog_rq_complete, "dlat_rq_complete", 0,
+	    DS_BLKLAT_PHASE(DS_BLK_D2C) | DS_BLKLAT_PHASE(DS_BLK_Q2C) },
+	{ "block_bio_complete", prog_bio_complete, "dlat_bio_complete", 0,
+	    DS_BLKLAT_PHASE(DS_BLK_Q2C) },
 };
+
+/* Is program k loaded for the phases b times? */
+static int
+need(const struct ds_blklat *b, size_t k)
+{
+	return (b->flags & progs[k].phases) != 0;
+}
 
 static int
 fail(struct ds_blklat *b, const char *what, int e)
@@ -615,10 +725,13 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 
 	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 4,
 	    (uint32_t)ndevs, 0, "dlat_devs");
-	b->map[M_ISTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 24,
-	    DS_BLKLAT_STARTS, 0, "dlat_issue");
-	b->map[M_QSTART] = ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16, 16,
-	    DS_BLKLAT_STARTS, 0, "dlat_queue");
+	/* An issue holds its queue time only for q2c. */
+	b->map[M_ISTART] = want(b, DS_BLK_D2C) || want(b, DS_BLK_Q2C) ?
+	    ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16,
+	    want(b, DS_BLK_Q2C) ? 24 : 8, DS_BLKLAT_STARTS, 0, "dlat_issue") :
+	    -EBADF;
+	b->map[M_QSTART] = want_q(b) ? ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
+	    16, 16, DS_BLKLAT_STARTS, 0, "dlat_queue") : -EBADF;
 	/* Per CPU: made as used, not the CPUs times every histogram. */
 	b->map[M_HIST] = pcpu(b) ? ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
 	    8, sizeof(struct ds_lat), nhist, BPF_F_NO_PREALLOC, "dlat_hist") :
@@ -633,7 +746,7 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 	b->map[M_ZERO] = ds_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4,
 	    sizeof(struct ds_blklat_whoval), 1, 0, "dlat_zero");
 	for (e = 0; e < M_N; e++)
-		if (b->map[e] < 0 && (e != M_WHO || (b->flags & DS_BLKLAT_WHO)))
+		if (b->map[e] < 0 && b->map[e] != -EBADF)
 			return fail(b, "map create", b->map[e]);
 	/* The zero value, written from here: the stack is too small. */
 	if ((z = calloc(1, sizeof(*z))) == NULL)
@@ -673,10 +786,14 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 {
 	struct ds_buf scratch = { 0 };
 	struct ds_tpfmt f;
-	struct ds_asm a;
 	size_t i;
 	int e;
 
+	if ((flags & DS_BLKLAT_ALL) == 0)
+		flags |= DS_BLKLAT_ALL;
+	/* Who is q2c's. */
+	if ((flags & DS_BLKLAT_WHO) && !(flags & DS_BLKLAT_PHASE(DS_BLK_Q2C)))
+		return fail(b, "who", -EINVAL);
 	b->flags = flags;
 	if ((b->ncpu = ds_bpf_ncpus()) < 0)
 		return fail(b, "sys/devices/system/cpu/possible", b->ncpu);
@@ -685,6 +802,8 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	if ((e = ds_tracefs_find(&b->tfs)) < 0)
 		return fail(b, "tracefs", e);
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		if (!need(b, i))
+			continue;
 		if ((e = ds_tpfmt_read(&b->tfs, "block", progs[i].event,
 		    &scratch, &f)) < 0 ||
 		    (e = ds_blkev_layout(&f, progs[i].comm &&
@@ -694,9 +813,24 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 		}
 	}
 	ds_buf_free(&scratch);
-	if ((e = make_maps(b, ndevs, ndisks)) < 0)
-		return e;
+	return make_maps(b, ndevs, ndisks);
+}
+
+/*
+ * The programs, assembled and loaded once the disks are known (a few
+ * are compared in the request programs themselves, cheaper than a
+ * hash lookup for the other disks' events).
+ */
+static int
+load_progs(struct ds_blklat *b)
+{
+	struct ds_asm a;
+	size_t i;
+	int e;
+
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
+		if (!need(b, i))
+			continue;
 		ds_asm_init(&a);
 		progs[i].gen(&a, b, &b->ev[i]);
 		if ((e = ds_asm_end(&a)) < 0) {
@@ -722,6 +856,17 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 static int
 ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
 {
+	size_t i, n = b->nrq < DS_BLKLAT_RQ_INLINE ? b->nrq :
+	    DS_BLKLAT_RQ_INLINE;
+
+	/* Above DS_BLKLAT_RQ_INLINE only counted: the programs use devs. */
+	for (i = 0; i < n && b->rq[i] != disk; i++)
+		;
+	if (i == n && (b->nrq >= DS_BLKLAT_RQ_INLINE || i == b->nrq)) {
+		if (b->nrq < DS_BLKLAT_RQ_INLINE)
+			b->rq[b->nrq] = disk;
+		b->nrq++;
+	}
 	return ds_bpf_map_update(b->map[M_DEVS], &dev, &disk, BPF_ANY);
 }
 
@@ -733,8 +878,12 @@ ds_blklat_attach(struct ds_blklat *b)
 	size_t i;
 	int e, k;
 
+	if (b->prog[1] < 0 && b->prog[2] < 0 && (e = load_progs(b)) < 0)
+		return e;
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
 		k = order[i];
+		if (b->prog[k] < 0)
+			continue;
 		if ((e = ds_bpf_attach_tp(b->ev[k].id, b->prog[k])) < 0)
 			return fail(b, progs[k].event, e);
 		b->link[k] = e;
@@ -761,6 +910,8 @@ ds_blklat_close(struct ds_blklat *b)
 	}
 	free(b->log);
 	b->log = NULL;
+	free(b->rbuf);
+	b->rbuf = NULL;
 }
 
 static int
@@ -801,46 +952,227 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* The histograms, each the sum of its CPUs' when the map is per-CPU. */
+/* A histogram read (the values of its CPUs at pc) into s's next row. */
 static int
-read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
+add_row(struct ds_blklat_snap *s, const uint32_t *key,
+    const struct ds_lat *pc, int nc, struct ds_lat *h)
+{
+	struct ds_blklat_row *r;
+	int e, c;
+
+	if (key[1] >> 2 >= DS_BLK_OPS || (key[1] & 3) >= DS_BLK_PHASES)
+		return 0;
+	if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
+		return e;
+	r = &s->r[s->n];
+	if (nc > 1) {
+		*h = pc[0];
+		for (c = 1; c < nc; c++)
+			ds_lat_merge(h, &pc[c]);
+		pc = h;
+	}
+	if ((e = ds_blklat_row_set(s, r, pc)) < 0)
+		return e;
+	s->n++;
+	r->dev = key[0];
+	r->op = key[1] >> 2;
+	r->phase = key[1] & 3;
+	if (r->phase == DS_BLK_Q2D)
+		s->issued += r->count;
+	return 0;
+}
+
+/*
+ * A bucket's count in the snapshot: LEB128, 7 bits a byte, the high
+ * bit on all but the last (most counts of an interval's histograms
+ * take one or two bytes of eight: 100 busy disks' two snapshots, 250
+ * KB of whole counts from the first to the last bucket, take 60 KB).
+ */
+static size_t
+put_var(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+int
+ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
+    const struct ds_lat *h)
+{
+	unsigned int first, last, i;
+	uint64_t top;
+	size_t c, need;
+	unsigned char *q;
+
+	r->count = h->count;
+	r->sum_ns = h->sum_ns;
+	r->max_ns = h->max_ns;
+	r->first = r->nb = 0;
+	r->off = s->nbk;
+	if (ds_lat_span(h, &first, &last, &top) < 0)
+		return 0;
+	need = s->nbk + (size_t)(last - first + 1) * 10;
+	if (need > s->capbk) {
+		c = s->capbk ? s->capbk : 4096;
+		while (c < need)
+			c *= 2;
+		if ((q = realloc(s->bk, c)) == NULL)
+			return -ENOMEM;
+		s->bk = q;
+		s->capbk = c;
+	}
+	r->first = first;
+	r->nb = last - first + 1;
+	for (i = first; i <= last; i++)
+		s->nbk += put_var(s->bk + s->nbk, h->b[i]);
+	return 0;
+}
+
+void
+ds_blklat_row_lat(const struct ds_blklat_snap *s,
+    const struct ds_blklat_row *r, struct ds_lat *h)
+{
+	const unsigned char *p = s->bk + r->off, *end = s->bk + s->nbk;
+	unsigned int i, sh;
+	uint64_t v;
+
+	memset(h, 0, sizeof(*h));
+	h->count = r->count;
+	h->sum_ns = r->sum_ns;
+	h->max_ns = r->max_ns;
+	if (r->nb == 0 || r->first + r->nb > DS_LAT_NB)
+		return;
+	for (i = r->first; i < r->first + r->nb && p < end; i++) {
+		v = 0;
+		sh = 0;
+		while (p < end && (*p & 0x80) && sh < 63) {
+			v |= (uint64_t)(*p++ & 0x7f) << sh;
+			sh += 7;
+		}
+		if (p < end)
+			v |= (uint64_t)*p++ << sh;
+		h->b[i] = v;
+	}
+}
+
+void
+ds_blklat_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, const struct ds_blklat_row *r,
+    struct ds_lat *out)
+{
+	const struct ds_blklat_row *p = ds_blklat_find(prev, r);
+	struct ds_lat a, c;
+
+	/* Nothing new (most histograms of most intervals): no buckets. */
+	if (p != NULL && p->count == r->count && p->sum_ns == r->sum_ns) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	if (p == NULL) {
+		ds_blklat_row_lat(cur, r, out);
+		return;
+	}
+	ds_blklat_row_lat(cur, r, &c);
+	ds_blklat_row_lat(prev, p, &a);
+	ds_lat_delta(&a, &c, out);
+}
+
+/* A key at a time (kernels before 5.6): two calls a histogram. */
+static int
+read_hist_keys(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
 {
 	/*
 	 * Dev 0 is never traced: a key not in a hash map gives its first
 	 * (a NULL key would too, but valgrind takes it for a bad pointer).
 	 */
 	uint32_t key[2] = { 0, 0 }, next[2];
-	struct ds_blklat_row *r;
-	struct ds_lat *pc;
-	int e, c, nc = pcpu(b) ? b->ncpu : 1;
+	struct ds_lat *pc = b->rbuf;
+	int e;
 
-	s->n = 0;
-	s->issued = 0;
-	if ((pc = malloc((size_t)nc * sizeof(*pc))) == NULL)
-		return -ENOMEM;
 	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
-		if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
-			break;
-		r = &s->r[s->n];
 		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, pc)) == -ENOENT)
 			continue;
-		if (e < 0)
-			break;
-		r->h = pc[0];
-		for (c = 1; c < nc; c++)
-			ds_lat_merge(&r->h, &pc[c]);
-		r->dev = key[0];
-		r->op = key[1] >> 2;
-		r->phase = key[1] & 3;
-		if (r->op >= DS_BLK_OPS || r->phase >= DS_BLK_PHASES)
-			continue;
-		if (r->phase == DS_BLK_Q2D)
-			s->issued += r->h.count;
-		s->n++;
+		if (e < 0 || (e = add_row(s, key, pc, nc, &b->rlat)) < 0)
+			return e;
 	}
-	free(pc);
-	if (e != -ENOENT)
+	return e == -ENOENT ? 0 : e;
+}
+
+/*
+ * The histograms, each the sum of its CPUs' when the map is per-CPU:
+ * BPF_MAP_LOOKUP_BATCH, some 64 KiB of them a call (a report of 100
+ * busy disks made 600 calls a key at a time, most of its CPU time).
+ */
+static int
+read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
+{
+	uint32_t tok[2][2], cnt, i, *keys;
+	int e, r, nc = pcpu(b) ? b->ncpu : 1, t = 0, first = 1;
+	size_t vsz = (size_t)nc * sizeof(struct ds_lat);
+	struct ds_lat *v;
+
+	s->n = 0;
+	s->nbk = 0;
+	s->issued = 0;
+	if (b->rbuf == NULL) {
+		b->rmax = (uint32_t)(65536 / vsz) + 1;
+		/* Zeroed: valgrind knows no BPF_MAP_LOOKUP_BATCH writes. */
+		if ((b->rbuf = calloc(b->rmax, vsz + 8)) == NULL)
+			return -ENOMEM;
+	}
+	v = b->rbuf;
+	keys = (uint32_t *)((char *)b->rbuf + b->rmax * vsz);
+	if (b->nobatch)
+		e = read_hist_keys(b, s, nc);
+	else for (;;) {
+		cnt = b->rmax;
+		e = ds_bpf_map_lookup_batch(b->map[M_HIST], first ? NULL :
+		    tok[t], tok[!t], keys, v, &cnt);
+		if (first && (e == -EINVAL || e == -ENOTSUP || e == -524)) {
+			/* No batches (524: the kernel's ENOTSUPP). */
+			b->nobatch = 1;
+			e = read_hist_keys(b, s, nc);
+			break;
+		}
+		if (e == -ENOSPC && cnt == 0) {
+			/* A hash bucket holds more than rbuf: a larger one. */
+			void *q = realloc(b->rbuf, 2 * b->rmax * (vsz + 8));
+
+			if (q == NULL)
+				return -ENOMEM;
+			memset((char *)q + b->rmax * (vsz + 8), 0,
+			    b->rmax * (vsz + 8));
+			b->rbuf = q;
+			b->rmax *= 2;
+			v = b->rbuf;
+			keys = (uint32_t *)((char *)b->rbuf + b->rmax * vsz);
+			continue;
+		}
+		if (e < 0 && e != -ENOENT)
+			break;
+		if (e == 0 && cnt == 0) {
+			/* Never from a hash map; a loop for ever if it were. */
+			e = -EIO;
+			break;
+		}
+		for (i = 0; i < cnt; i++)
+			if ((r = add_row(s, keys + 2 * i,
+			    (struct ds_lat *)((char *)v + i * vsz), nc,
+			    &b->rlat)) < 0)
+				return r;
+		if (e == -ENOENT)
+			break;
+		first = 0;
+		t = !t;
+	}
+	if (e < 0 && e != -ENOENT)
 		return e;
 	if (s->n > 1)	/* qsort of NULL, even of none, is undefined */
 		qsort(s->r, s->n, sizeof(*s->r), cmp_row);
@@ -911,6 +1243,8 @@ ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
 		return e;
 	s->have_recursion = 1;
 	for (k = 0; k < DS_BLKLAT_PROGS; k++) {
+		if (b->prog[k] < 0)
+			continue;
 		if ((e = ds_bpf_prog_info(b->prog[k], &st)) < 0)
 			return e;
 		s->miss[DS_MISS_RECURSION] += st.recursion_misses;
@@ -925,6 +1259,7 @@ void
 ds_blklat_snap_free(struct ds_blklat_snap *s)
 {
 	free(s->r);
+	free(s->bk);
 	free(s->w);
 	memset(s, 0, sizeof(*s));
 }
@@ -1049,7 +1384,7 @@ ds_blklat_lost(const struct ds_blklat_snap *prev, struct ds_blklat_snap *s,
 	if (idle) {
 		for (i = 0; i < s->n; i++)
 			if (s->r[i].phase == DS_BLK_D2C)
-				done += s->r[i].h.count;
+				done += s->r[i].count;
 		if (s->issued > done && s->issued - done > lost)
 			lost = s->issued - done;
 	}
@@ -1145,11 +1480,14 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
     const char *(*name)(void *, uint32_t), void *arg)
 {
 	struct ds_buf lab = { 0 }, *b = out;
+	struct ds_lat *h;
 	char num[32];
 	const char *n;
 	size_t i;
 	int e = 0;
 
+	if ((h = malloc(sizeof(*h))) == NULL)
+		return -ENOMEM;
 	e |= PUTS(b, "# HELP dlat_latency_seconds Block I/O latency by disk, "
 	    "operation and phase (d2c issue to completion, q2c queue to "
 	    "completion, q2d queue to issue).\n"
@@ -1164,9 +1502,9 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
 		e |= PUTS(&lab, "\",phase=\"");
 		e |= PUTS(&lab, ds_blk_phase_name(s->r[i].phase));
 		e |= PUTS(&lab, "\"");
+		ds_blklat_row_lat(s, &s->r[i], h);
 		if (e == 0)
-			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data,
-			    &s->r[i].h);
+			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data, h);
 	}
 	e |= PUTS(b, "# HELP dlat_missed_events_total Block events not "
 	    "counted in dlat_latency_seconds, by reason.\n"
@@ -1179,6 +1517,7 @@ ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
 		e |= PUTS(b, num);
 	}
 	ds_buf_free(&lab);
+	free(h);
 	return e ? -ENOMEM : 0;
 }
 
@@ -1330,6 +1669,7 @@ ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
 	} else {
 		idle = 0;
 	}
-	ds_blklat_lost(prev, s, idle);
+	/* Issues less d2c completions: without d2c, nothing to say. */
+	ds_blklat_lost(prev, s, idle && want(b, DS_BLK_D2C));
 	return 0;
 }

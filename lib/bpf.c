@@ -195,6 +195,32 @@ ds_bpf_map_next(int fd, const void *key, void *next)
 }
 
 /*
+ * BPF_MAP_LOOKUP_BATCH (5.6+): up to *count entries from where the
+ * token in_batch left off (NULL: the first), their keys and values
+ * (per-CPU values: ncpu each) into keys and values, the token to go on
+ * from into out_batch (4 bytes for a hash map), the number had into
+ * *count.  -ENOENT when the map is done: *count may still be above 0.
+ */
+int
+ds_bpf_map_lookup_batch(int fd, const void *in_batch, void *out_batch,
+    void *keys, void *values, uint32_t *count)
+{
+	union bpf_attr attr;
+	long r;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.batch.map_fd = (uint32_t)fd;
+	attr.batch.in_batch = (uint64_t)(uintptr_t)in_batch;
+	attr.batch.out_batch = (uint64_t)(uintptr_t)out_batch;
+	attr.batch.keys = (uint64_t)(uintptr_t)keys;
+	attr.batch.values = (uint64_t)(uintptr_t)values;
+	attr.batch.count = *count;
+	r = sys_bpf(BPF_MAP_LOOKUP_BATCH, &attr);
+	*count = attr.batch.count;
+	return r < 0 ? -errno : 0;
+}
+
+/*
  * Load without a log first (the verifier's log costs time and a failed
  * load with too small a log says ENOSPC, not why); on failure once
  * more with log (logsize bytes), so that the caller can say why.

@@ -2384,9 +2384,14 @@ struct ds_tracefs {
 	int mounted;		/* 1: mounted by us, in our namespace */
 };
 
+/* The operations of a request, and the phases timed (see dlat(1)). */
+enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
+enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
 /* "read" ... "flush", "d2c" "q2c" "q2d"; NULL out of range. */
 const char *ds_blk_op_name(unsigned int op);
 const char *ds_blk_phase_name(unsigned int ph);
+/* "d2c,q2c" into DS_BLKLAT_PHASE bits; -EINVAL for a name not a phase. */
+int ds_blk_phases_parse(const char *list, unsigned int *flags);
 
 /* The fields of a block event the programs read, checked. */
 struct ds_blkev {
@@ -2395,7 +2400,12 @@ struct ds_blkev {
 };
 
 #define DS_BLKLAT_WHO 1u		/* also per submitting process */
+/* The phases timed (none of them: all); programs only for those. */
+#define DS_BLKLAT_PHASE(ph) (2u << (ph))
+#define DS_BLKLAT_ALL (DS_BLKLAT_PHASE(DS_BLK_D2C) | \
+	DS_BLKLAT_PHASE(DS_BLK_Q2C) | DS_BLKLAT_PHASE(DS_BLK_Q2D))
 #define DS_BLKLAT_PROGS 4
+#define DS_BLKLAT_RQ_INLINE 8		/* disks compared in the programs */
 
 struct ds_blklat {
 	unsigned int flags;
@@ -2408,6 +2418,12 @@ struct ds_blklat {
 	struct ds_tracefs tfs;
 	char *log;		/* after a failed load: the verifier's log */
 	const char *what;	/* after a failure: the step that failed */
+	uint32_t rq[DS_BLKLAT_RQ_INLINE];	/* the disks (ds_blklat_dev) */
+	size_t nrq;		/* their count (above: the devs map alone) */
+	void *rbuf;		/* the histograms' keys and values, as read */
+	struct ds_lat rlat;	/* a histogram's CPUs summed */
+	uint32_t rmax;		/* entries rbuf holds */
+	int nobatch;		/* the kernel has no BPF_MAP_LOOKUP_BATCH */
 };
 
 /* Missed events, by cause. */
@@ -2420,10 +2436,18 @@ enum {
 	DS_MISS_N
 };
 
+/*
+ * A histogram of a snapshot, its buckets from the first to the last
+ * holding a value kept in the snapshot's bk, a byte or two each (a few
+ * dozen of DS_LAT_NB as a rule: 100 busy disks' two snapshots took
+ * 1.4 MB whole); ds_blklat_row_lat makes the struct ds_lat of it.
+ */
 struct ds_blklat_row {
 	uint32_t dev;		/* the disk, as ds_kdev */
 	unsigned int op, phase;
-	struct ds_lat h;
+	uint64_t count, sum_ns, max_ns;
+	uint32_t first, nb;	/* buckets first .. first + nb - 1 */
+	size_t off;		/* their counts from bk + off (LEB128) */
 };
 struct ds_blklat_who {
 	uint32_t dev, pid;	/* pid: the submitter's tgid */
@@ -2435,6 +2459,8 @@ struct ds_blklat_who {
 struct ds_blklat_snap {
 	struct ds_blklat_row *r;
 	size_t n, cap;
+	unsigned char *bk;	/* the rows' bucket counts, bytes */
+	size_t nbk, capbk;
 	struct ds_blklat_who *w;
 	size_t nw, capw;
 	uint64_t miss[DS_MISS_N];
@@ -2461,6 +2487,13 @@ void ds_blklat_snap_free(struct ds_blklat_snap *s);
 /* prev's entry with r's (w's) key, or NULL. */
 const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
+/*
+ * What cur's row r counted since prev's of the same key (prev NULL or
+ * without it: all), as ds_lat_delta; out->count 0 when nothing.
+ */
+void ds_blklat_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, const struct ds_blklat_row *r,
+    struct ds_lat *out);
 /* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full", "lost_completion". */
 const char *ds_blklat_miss_name(unsigned int i);
 /* cur's missed events less prev's (NULL: all of them), and their sum. */

@@ -815,6 +815,13 @@ int ds_bpf_map_update(int fd, const void *key, const void *value,
 /* The key after key (NULL: the first); -ENOENT after the last. */
 int ds_bpf_map_next(int fd, const void *key, void *next);
 /*
+ * Up to *count entries at once from the token in_batch (NULL: the
+ * first) into keys and values, the next token into out_batch; *count
+ * set to those had; -ENOENT at the end (with entries still, maybe).
+ */
+int ds_bpf_map_lookup_batch(int fd, const void *in_batch, void *out_batch,
+    void *keys, void *values, uint32_t *count);
+/*
  * Load a program; on failure it is tried once more with the verifier's
  * log into log (logsize bytes, NUL-terminated), so the caller can say
  * why.
@@ -855,8 +862,7 @@ int ds_bpf_ncpus(void);
  * Needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN).  Nothing is pinned:
  * ds_blklat_close (or the process's end) removes every trace of it.
  */
-enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
-enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
+/* The operations and phases: lib/diskstat.h. */
 
 /*
  * From an event's format: dev (4 bytes), sector (8), nr_sector (4),
@@ -905,5 +911,13 @@ uint64_t ds_tr_limit(const struct ds_tr_dev *d);
  */
 int ds_tr_holders(const struct ds_deleted *d, size_t fs,
     struct ds_tr_holder **out, size_t *n);
+
+/* A snapshot row's histogram (lib/blklat.c), made whole and set. */
+/* The histogram of s's row r. */
+void ds_blklat_row_lat(const struct ds_blklat_snap *s,
+    const struct ds_blklat_row *r, struct ds_lat *h);
+/* h as r's histogram, its buckets appended to s's; -ENOMEM. */
+int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
+    const struct ds_lat *h);
 
 #endif

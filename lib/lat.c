@@ -91,6 +91,15 @@ ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
 		*out = *cur;
 		return;
 	}
+	/*
+	 * Nothing new (most histograms of most intervals): the entries
+	 * are never made anew with the same count and sum, so skip the
+	 * buckets' comparison.
+	 */
+	if (cur->count == prev->count && cur->sum_ns == prev->sum_ns) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
 	for (i = 0; i < DS_LAT_NB; i++)
 		if (cur->b[i] < prev->b[i]) {
 			*out = *cur;

@@ -295,13 +295,11 @@ blk_phase(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < b->n; i++) {
 		const struct ds_blklat_row *r = &b->r[i];
-		const struct ds_blklat_row *p;
 
 		if (r->dev != dev || r->phase != ph ||
 		    (r->op != DS_BLK_READ && r->op != DS_BLK_WRITE))
 			continue;
-		p = a != NULL ? ds_blklat_find(a, r) : NULL;
-		ds_lat_delta(p != NULL ? &p->h : NULL, &r->h, &h);
+		ds_blklat_delta(a, b, r, &h);
 		ds_lat_merge(out, &h);
 	}
 }

@@ -49,6 +49,8 @@ fi
 
 # Arguments of tool options.
 is "$(comp dpsi -r m)" "memory " "dpsi -r m<TAB>: memory"
+is "$(comp dlat -p '')" "d2c q2c q2d " "dlat -p <TAB>: the three phases"
+is "$(comp dlat -p d2c,q)" "d2c,q2c d2c,q2d " "dlat -p d2c,q<TAB>: the list goes on"
 mkdir -p "$TRASH/tree/sys/block/sda/queue"
 : >"$TRASH/tree/sys/block/sda/queue/nr_requests"
 : >"$TRASH/tree/sys/block/sda/queue/read_ahead_kb"

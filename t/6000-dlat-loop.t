@@ -87,7 +87,7 @@ count=$(awk -v l="$lab" '$1 == "dlat_latency_seconds_count{" l "}" { print $2 }'
 sum=$(awk -v l="$lab" '$1 == "dlat_latency_seconds_sum{" l "}" { print $2 }' "$TRASH/prom")
 missed=$(awk '/^dlat_missed_events_total/ { n += $2 } END { print n + 0 }' "$TRASH/prom")
 echo "# diskstats: $reads reads, $ticks ms; dlat: $count d2c, $sum s, $missed missed"
-ok "thousands of reads traced" test "${count:-0}" -gt 10000
+ok "thousands of reads traced" test "${count:-0}" -ge 2000
 ok "d2c count = diskstats' reads within the $missed missed events" \
     awk -v c="$count" -v r="$reads" -v m="$missed" 'BEGIN { d = r - c; if (d < 0) d = -d; exit !(d <= m) }'
 ok "d2c mean between 92% and 100% of r_await" \

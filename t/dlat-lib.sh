@@ -2,8 +2,8 @@
 #
 # need_bpf: skip unless this process may load BPF programs.
 # bpf_progs: the number of BPF programs the kernel holds now.
-# dlat_attached PID: wait (up to 10 s) until dlat PID has its four
-#   tracepoint events open; 1 if it never does.
+# dlat_attached PID [N]: wait (up to 10 s) until dlat PID has its N
+#   (default four) tracepoint events open; 1 if it never does.
 # progs_back N: wait (up to 5 s: programs are freed after an RCU grace
 #   period) until the kernel holds N programs again; 1 if it does not.
 # tracefs_run CMD...: exec CMD in a private mount namespace with tracefs
@@ -28,7 +28,7 @@ dlat_attached() {
 	_i=0
 	while [ $_i -lt 200 ]; do
 		_n=$(ls -l /proc/"$1"/fd 2>/dev/null | grep -c 'perf_event')
-		[ "$_n" -ge 4 ] && return 0
+		[ "$_n" -ge "${2:-4}" ] && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 		_i=$((_i + 1))

@@ -2,8 +2,9 @@
 # Scenario 6: dlat's cost, against the bpftrace one-liner users would
 # run instead.  A loop device at its maximum (4 KiB random direct reads
 # of a file in the page cache, fio, 2 jobs, 5 s a run): IOPS alone,
-# with dlat tracing, with bpftrace tracing; the in-kernel time per run
-# of each program (BPF_ENABLE_STATS, through t/unit/bpf stats); dlat's
+# with dlat tracing (all phases, then -p d2c), with bpftrace tracing; the in-kernel time per run
+# of each program (BPF_ENABLE_STATS, through t/unit/bpf stats), of
+# dlat's full set and of dlat -p d2c, the one-liner's like; dlat's
 # user CPU per report and maximum RSS over 100 reports of every disk.
 # Figures go to the notes (one line each), not to the results table.
 SCEN=dlat
@@ -81,38 +82,67 @@ bt() {
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# Rounds of alone, dlat, bpftrace, interleaved so that the machine's
-# other load falls on all three alike; medians.  A first run warms up.
+# perread FILE IOPS: "runs ns" of one run's programs into "runs-per-read
+# ns-per-read ns-per-run" (the seconds before fio starts add the disks'
+# other events, a little).
+perread() {
+	awk -v d="$2" -v s="$secs" '{ r += $1; t += $2 } END {
+	    printf "%.3f %.0f %.0f\n", r / (d * s), t / (d * s), r ? t / r : 0 }' "$1"
+}
+# summary FILE: the median of each column of FILE's rounds, and the
+# spread (lowest-highest) of the ns per read.
+summary() {
+	awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; n = NR; k = NF }
+	    END { for (i = 1; i <= k; i++) { m = 0
+		for (j = 1; j <= n; j++) a[j] = v[i, j]
+		for (j = 2; j <= n; j++) for (l = j; l > 1 && a[l - 1] > a[l]; l--) {
+		    t = a[l]; a[l] = a[l - 1]; a[l - 1] = t }
+		med[i] = a[int((n + 1) / 2)]; lo[i] = a[1]; hi[i] = a[n] }
+	    printf "%d IOPS (%d-%d), %.2f runs and %d ns per read (%d-%d), %d ns per program run", med[1], lo[1], hi[1], med[2], med[3], lo[3], hi[3], med[4] }' "$1"
+}
+# One round: IOPS and the programs' figures of a tracer into FILE.
+round() {
+	_f=$1
+	shift
+	stats "$@"
+	_i=$(cat "$W/iops")
+	printf '%s %s\n' "$_i" "$(awk '{ print $2, $3 }' "$W/mine" >"$W/m"; perread "$W/m" "$_i")" >>"$_f"
+}
+
+# Rounds of alone, dlat (all phases), dlat -p d2c (the one-liner's
+# part: issue and completion), bpftrace, interleaved so that the
+# machine's other load falls on all alike; medians and spreads.  The
+# full set's d2c programs are reported too (their share of its cost).
+# A first run warms up.
 iops >/dev/null
-: >"$W/a"; : >"$W/d"; : >"$W/b"; : >"$W/ds"; : >"$W/bs"; : >"$W/dd"
+: >"$W/a"; : >"$W/d"; : >"$W/d1"; : >"$W/b"; : >"$W/dd"
 have_bt=0
 command -v bpftrace >/dev/null 2>&1 && have_bt=1
-for r in 1 2 3; do
+rounds=${BENCH_DLAT_ROUNDS:-5}
+[ "$BENCH_QUICK" = 1 ] && rounds=3
+r=0
+while [ $r -lt $rounds ]; do
 	iops >>"$W/a"
 	stats "$TOOLDIR/dlat" -o tsv "$n"
-	cat "$W/iops" >>"$W/d"
-	awk '{ print $2, $3 }' "$W/mine" >>"$W/ds"
-	# The part that times d2c, as the one-liner does: issue, completion.
-	awk '$1 ~ /^dlat_rq_/ { print $2, $3 }' "$W/mine" >>"$W/dd"
-	if [ $have_bt = 1 ]; then
-		stats bt
-		cat "$W/iops" >>"$W/b"
-		awk '{ print $2, $3 }' "$W/mine" >>"$W/bs"
-	fi
+	_i=$(cat "$W/iops")
+	awk '{ print $2, $3 }' "$W/mine" >"$W/m"
+	printf '%s %s\n' "$_i" "$(perread "$W/m" "$_i")" >>"$W/d"
+	awk '$1 ~ /^dlat_rq_/ { print $2, $3 }' "$W/mine" >"$W/m"
+	printf '%s %s\n' "$_i" "$(perread "$W/m" "$_i")" >>"$W/dd"
+	round "$W/d1" "$TOOLDIR/dlat" -o tsv -p d2c "$n"
+	[ $have_bt = 1 ] && round "$W/b" bt
+	r=$((r + 1))
 done
 base=$(median <"$W/a")
-d=$(median <"$W/d")
-note "loop device alone: $base IOPS (4 KiB random reads, 2 jobs, $secs s; median of 3)"
-# Per I/O: the programs' time over the reads of the three runs (the
-# seconds before fio starts add the disks' other events, a little).
-note "$(awk -v b="$base" -v d="$d" -v s="$secs" '{ r += $1; t += $2 } END {
-    printf "dlat tracing (d2c, q2c, q2d): %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", d, 100 * (b - d) / b, t / r, r / (3 * d * s), t / (3 * d * s) }' "$W/ds")"
-note "$(awk -v d="$d" -v s="$secs" '{ r += $1; t += $2 } END {
-    printf "dlat, its d2c programs (issue, completion; the one-liner'"'"'s part): %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", t / r, r / (3 * d * s), t / (3 * d * s) }' "$W/dd")"
+lost() { awk -v b="$base" '{ print 100 * (b - $1) / b }' "$1" | median; }
+note "loop device alone: $base IOPS (4 KiB random reads, 2 jobs, $secs s; median of $rounds, $(sort -n "$W/a" | head -1)-$(sort -n "$W/a" | tail -1))"
+note "dlat (d2c, q2c, q2d): $(summary "$W/d"); $(lost "$W/d")% IOPS lost"
+note "dlat (d2c, q2c, q2d), its rq programs alone: $(summary "$W/dd" | sed 's/^[^,]*, //')"
+note "dlat -p d2c (issue, completion: the one-liner's part): $(summary "$W/d1"); $(lost "$W/d1")% IOPS lost"
 if [ $have_bt = 1 ]; then
-	p=$(median <"$W/b")
-	note "$(awk -v b="$base" -v d="$p" -v s="$secs" '{ r += $1; t += $2 } END {
-	    printf "bpftrace one-liner (d2c only): %d IOPS (%.1f%% lost), %.0f ns in the kernel per program run, %.2f runs and %.0f ns per read", d, 100 * (b - d) / b, r ? t / r : 0, r / (3 * d * s), t / (3 * d * s) }' "$W/bs")"
+	note "bpftrace one-liner (d2c only): $(summary "$W/b"); $(lost "$W/b")% IOPS lost"
+	note "$(paste -d' ' "$W/d1" "$W/b" | awk '{ print $3 - $7 }' | sort -n | awk '{ v[NR] = $1 } END {
+	    printf "dlat -p d2c less the one-liner, ns per read, same round: median %d, %d to %d over %d rounds", v[int((NR + 1) / 2)], v[1], v[NR], NR }')"
 else
 	note "bpftrace not installed: no peer figures"
 fi
@@ -150,10 +180,11 @@ fio --name=h --filename="$hl" --rw=randread --bs=4k --direct=1 \
     --ioengine=psync --file_service_type=random --runtime=60 \
     --time_based >/dev/null 2>&1 &
 f=$!
-# fio opens 100 files first (seconds on a loaded machine): wait for reads.
+# fio opens 100 files first (tens of seconds on a loaded machine: 10 s
+# were seen too few): wait up to 60 s for reads.
 _r=$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)
 _i=0
-while [ $_i -lt 100 ] && [ "$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)" = "$_r" ]; do
+while [ $_i -lt 600 ] && [ "$(awk -v d="${hl%%:*}" '"/dev/" $3 == d { print $4 }' /proc/diskstats)" = "$_r" ]; do
 	sleep 0.1
 	_i=$((_i + 1))
 done

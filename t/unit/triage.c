@@ -894,6 +894,7 @@ t_blklat(void)
 	struct ds_blklat_row r0[2], r1[3];
 	struct ds_blklat_who w0[1], w1[3];
 	struct ds_blklat_snap a, b;
+	static struct ds_lat h0[2], h1[3];
 	struct ds_tr_lat l;
 	struct ds_tr_load ld;
 	int i;
@@ -913,18 +914,22 @@ t_blklat(void)
 	r1[2].phase = DS_BLK_D2C;
 	for (i = 0; i < 100; i++) {
 		/* Before the window: 100 of 1 ms each. */
-		ds_lat_add(&r0[0].h, 1000000);
-		ds_lat_add(&r0[1].h, 1000000);
-		ds_lat_add(&r1[0].h, 1000000);
-		ds_lat_add(&r1[1].h, 1000000);
+		ds_lat_add(&h0[0], 1000000);
+		ds_lat_add(&h0[1], 1000000);
+		ds_lat_add(&h1[0], 1000000);
+		ds_lat_add(&h1[1], 1000000);
 	}
 	for (i = 0; i < 200; i++) {
 		/* In it: 200 reads of 10 ms d2c, 20 ms q2c. */
-		ds_lat_add(&r1[0].h, 10000000);
-		ds_lat_add(&r1[1].h, 20000000);
+		ds_lat_add(&h1[0], 10000000);
+		ds_lat_add(&h1[1], 20000000);
 	}
 	for (i = 0; i < 50; i++)
-		ds_lat_add(&r1[2].h, 10000000);
+		ds_lat_add(&h1[2], 10000000);
+	for (i = 0; i < 2; i++)
+		ok(ds_blklat_row_set(&a, &r0[i], &h0[i]) == 0, "row set");
+	for (i = 0; i < 3; i++)
+		ok(ds_blklat_row_set(&b, &r1[i], &h1[i]) == 0, "row set");
 	a.r = r0;
 	a.n = 2;
 	b.r = r1;
@@ -965,6 +970,31 @@ t_blklat(void)
 	is_int(ds_tr_blklat(&a, &b, 9, &l, &ld), -ENOENT,
 	    "blklat: an untraced dev: -ENOENT");
 	is_int(ld.pid, 0, "blklat: no load there");
+	/* The rows keep the buckets from the first to the last alone. */
+	ds_blklat_row_lat(&b, &r1[1], &h0[0]);
+	ok(memcmp(&h0[0], &h1[1], sizeof(h0[0])) == 0,
+	    "blklat: a row's histogram made whole again equals the one set");
+	is_u64(r1[1].nb, 1u + ds_lat_bucket(20000000) - ds_lat_bucket(1000000),
+	    "blklat: its buckets, 1 ms to 20 ms");
+	ds_blklat_delta(&b, &b, &r1[1], &h0[0]);
+	is_u64(h0[0].count, 0, "blklat: a row against itself: nothing new");
+	ds_blklat_delta(&a, &b, &r1[1], &h0[0]);
+	is_u64(h0[0].count, 200, "blklat: the window's 200 q2c");
+	is_u64(h0[0].b[ds_lat_bucket(20000000)], 200, "blklat: in 20 ms's bucket");
+	is_u64(h0[0].b[ds_lat_bucket(1000000)], 0, "blklat: none in 1 ms's");
+	/* Counts of one byte and of more, up to 64 bits, kept exactly. */
+	memset(&h0[1], 0, sizeof(h0[1]));
+	h0[1].b[3] = 127;
+	h0[1].b[4] = 128;
+	h0[1].b[6] = ((uint64_t)1 << 40) + 5;
+	h0[1].b[DS_LAT_NB - 1] = UINT64_MAX;
+	h0[1].count = 7;
+	ok(ds_blklat_row_set(&b, &r1[0], &h0[1]) == 0, "row set: large counts");
+	ds_blklat_row_lat(&b, &r1[0], &h0[0]);
+	ok(memcmp(&h0[0], &h0[1], sizeof(h0[0])) == 0,
+	    "blklat: 127, 128, 2^40 + 5 and 2^64 - 1 read back as set");
+	free(a.bk);	/* r and w are this function's */
+	free(b.bk);
 }
 
 /*
