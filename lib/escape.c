@@ -47,29 +47,22 @@ put(struct ds_buf *b, const char *s, size_t n)
 	return 0;
 }
 
-int
-ds_esc_tsv(struct ds_buf *b, const char *s, size_t len)
+/*
+ * The invisible controls of bidirectional text: U+061C, U+200E, U+200F,
+ * U+202A to U+202E, U+2066 to U+2069.  Shown raw, U+202E turns the
+ * rest of a line around ("exe.txt" shows as "txt.exe").
+ */
+static int
+bidi(const unsigned char *u, size_t n)
 {
-	size_t i, start = 0;
-	const char *rep;
-	int e;
-
-	for (i = 0; i < len; i++) {
-		switch (s[i]) {
-		/* A crafted tree's comm may hold one; no raw NUL in a row. */
-		case '\0': rep = "\\0"; break;
-		case '\t': rep = "\\t"; break;
-		case '\n': rep = "\\n"; break;
-		case '\r': rep = "\\r"; break;
-		case '\\': rep = "\\\\"; break;
-		default: continue;
-		}
-		if ((e = put(b, s + start, i - start)) < 0 ||
-		    (e = put(b, rep, 2)) < 0)
-			return e;
-		start = i + 1;
-	}
-	return put(b, s + start, len - start);
+	if (n == 2)
+		return u[0] == 0xd8 && u[1] == 0x9c;
+	if (n != 3 || u[0] != 0xe2)
+		return 0;
+	if (u[1] == 0x80)
+		return u[2] == 0x8e || u[2] == 0x8f ||
+		    (u[2] >= 0xaa && u[2] <= 0xae);
+	return u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9;
 }
 
 int
@@ -101,6 +94,19 @@ ds_esc_json(struct ds_buf *b, const char *s, size_t len)
 			if (n == 0) {
 				e = put(b, "\\ufffd", 6);
 				n = 1;
+			} else if ((n == 2 && c == 0xc2 && u[i + 1] < 0xa0) ||
+			    bidi(u + i, n)) {
+				/* C1 and bidi controls: the same text, as \u. */
+				unsigned cp = n == 2 ? (c & 0x1f) << 6 |
+				    (u[i + 1] & 0x3f) : (c & 0x0f) << 12 |
+				    (u[i + 1] & 0x3f) << 6 | (u[i + 2] & 0x3f);
+
+				memcpy(esc, "\\u", 2);
+				esc[2] = hex[cp >> 12];
+				esc[3] = hex[cp >> 8 & 15];
+				esc[4] = hex[cp >> 4 & 15];
+				esc[5] = hex[cp & 15];
+				e = put(b, esc, 6);
 			} else {
 				e = put(b, s + i, n);
 			}
@@ -159,24 +165,6 @@ ds_esc_prom(struct ds_buf *b, const char *s, size_t len)
 	return 0;
 }
 
-/*
- * The invisible controls of bidirectional text: U+061C, U+200E, U+200F,
- * U+202A to U+202E, U+2066 to U+2069.  Shown raw, U+202E turns the
- * rest of a line around ("exe.txt" shows as "txt.exe").
- */
-static int
-bidi(const unsigned char *u, size_t n)
-{
-	if (n == 2)
-		return u[0] == 0xd8 && u[1] == 0x9c;
-	if (n != 3 || u[0] != 0xe2)
-		return 0;
-	if (u[1] == 0x80)
-		return u[2] == 0x8e || u[2] == 0x8f ||
-		    (u[2] >= 0xaa && u[2] <= 0xae);
-	return u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9;
-}
-
 int
 ds_esc_msg(struct ds_buf *b, const char *s, size_t len)
 {
@@ -184,18 +172,34 @@ ds_esc_msg(struct ds_buf *b, const char *s, size_t len)
 }
 
 /*
- * For a terminal: the TSV escapes, plus every other control byte as
- * \xHH, so a name cannot move the cursor or change colours.  That
- * includes the C1 controls (U+0080 to U+009F, which a terminal may take
- * for CSI and friends) and any byte that is not part of valid UTF-8
- * (a lone 0x9b is CSI to an 8-bit terminal), and the bidi controls.
+ * For a terminal, and for TSV, which reaches one through a pipe
+ * ("dqueue | grep sda"): tab, newline, CR and backslash as \t \n \r \\,
+ * every other control byte as \xHH, so a name cannot move the cursor or
+ * change colours.  That includes the C1 controls (U+0080 to U+009F,
+ * which a terminal may take for CSI and friends), any byte that is not
+ * part of valid UTF-8 (a lone 0x9b is CSI to an 8-bit terminal), and
+ * the bidi controls.  The backslash being escaped, the text can be
+ * turned back into the name.  NUL is \0 in TSV, \x00 in table.
  */
-int
-ds_esc_table(struct ds_buf *b, const char *s, size_t len)
+static char
+named(unsigned char c, int tsv)
+{
+	switch (c) {
+	case '\t': return 't';
+	case '\n': return 'n';
+	case '\r': return 'r';
+	case '\\': return '\\';
+	case '\0': return tsv ? '0' : 0;
+	default: return 0;
+	}
+}
+
+static int
+esc_text(struct ds_buf *b, const char *s, size_t len, int tsv)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	char esc[4] = { '\\', 'x', 0, 0 };
+	char esc[4] = { '\\', 'x', 0, 0 }, two[2] = { '\\', 0 };
 	size_t i, k, n, start = 0;
 	int e;
 
@@ -213,9 +217,8 @@ ds_esc_table(struct ds_buf *b, const char *s, size_t len)
 		}
 		if ((e = put(b, s + start, i - start)) < 0)
 			return e;
-		if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r' ||
-		    u[i] == '\\') {
-			e = ds_esc_tsv(b, s + i, 1);
+		if ((two[1] = named(u[i], tsv)) != 0) {
+			e = put(b, two, 2);
 		} else {
 			for (k = i, e = 0; k < i + n && e == 0; k++) {
 				esc[2] = hex[u[k] >> 4];
@@ -228,4 +231,16 @@ ds_esc_table(struct ds_buf *b, const char *s, size_t len)
 		start = i + n;
 	}
 	return put(b, s + start, len - start);
+}
+
+int
+ds_esc_table(struct ds_buf *b, const char *s, size_t len)
+{
+	return esc_text(b, s, len, 0);
+}
+
+int
+ds_esc_tsv(struct ds_buf *b, const char *s, size_t len)
+{
+	return esc_text(b, s, len, 1);
 }

@@ -118,10 +118,13 @@ size_t ds_fmt_human(char *buf, size_t sz, double bytes);
 /*
  * Escaping, exposed for tests and for tools that write text themselves.
  * Each appends to b; -ENOMEM on failure.
- *   tsv:  tab, newline, CR, backslash and NUL as \t \n \r \\ \0; other
- *         bytes kept.
+ *   tsv:  tab, newline, CR, backslash and NUL as \t \n \r \\ \0; the
+ *         other bytes table escapes (control bytes, C1, invalid UTF-8,
+ *         the bidi controls) as \xHH, since TSV reaches a terminal
+ *         through a pipe; other bytes kept.
  *   json: a quoted string: " \ and bytes below 0x20 escaped, DEL as
- *         \u007f, invalid UTF-8 as U+FFFD.
+ *         \u007f, the C1 and bidi controls as \u0080-\u009f, \u202e
+ *         and so on (the same text), invalid UTF-8 as U+FFFD.
  *   prom: a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD.
  */
 int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);

@@ -32,6 +32,17 @@ tree() {
 	for a in read_ahead_kb nr_requests max_sectors_kb nomerges; do
 		echo "$_n" >"$_d/sys/block/$_dev/queue/$a"
 	done
+	# dtriage's own inputs, and a -b history of two snapshots.
+	mkdir -p "$_d/proc/sys/kernel" "$_d/var/lib/diskstat"
+	echo 1 >"$_d/proc/sys/kernel/task_delayacct"
+	printf 'cpu  %s 0 1000 160000 38000 0 0 0 0 0\nprocs_running 1\nprocs_blocked %s\n' \
+	    "$_n" "$_n" >"$_d/proc/stat"
+	for _i in 0 1; do
+		printf 'uptime %d.00\ntime %d.000\n   8       0 %s %d 0 %d %d 0 0 0 0 1 %d %d 0 0 0 0 0 0\n' \
+		    $((100 + _i * 10)) $((1764400100 + _i * 10)) "$_dev" \
+		    $((_i * _n * 10)) $((_i * _n * 80)) $((_i * _n * 10)) \
+		    $((_i * 1000)) $((_i * 1000)) >"$_d/var/lib/diskstat/$_i.snap"
+	done
 	mkproc "$_d/proc" 77 "comm$_n" 100 0 "$_n" "$_n" 0 "$_n" "$_n" 1 1
 }
 
@@ -63,10 +74,20 @@ run_tool() {
 }
 
 # case NAME P... : for each path, both kinds; the tool line in $TOOL.
+# With SAME=1 the output must also be the output with P a link to
+# nothing inside the tree (for a tool whose figures do not carry the
+# victim's marker as it is).
 check_case() {
 	_name=$1
 	shift
 	for P in "$@"; do
+		if [ "${SAME:-0}" = 1 ]; then
+			tree "$R" 11 sda
+			rm -rf "${R:?}/$P"
+			ln -s nowhere "$R/$P"
+			# shellcheck disable=SC2086
+			$TOOL >"$TRASH/dangling" 2>/dev/null
+		fi
 		for KIND in abs rel; do
 			tree "$R" 11 sda
 			tree "$V" 4242 sda
@@ -76,6 +97,9 @@ check_case() {
 			ok "$_name: $P as a $KIND symlink out: nothing of the victim read" \
 			    sh -c '! grep -q 4242 "$1" "$2" && ! grep -q "= [0-9]*<$3" "$4"' \
 			    sh "$TRASH/out" "$TRASH/err" "$V" "$TRASH/trace"
+			[ "${SAME:-0}" = 1 ] &&
+			    ok "$_name: $P as a $KIND symlink out: the output of $P a link to nothing" \
+				cmp -s "$TRASH/dangling" "$TRASH/out"
 		done
 	done
 }
@@ -105,6 +129,32 @@ TOOL="dwho -R $R -o tsv"
 check_case dwho proc proc/77 proc/77/stat proc/77/io
 TOOL="ddeleted -R $R -o tsv"
 check_case ddeleted proc proc/77
+TOOL="dwho -R $R -g -o tsv"
+check_case "dwho -g" proc/self/mountinfo sys/fs/cgroup sys/fs/cgroup/box
+TOOL="dqueue -R $R -o tsv sda"
+check_case dqueue sys
+# dtriage reads all of the above and more: every level of each of its
+# inputs.  Besides the descriptors, its report on a link out must be
+# its report on a link to nothing (a victim's figures would differ).
+TOOL="dtriage -R $R -o tsv"
+dtriage_paths="proc proc/diskstats proc/stat proc/uptime proc/pressure
+    proc/pressure/io proc/sys proc/sys/kernel/task_delayacct proc/77
+    proc/77/stat proc/77/io sys sys/block sys/block/sda
+    sys/block/sda/queue sys/block/sda/queue/scheduler var var/lib/diskstat
+    var/lib/diskstat/1.snap"
+# shellcheck disable=SC2086
+SAME=1
+check_case dtriage $dtriage_paths
+SAME=0
+# dlat traces the running kernel: any tree is refused before it reads.
+tree "$R" 11 sda
+P=sys KIND=abs
+link_out
+run_tool dlat -R "$R" -o tsv 1 1
+is "$(cat "$TRASH/err")" "dlat: $R: dlat traces the running kernel, not a tree" \
+   "dlat -R: refused"
+ok "dlat -R, sys a symlink out: nothing of the victim opened" \
+    sh -c '! grep -q "= [0-9]*<$1" "$2"' sh "$V" "$TRASH/trace"
 
 # ---- ddeleted: a tree's proc/PID pointing into the real /proc ------------
 # A process of ours holds a deleted file; the tree names it through a

@@ -59,6 +59,32 @@ is "$(tr -cd '\000' <"$TRASH/out" | wc -c)" 0 "dwho tsv: no raw NUL byte"
 ok "dwho tsv: the NUL shown as backslash 0" grep -q 'x\\0y' "$TRASH/out"
 dwho -R "$P" -o table >"$TRASH/out" 2>/dev/null
 is "$(tr -cd '\000' <"$TRASH/out" | wc -c)" 0 "dwho table: no raw NUL byte"
+# TSV reaches a terminal through a pipe ("dwho | grep"): its controls as
+# \xHH too; JSON keeps the same text, the controls as \u.
+dwho -R "$P" -o tsv >"$TRASH/out" 2>/dev/null
+ok "dwho tsv: U+202E and U+2066 not written raw, shown as backslash-x bytes" \
+    sh -c '! grep -q -e "$(printf "\342\200\256")" -e "$(printf "\342\201\246")" "$1" &&
+	grep -q "a\\\\xe2\\\\x80\\\\xaeb" "$1" && grep -q "c\\\\xe2\\\\x81\\\\xa6d" "$1"' sh "$TRASH/out"
+dwho -R "$P" -o json >"$TRASH/out" 2>/dev/null
+ok "dwho json: U+202E as \\u202e, U+2066 as \\u2066 (no raw bidi control)" \
+    sh -c '! grep -q -e "$(printf "\342\200\256")" -e "$(printf "\342\201\246")" "$1" &&
+	grep -q "\"a\\\\u202eb\"" "$1" && grep -q "\"c\\\\u2066d\"" "$1"' sh "$TRASH/out"
+if command -v jq >/dev/null 2>&1; then
+	is "$(jq -r 'select(.pid == 77) | .command' "$TRASH/out")" "a${rlo}b" \
+	   "dwho json: the name decodes to its own bytes"
+else
+	ok "# skip no jq" true
+fi
+T2=$TRASH/t2
+mkdir -p "$T2/sys/block/$dev/queue" "$T2/sys/block/x${rlo}y/queue"
+for d in "$dev" "x${rlo}y"; do
+	echo "[none]" >"$T2/sys/block/$d/queue/scheduler"
+	echo 128 >"$T2/sys/block/$d/queue/read_ahead_kb"
+done
+dqueue -R "$T2" -o tsv -H >"$TRASH/out" 2>/dev/null
+is "$(cut -f1 "$TRASH/out" | sort | tr '\n' ' ')" '\x1b[31mRED x\xe2\x80\xaey ' \
+   "dqueue tsv: device names with ESC and U+202E as \\xHH"
+ok "dqueue tsv: no raw control byte" sh -c '! raw() { LC_ALL=C grep -q "[$(printf "\001-\010\013-\037\177")]" "$1"; }; ! raw "$1"' sh "$TRASH/out"
 
 # ---- 9: an empty sys/block -----------------------------------------------------
 E=$TRASH/e

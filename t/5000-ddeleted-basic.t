@@ -51,7 +51,8 @@ is "$(awk -F'\t' '$4 == 3' "$TRASH/mine")" \
 is "$(awk -F'\t' '$4 == 6 { print $12 }' "$TRASH/mine")" "$D/gone (deleted)" \
     "a deleted 'x (deleted)': one suffix taken off"
 is "$(awk -F'\t' '$4 == 7 { print $12 }' "$TRASH/mine")" \
-    "$D/$(printf 'evil\\tname\\nline\\\\back"q\377x')" "tsv escapes tab, newline, backslash"
+    "$D/$(printf 'evil\\tname\\nline\\\\back"q\\xffx')" \
+    "tsv escapes tab, newline, backslash, and an invalid byte as \\xff"
 
 ddeleted -o json >"$TRASH/json"
 ok "json valid" json_ok "$TRASH/json"

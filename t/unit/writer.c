@@ -318,6 +318,15 @@ main(int argc, char **argv)
 	    "table: terminal escapes neutralised");
 	/* Issue 15, 8: NUL in TSV, bidi controls in table and messages. */
 	esc(ds_esc_tsv, "x\0y", 3, "x\\0y", "tsv: NUL as \\0");
+	esc(ds_esc_tsv, "\033[31mRED\x7f\xc2\x9b\xff", 12,
+	    "\\x1b[31mRED\\x7f\\xc2\\x9b\\xff",
+	    "tsv: ESC, DEL, C1 CSI, invalid UTF-8 as \\xHH");
+	esc(ds_esc_tsv, "a\xe2\x80\xae" "b\xe2\x82\xac", 8,
+	    "a\\xe2\\x80\\xaeb\xe2\x82\xac",
+	    "tsv: U+202E as \\xHH, U+20AC kept");
+	esc(ds_esc_json, "a\xe2\x80\xae" "b\xc2\x9b\xe2\x81\xa6\xe2\x82\xac", 13,
+	    "\"a\\u202eb\\u009b\\u2066\xe2\x82\xac\"",
+	    "json: U+202E, C1 CSI, U+2066 as \\u, U+20AC kept");
 	esc(ds_esc_table, "a\xe2\x80\xae" "b", 5, "a\\xe2\\x80\\xaeb",
 	    "table: U+202E neutralised");
 	esc(ds_esc_table, "\xe2\x81\xa6\xe2\x81\xa9\xe2\x80\x8f\xd8\x9c", 11,
