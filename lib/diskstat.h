@@ -59,14 +59,6 @@ struct ds_buf {
 
 #define DS_READ_MAX (64u << 20)	/* files larger than this are refused */
 
-/*
- * Read a whole file into b (replacing its contents).  procfs and sysfs
- * report st_size 0, so this reads until EOF.  Opened O_NONBLOCK so a
- * FIFO cannot hang us; a directory gives -EISDIR, a file over
- * DS_READ_MAX gives -EFBIG.
- */
-int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
-
 void ds_buf_free(struct ds_buf *b);
 
 /*
@@ -93,14 +85,7 @@ struct ds_lines {
 	size_t lastlen;
 };
 
-/* Open rel under the root; -errno (the window emptied) on failure. */
-int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
-    const char *rel, struct ds_buf *window);
-
 void ds_lines_close(struct ds_lines *l);
-
-/* The whole string must be one number (trailing newline allowed). */
-int ds_strtou64(const char *s, uint64_t *out);
 
 /*
  * Clocks, intervals and counts: the clocks a sample is stamped with,
@@ -133,8 +118,6 @@ int ds_sleep_until(uint64_t deadline_ns);
 int ds_parse_interval(const char *s, uint64_t *ns);
 /* A report count: 1 to UINT32_MAX. */
 int ds_parse_count(const char *s, uint64_t *n);
-/* True when s looks like a number (an interval or count operand). */
-int ds_is_number(const char *s);
 
 /* A size: "1048576", "512K", "10M", "2G" (powers of 1024).  -ERANGE. */
 int ds_parse_size(const char *s, uint64_t *out);
@@ -400,16 +383,6 @@ struct ds_disksel {
 void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
     struct ds_devsel *sel, int use_sys);
 void ds_disksel_free(struct ds_disksel *s);
-/*
- * 1 when c is shown (seen: it was in the previous sample), 0 when not,
- * -ENOMEM.  Marks the operands that match it.
- */
-int ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen);
-/*
- * The device-mapper name of dev into *dm (NULL: none, or the counters
- * are from another machine), read once per device.  0 or -ENOMEM.
- */
-int ds_disksel_dm(struct ds_disksel *s, const char *dev, const char **dm);
 /* 1 when there are operands and none has matched a device yet. */
 int ds_devsel_none_matched(const struct ds_devsel *sel);
 
@@ -475,26 +448,8 @@ struct ds_diskstats {
  */
 int ds_diskstats_read(const struct ds_root *r, struct ds_buf *window,
     struct ds_diskstats *out);
-/*
- * The next device of a diskstats text read through l: 1 with *d set, 0
- * at the end, -errno on a read error.  Damaged lines are skipped and
- * counted in bad->bad and bad->first_bad (l's line numbers, the
- * first damaged one); nothing else of *bad is touched.
- */
-int ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
-    struct ds_diskstats *bad);
 /* Every remaining device of l into out (its contents replaced). */
-int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
 void ds_diskstats_free(struct ds_diskstats *s);
-
-/*
- * Counters of a line of nc that are used: the longest format a kernel
- * printed that the line holds in full (12 to 14 are read as 11, 16 as
- * 15; the kernel only appends).  ds_disk_extra: how many were left
- * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
- */
-unsigned int ds_disk_known(unsigned int nc);
-unsigned int ds_disk_extra(const struct ds_disk *d);
 
 /*
  * A snapshot: /proc/diskstats with the time it was read.  As a file:
@@ -510,15 +465,6 @@ struct ds_snap {
 	const char *why;	/* after -EINVAL from reading the header: what */
 	size_t why_line;	/* and on which line (1-based) */
 };
-
-/*
- * 1 when l reads procfs: a live sample, to be read whole before it is
- * reported (a slow reader must not stretch it), not line by line.
- */
-int ds_lines_procfs(const struct ds_lines *l);
-/* Append a snapshot to out: header lines, then the diskstats text. */
-int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
-    const char *diskstats, size_t len);
 
 /*
  * A directory of files as dxstat -s writes them (README's cron line:
@@ -665,60 +611,6 @@ struct ds_older {
 	int eof;
 };
 
-/*
- * Read on to the device called name, returned in *found (valid until
- * the next call), keeping the devices read past in pend; with name
- * NULL, to the end.  0 or -errno.
- */
-int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
-    const struct ds_disk **found);
-
-/*
- * A snapshot file ("-": standard input) opened into l, its header lines
- * read into s (ds_snap_head): l is left at its diskstats text, window
- * its buffer, and ds_lines_close closes the file (not standard input).
- * -errno; -EINVAL with s->why set for a damaged header.
- */
-int ds_snapfile_open(const char *path, struct ds_lines *l,
-    struct ds_buf *window, struct ds_snap *s);
-/* The name of path for messages: "stdin" for "-". */
-const char *ds_snapfile_name(const char *path);
-/*
- * The earlier of two snapshot files opened as ds_snapfile_open does and
- * made ready to be read along (o zeroed, o->what its name, then
- * ds_older_init).  Close it with ds_older_close.
- */
-int ds_older_open(struct ds_older *o, const char *path,
-    struct ds_buf *window, struct ds_snap *s);
-void ds_older_close(struct ds_older *o);
-/*
- * ds_older_find for c, line lineno of the later file: 1 when c is
- * listed again there (not to be reported; counted in o->twice, the
- * first in o->first_twice), else 0 with *found (NULL: new since).
- */
-int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
-    const struct ds_disk *c, size_t i, size_t lineno,
-    const struct ds_disk **found);
-/*
- * The interval from snapshot a to the later b into *ns: 0; or 1 when
- * b's uptime is below a's (a reboot between them, or the files
- * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
- * both were taken at the same uptime.
- */
-int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
-    uint64_t *ns);
-
-/*
- * lib/said.c.  Sentences for a tool to warn, gathered where the library
- * finds them (it never prints): each ended by a NUL, one after the
- * other in said (data[len] is a NUL too).  ds_said appends one,
- * formatted as printf(3) does: 0 or -ENOMEM.
- */
-int ds_said(struct ds_buf *said, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* The sentence for s's damaged lines (none: nothing) appended to said. */
-int ds_said_bad(struct ds_buf *said, const char *what,
-    const struct ds_diskstats *s);
 /* The same once per change of s's count or first damaged line. */
 struct ds_badseen {
 	size_t bad, first_bad;
@@ -924,10 +816,6 @@ struct ds_psi {
 	struct ds_psi_line line[DS_PSI_NKINDS];
 };
 
-/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
-const char *ds_psi_res_name(enum ds_psi_res res);
-const char *ds_psi_kind_name(enum ds_psi_kind kind);
-
 /*
  * A comma-separated list of resources ("io,cpu") into order, each once,
  * in the order first named; *n of them.  -EINVAL at a name that is not
@@ -940,13 +828,6 @@ int ds_psi_res_list(const char *arg, enum ds_psi_res *order, size_t *n,
 int ds_psi_read(const struct ds_root *r, const char *rel,
     struct ds_buf *scratch, struct ds_psi *p);
 
-/*
- * What an errno from opening or reading a pressure file means, for a
- * message: ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without
- * psi), ENODEV (cgroup.pressure 0).  NULL for other errors.
- */
-const char *ds_psi_errmsg(int e, int cgroup);
-
 /* A trigger: "io:some:150ms/2s" is 150000 us of stall within 2 s. */
 struct ds_psi_trigger {
 	enum ds_psi_res res;
@@ -956,31 +837,6 @@ struct ds_psi_trigger {
 };
 
 /*
- * The kernel's rules, checked before arming: -ERANGE window outside
- * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
- * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
- */
-int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
-
-/* Write the trigger to a pressure file opened O_RDWR; 0 or -errno. */
-int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
-/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
-int ds_psi_trigger_supported(int fd);
-/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
-int ds_psi_privileged(void);
-/* A message for an errno of ds_psi_trigger_check or _arm, or NULL. */
-const char *ds_psi_trigger_errmsg(int e);
-
-/*
- * The pressure file of res opened read-write for a trigger
- * (ds_psi_trigger_arm): dirfd's res.pressure when dirfd >= 0 (a
- * cgroup), else proc/pressure/res under the root.  fd or -errno:
- * -EACCES, -EPERM, -EROFS without write access (sample instead),
- * -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
- */
-int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
-    enum ds_psi_res res);
-/*
  * Why the total is to be sampled instead of a trigger armed, from the
  * -errno of ds_psi_trigger_open (arming 0) or of ds_psi_trigger_arm
  * (arming 1): DS_PSI_NOWRITE no write access, DS_PSI_REFUSED a kernel
@@ -989,7 +845,6 @@ int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
  * the kernel's.  ds_psi_fallback_why: the reason said, or NULL.
  */
 enum { DS_PSI_NOWRITE = 1, DS_PSI_NOTKERNEL, DS_PSI_REFUSED };
-int ds_psi_fallback(int e, int arming);
 const char *ds_psi_fallback_why(int why);
 
 /*
@@ -1086,34 +941,11 @@ struct ds_psi_src {
  * ds_psi_cgroup_nofiles.
  */
 int ds_psi_sample_read(const struct ds_psi_src *src, struct ds_psi_sample *s);
-/*
- * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
- * removed (no cgroup.procs either), else -ENODEV (accounting off).
- */
-int ds_psi_cgroup_nofiles(int cgfd);
 
 void ds_psi_sample_free(struct ds_psi_sample *s);
-/* Link each of cur's elements to prev's of the same path (ds_psi_pair). */
-int ds_psi_sample_pair(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur);
 /* The line of resource r, kind k, of c; NULL when c has none (or c NULL). */
 const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
     enum ds_psi_res r, enum ds_psi_kind k);
-/*
- * The stall share (percent) of c's line r, k between prev and cur (c in
- * cur, paired); -1 when there is no prev, no such line in both, or no
- * time between the samples.
- */
-double ds_psi_sample_share(const struct ds_psi_sample *prev,
-    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
-    enum ds_psi_res r, enum ds_psi_kind k);
-/*
- * Sort cur, most stalled first, by the share over the interval (avg10
- * without prev) of resource r, kind "some" ("full" where there is only
- * that, as for irq); no such line ranks last; ties by path.
- */
-void ds_psi_sample_rank(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur, enum ds_psi_res r);
 
 /*
  * The columns of a report of the resources order[0..nres): time, with
@@ -1229,7 +1061,6 @@ int ds_psi_arm(const struct ds_psi_arming *a, int *fd, struct ds_buf *out);
  * memory): -ENOENT no cgroup2 mount, -EINVAL ".." in path, or why the
  * mount table or the directory could not be read.
  */
-char *ds_cgroup_path_top(const char *path);
 int ds_cgroup_top_open(const struct ds_root *r, const char *path,
     char **top, struct ds_buf *out);
 
@@ -1239,12 +1070,6 @@ int ds_cgroup_top_open(const struct ds_root *r, const char *path,
  * report per process or cgroup.
  */
 
-/*
- * Open the cgroup at path (relative to the v2 mount m, "" or "/" for
- * its top) as a directory; fd or -errno (-EINVAL for ".." in path).
- */
-int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
-    const char *path);
 /*
  * Walk every cgroup below and including the directory topfd, parents
  * first, siblings in name order, by openat() from the parent's fd.  fn
@@ -1260,29 +1085,11 @@ int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
 #define DS_CGROUP_DEPTH_MAX 512
 #define DS_CGROUP_PRUNE 1
 
-/*
- * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
- * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
- * captured tree without that file falls back to "/sys/fs/cgroup".
- * -ENOENT when the table has no cgroup2 mount; -errno when the table
- * cannot be read.
- */
-int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
-
 struct ds_pids {
 	int *pid;
 	size_t n;
 	size_t cap;
 };
-
-void ds_pids_free(struct ds_pids *p);
-/*
- * Add the ids of a list ("12,340,5") to out, then sort out and drop
- * repeats.  -EINVAL at an id that is not one (1 to INT_MAX), copied to
- * bad; -ENODATA when the list holds none.
- */
-int ds_pids_parse(const char *list, struct ds_pids *out, char *bad,
-    size_t size);
 
 enum ds_io_field {
 	DS_IO_RCHAR, DS_IO_WCHAR, DS_IO_SYSCR, DS_IO_SYSCW,
@@ -1310,8 +1117,6 @@ struct ds_users {
 const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
     uint32_t uid);
 /* The uid of a name in the same table; -ENOENT when there is none. */
-int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
-    uint32_t *uid);
 void ds_users_free(struct ds_users *u);
 
 /*
@@ -1417,10 +1222,6 @@ struct ds_cgios {
 	int *skipped_err;	/* and why: -errno */
 	size_t nskipped;
 };
-/* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
-int ds_cgios_read(const struct ds_root *r, const char *mnt,
-    struct ds_cgios *out);
-void ds_cgios_free(struct ds_cgios *cs);
 
 /* The cpu line's fields, in the kernel's order (proc(5)); USER_HZ ticks. */
 enum ds_cpu_field {
@@ -1533,29 +1334,6 @@ struct ds_whorows {
 	struct ds_whorow *r;
 	size_t n, cap;
 };
-/*
- * dwho -g from /proc/PID/io: cur's entries (read with DS_WHO_CGROUP)
- * against prev (NULL: since each started) summed per cgroup, the idle
- * ones left out unless c->idle, in cgroup order or sorted by c->key,
- * the first c->top of them.  Rows point into cur.  0 or -ENOMEM.
- */
-int ds_whorows_cgroups(const struct ds_whocfg *c, const struct ds_procs *prev,
-    const struct ds_procs *cur, struct ds_whorows *out);
-void ds_whorows_free(struct ds_whorows *rs);
-
-/*
- * A sort key's name (a word, or a column of either source): *proc the
- * index of ds_whorow.v (DS_WV_PID, or DS_WV_NONE: io.stat only), *cg
- * that of ds_cgrow.v (DS_WV_NONE: /proc/PID/io only).  -ENOENT if none.
- */
-int ds_who_sort_key(const char *name, int *proc, int *cg);
-/*
- * The command a row shows: comm, or with cmdline the command line (in
- * brackets, as ps(1) has it, comm of a kernel thread, which has none:
- * made in buf).  *len its length; it holds no NUL, and ends with one.
- */
-const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
-    size_t size, size_t *len);
 
 /*
  * The columns of the rows: time, then pid (tid) user command, or cgroup
@@ -1644,36 +1422,6 @@ struct ds_cgrow {
 	int active;		/* a counter moved (since creation: nonzero) */
 	int key;		/* the sort key (ds_cgio_select) */
 };
-/*
- * The rows of cur against prev over the interval of their uptimes (prev
- * NULL: v holds the totals) into *rows (an array of *cap, reused between
- * calls; free it), *n of them: per cgroup with io.stat, in cur's order,
- * its all row then a row per io.stat line.  A device absent before
- * counts from zero, as does a counter that went backwards (the device
- * removed and added again) and a cgroup recreated under the same path
- * (another inode).  A line without keys has a row with nothing known.
- * The all row sums the devices at the top of their stacks (not
- * partitions, nor a disk a listed dm or md device sits on, nor a device
- * sys/dev/block does not know); a cgroup without I/O yet has an all row
- * of zeros.  0 or -ENOMEM.
- */
-int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
-    const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
-    size_t *cap);
-/*
- * The rows shown: the active ones (all of them with all), sorted by key
- * (an index of v, larger first, unknown last; -1: none), then cgroup,
- * its all row first, then device number; the first top (0: all).
- */
-void ds_cgio_select(struct ds_cgrow *rows, size_t *n, int all, int key,
-    uint64_t top);
-/*
- * Where dwho -g finds per-cgroup I/O: the cgroup v2 mount into mnt, then
- * 1 when the io controller is on there (or, in a captured tree without
- * the root's cgroup.controllers, some cgroup has io.stat), 0 when not;
- * -errno without a cgroup v2 mount.
- */
-int ds_cgio_source(const struct ds_root *r, char *mnt, size_t size);
 /*
  * The columns of ds_cgrow rows: time cgroup device, then per key the
  * rate (rkB/s...: rates) or the counter (rbytes...).  cols has room for
@@ -2352,14 +2100,6 @@ struct ds_lat {
 /* Bucket i holds [*lo, *hi) ns; *hi is 0 for the last (no bound). */
 void ds_lat_bounds(unsigned int i, uint64_t *lo, uint64_t *hi);
 
-/*
- * What cur counted since prev (NULL: everything).  A counter gone back
- * (an entry made anew) takes cur whole.  out->max_ns is exact when the
- * interval raised the maximum, else the top of the highest bucket that
- * gained (capped by cur's maximum): within a bucket of the truth.
- */
-void ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
-    struct ds_lat *out);
 /* The first and last buckets in use, the largest count; -ENOENT empty. */
 int ds_lat_span(const struct ds_lat *h, unsigned int *first,
     unsigned int *last, uint64_t *top);
@@ -2484,9 +2224,6 @@ int ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 int ds_blklat_attach(struct ds_blklat *b);
 void ds_blklat_close(struct ds_blklat *b);
 void ds_blklat_snap_free(struct ds_blklat_snap *s);
-/* prev's entry with r's (w's) key, or NULL. */
-const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
-    const struct ds_blklat_row *r);
 /*
  * What cur's row r counted since prev's of the same key (prev NULL or
  * without it: all), as ds_lat_delta; out->count 0 when nothing.

@@ -96,6 +96,21 @@ size_t ds_split(char *s, char **fields, size_t max);
 char *ds_next_line(char **cursor);
 
 /*
+ * Read a whole file into b (replacing its contents).  procfs and sysfs
+ * report st_size 0, so this reads until EOF.  Opened O_NONBLOCK so a
+ * FIFO cannot hang us; a directory gives -EISDIR, a file over
+ * DS_READ_MAX gives -EFBIG.
+ */
+int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
+
+/* Open rel under the root; -errno (the window emptied) on failure. */
+int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
+    const char *rel, struct ds_buf *window);
+
+/* The whole string must be one number (trailing newline allowed). */
+int ds_strtou64(const char *s, uint64_t *out);
+
+/*
  * Clocks, intervals and counts: the clocks a sample is stamped with,
  * sleeping to an absolute deadline, and the interval, count and size
  * operands of the tools.
@@ -103,6 +118,9 @@ char *ds_next_line(char **cursor);
 
 /* Parse the text of /proc/uptime ("350735.47 234388.90"). */
 int ds_uptime_parse(const char *text, uint64_t *ns);
+
+/* True when s looks like a number (an interval or count operand). */
+int ds_is_number(const char *s);
 
 /*
  * Output: the writer and escaping: one writer for every format (TSV,
@@ -204,11 +222,22 @@ int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
 
 /*
+ * 1 when c is shown (seen: it was in the previous sample), 0 when not,
+ * -ENOMEM.  Marks the operands that match it.
+ */
+int ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen);
+
+/*
+ * The device-mapper name of dev into *dm (NULL: none, or the counters
+ * are from another machine), read once per device.  0 or -ENOMEM.
+ */
+int ds_disksel_dm(struct ds_disksel *s, const char *dev, const char **dm);
+
+/*
  * Reading devices and snapshots: /proc/diskstats read a device at a
  * time, snapshot files of it, the pairing of two samples, and the quiet-
  * time baseline kept from them.
  */
-
 
 /* Parse one line; 0 or -EINVAL when malformed. */
 int ds_disk_parse_line(char *line, struct ds_disk *d);
@@ -219,7 +248,6 @@ int ds_disk_parse_line(char *line, struct ds_disk *d);
  * diskstats line, to be read with ds_diskstats_next or _fill.
  */
 int ds_snap_head(struct ds_lines *l, struct ds_snap *s);
-
 
 /* A lightly queued interval: aqu-sz at most this ... */
 #define DS_BASE_QUIET_AQU 1.5
@@ -253,6 +281,96 @@ int ds_older_find(struct ds_older *o, struct ds_pair *pr,
     const struct ds_disk *c, size_t i, const struct ds_disk **found,
     int *twice);
 void ds_older_free(struct ds_older *o);
+
+/*
+ * The next device of a diskstats text read through l: 1 with *d set, 0
+ * at the end, -errno on a read error.  Damaged lines are skipped and
+ * counted in bad->bad and bad->first_bad (l's line numbers, the
+ * first damaged one); nothing else of *bad is touched.
+ */
+int ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
+    struct ds_diskstats *bad);
+
+int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
+
+/*
+ * Counters of a line of nc that are used: the longest format a kernel
+ * printed that the line holds in full (12 to 14 are read as 11, 16 as
+ * 15; the kernel only appends).  ds_disk_extra: how many were left
+ * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
+ */
+unsigned int ds_disk_known(unsigned int nc);
+unsigned int ds_disk_extra(const struct ds_disk *d);
+
+/*
+ * 1 when l reads procfs: a live sample, to be read whole before it is
+ * reported (a slow reader must not stretch it), not line by line.
+ */
+int ds_lines_procfs(const struct ds_lines *l);
+
+/* Append a snapshot to out: header lines, then the diskstats text. */
+int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
+    const char *diskstats, size_t len);
+
+/*
+ * Read on to the device called name, returned in *found (valid until
+ * the next call), keeping the devices read past in pend; with name
+ * NULL, to the end.  0 or -errno.
+ */
+int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
+    const struct ds_disk **found);
+
+/*
+ * A snapshot file ("-": standard input) opened into l, its header lines
+ * read into s (ds_snap_head): l is left at its diskstats text, window
+ * its buffer, and ds_lines_close closes the file (not standard input).
+ * -errno; -EINVAL with s->why set for a damaged header.
+ */
+int ds_snapfile_open(const char *path, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s);
+
+/* The name of path for messages: "stdin" for "-". */
+const char *ds_snapfile_name(const char *path);
+
+/*
+ * The earlier of two snapshot files opened as ds_snapfile_open does and
+ * made ready to be read along (o zeroed, o->what its name, then
+ * ds_older_init).  Close it with ds_older_close.
+ */
+int ds_older_open(struct ds_older *o, const char *path,
+    struct ds_buf *window, struct ds_snap *s);
+void ds_older_close(struct ds_older *o);
+
+/*
+ * ds_older_find for c, line lineno of the later file: 1 when c is
+ * listed again there (not to be reported; counted in o->twice, the
+ * first in o->first_twice), else 0 with *found (NULL: new since).
+ */
+int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
+    const struct ds_disk *c, size_t i, size_t lineno,
+    const struct ds_disk **found);
+
+/*
+ * The interval from snapshot a to the later b into *ns: 0; or 1 when
+ * b's uptime is below a's (a reboot between them, or the files
+ * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
+ * both were taken at the same uptime.
+ */
+int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
+    uint64_t *ns);
+
+/*
+ * lib/said.c.  Sentences for a tool to warn, gathered where the library
+ * finds them (it never prints): each ended by a NUL, one after the
+ * other in said (data[len] is a NUL too).  ds_said appends one,
+ * formatted as printf(3) does: 0 or -ENOMEM.
+ */
+int ds_said(struct ds_buf *said, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The sentence for s's damaged lines (none: nothing) appended to said. */
+int ds_said_bad(struct ds_buf *said, const char *what,
+    const struct ds_diskstats *s);
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for
@@ -363,6 +481,77 @@ struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
 /* Drop the last element; empty s (keeping its array); free it all. */
 void ds_psi_sample_pop(struct ds_psi_sample *s);
 void ds_psi_sample_clear(struct ds_psi_sample *s);
+
+/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
+const char *ds_psi_res_name(enum ds_psi_res res);
+const char *ds_psi_kind_name(enum ds_psi_kind kind);
+
+/*
+ * What an errno from opening or reading a pressure file means, for a
+ * message: ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without
+ * psi), ENODEV (cgroup.pressure 0).  NULL for other errors.
+ */
+const char *ds_psi_errmsg(int e, int cgroup);
+
+/*
+ * The kernel's rules, checked before arming: -ERANGE window outside
+ * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
+ * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
+ */
+int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
+
+/* Write the trigger to a pressure file opened O_RDWR; 0 or -errno. */
+int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
+
+/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
+int ds_psi_trigger_supported(int fd);
+
+/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
+int ds_psi_privileged(void);
+
+/* A message for an errno of ds_psi_trigger_check or _arm, or NULL. */
+const char *ds_psi_trigger_errmsg(int e);
+
+/*
+ * The pressure file of res opened read-write for a trigger
+ * (ds_psi_trigger_arm): dirfd's res.pressure when dirfd >= 0 (a
+ * cgroup), else proc/pressure/res under the root.  fd or -errno:
+ * -EACCES, -EPERM, -EROFS without write access (sample instead),
+ * -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
+ */
+int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
+    enum ds_psi_res res);
+
+int ds_psi_fallback(int e, int arming);
+
+/*
+ * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
+ * removed (no cgroup.procs either), else -ENODEV (accounting off).
+ */
+int ds_psi_cgroup_nofiles(int cgfd);
+
+/* Link each of cur's elements to prev's of the same path (ds_psi_pair). */
+int ds_psi_sample_pair(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur);
+
+/*
+ * The stall share (percent) of c's line r, k between prev and cur (c in
+ * cur, paired); -1 when there is no prev, no such line in both, or no
+ * time between the samples.
+ */
+double ds_psi_sample_share(const struct ds_psi_sample *prev,
+    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
+
+/*
+ * Sort cur, most stalled first, by the share over the interval (avg10
+ * without prev) of resource r, kind "some" ("full" where there is only
+ * that, as for irq); no such line ranks last; ties by path.
+ */
+void ds_psi_sample_rank(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur, enum ds_psi_res r);
+
+char *ds_cgroup_path_top(const char *path);
 
 /*
  * Processes and cgroups: process scans and their I/O rates, the cgroup
@@ -558,6 +747,98 @@ int ds_whokept_offer(struct ds_topn *t, uint64_t top, const struct ds_whorow *rw
 int ds_whokept_sort(struct ds_topn *t);
 /* Forget the kept rows (n to 0), freeing their command lines. */
 void ds_whokept_clear(struct ds_topn *t);
+
+/*
+ * Open the cgroup at path (relative to the v2 mount m, "" or "/" for
+ * its top) as a directory; fd or -errno (-EINVAL for ".." in path).
+ */
+int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
+    const char *path);
+
+/*
+ * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
+ * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
+ * captured tree without that file falls back to "/sys/fs/cgroup".
+ * -ENOENT when the table has no cgroup2 mount; -errno when the table
+ * cannot be read.
+ */
+int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
+
+void ds_pids_free(struct ds_pids *p);
+
+/*
+ * Add the ids of a list ("12,340,5") to out, then sort out and drop
+ * repeats.  -EINVAL at an id that is not one (1 to INT_MAX), copied to
+ * bad; -ENODATA when the list holds none.
+ */
+int ds_pids_parse(const char *list, struct ds_pids *out, char *bad,
+    size_t size);
+
+int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
+    uint32_t *uid);
+
+/* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
+int ds_cgios_read(const struct ds_root *r, const char *mnt,
+    struct ds_cgios *out);
+void ds_cgios_free(struct ds_cgios *cs);
+
+/*
+ * dwho -g from /proc/PID/io: cur's entries (read with DS_WHO_CGROUP)
+ * against prev (NULL: since each started) summed per cgroup, the idle
+ * ones left out unless c->idle, in cgroup order or sorted by c->key,
+ * the first c->top of them.  Rows point into cur.  0 or -ENOMEM.
+ */
+int ds_whorows_cgroups(const struct ds_whocfg *c, const struct ds_procs *prev,
+    const struct ds_procs *cur, struct ds_whorows *out);
+void ds_whorows_free(struct ds_whorows *rs);
+
+/*
+ * A sort key's name (a word, or a column of either source): *proc the
+ * index of ds_whorow.v (DS_WV_PID, or DS_WV_NONE: io.stat only), *cg
+ * that of ds_cgrow.v (DS_WV_NONE: /proc/PID/io only).  -ENOENT if none.
+ */
+int ds_who_sort_key(const char *name, int *proc, int *cg);
+
+/*
+ * The command a row shows: comm, or with cmdline the command line (in
+ * brackets, as ps(1) has it, comm of a kernel thread, which has none:
+ * made in buf).  *len its length; it holds no NUL, and ends with one.
+ */
+const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
+    size_t size, size_t *len);
+
+/*
+ * The rows of cur against prev over the interval of their uptimes (prev
+ * NULL: v holds the totals) into *rows (an array of *cap, reused between
+ * calls; free it), *n of them: per cgroup with io.stat, in cur's order,
+ * its all row then a row per io.stat line.  A device absent before
+ * counts from zero, as does a counter that went backwards (the device
+ * removed and added again) and a cgroup recreated under the same path
+ * (another inode).  A line without keys has a row with nothing known.
+ * The all row sums the devices at the top of their stacks (not
+ * partitions, nor a disk a listed dm or md device sits on, nor a device
+ * sys/dev/block does not know); a cgroup without I/O yet has an all row
+ * of zeros.  0 or -ENOMEM.
+ */
+int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
+    const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
+    size_t *cap);
+
+/*
+ * The rows shown: the active ones (all of them with all), sorted by key
+ * (an index of v, larger first, unknown last; -1: none), then cgroup,
+ * its all row first, then device number; the first top (0: all).
+ */
+void ds_cgio_select(struct ds_cgrow *rows, size_t *n, int all, int key,
+    uint64_t top);
+
+/*
+ * Where dwho -g finds per-cgroup I/O: the cgroup v2 mount into mnt, then
+ * 1 when the io controller is on there (or, in a captured tree without
+ * the root's cgroup.controllers, some cgroup has io.stat), 0 when not;
+ * -errno without a cgroup v2 mount.
+ */
+int ds_cgio_source(const struct ds_root *r, char *mnt, size_t size);
 
 /*
  * Queue settings: a disk's queue attributes: reading, listing, and
@@ -895,6 +1176,19 @@ struct ds_blklat_whoval {
  */
 int ds_tr_blklat(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
     uint32_t dev, struct ds_tr_lat *l, struct ds_tr_load *load);
+
+/*
+ * What cur counted since prev (NULL: everything).  A counter gone back
+ * (an entry made anew) takes cur whole.  out->max_ns is exact when the
+ * interval raised the maximum, else the top of the highest bucket that
+ * gained (capped by cur's maximum): within a bucket of the truth.
+ */
+void ds_lat_delta(const struct ds_lat *prev, const struct ds_lat *cur,
+    struct ds_lat *out);
+
+/* prev's entry with r's (w's) key, or NULL. */
+const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_row *r);
 
 /*
  * Triage: dtriage's judgement of a window, and its inputs gathered from

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 int

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 #define MS 1000000ull

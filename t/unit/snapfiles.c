@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/ds-snapfiles-XXXXXX";

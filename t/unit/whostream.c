@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 #include "tree.h"
 

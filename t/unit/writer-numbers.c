@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "diskstat.h"
+#include "internal.h"
 #include "tap.h"
 
 static const struct ds_col cols[] = {
