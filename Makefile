@@ -117,6 +117,10 @@ t/lab/%: t/lab/%.c .flags
 check: all $(UNITS) $(LABS)
 	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(UNITS) t/*.t
 
+# The library's unit tests alone (what the Debian package build runs).
+check-unit: $(UNITS)
+	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(UNITS)
+
 # make bench: our tools against the peers and the floor programs
 # (t/bench/); needs root.  Never part of check.  BENCH_RUNS=N runs per
 # command (default 5); see t/bench/bench.sh for the other knobs.
@@ -203,4 +207,4 @@ clean:
 	rm -rf cmd/static
 	rm -rf t/trash.*
 
-.PHONY: all static check install uninstall clean FORCE fuzz
+.PHONY: all static check check-unit install uninstall clean FORCE fuzz
