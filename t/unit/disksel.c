@@ -15,26 +15,7 @@
 
 #include "internal.h"
 #include "tap.h"
-
-static char dir[] = "/tmp/ds-disksel-XXXXXX";
-
-static void
-mk(const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, rel);
-	if (text == NULL) {
-		if (mkdir(p, 0755) < 0)
-			exit(1);
-		return;
-	}
-	if ((f = fopen(p, "w")) == NULL)
-		exit(1);
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 static struct ds_disk
 disk(const char *name, uint64_t reads)
@@ -152,9 +133,9 @@ test_no_sys(void)
 	struct ds_devsel sel = { 0 };
 	struct ds_disksel s;
 	struct ds_root r;
-	char p[64];
+	char p[320];
 
-	snprintf(p, sizeof(p), "%s/proc", dir);
+	snprintf(p, sizeof(p), "%s/proc", tree_top);
 	if (ds_root_open(&r, p) < 0)
 		exit(1);
 	memset(&s, 0, sizeof(s));
@@ -172,19 +153,18 @@ main(void)
 {
 	struct ds_root r;
 
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	mk("proc", NULL);
-	mk("sys", NULL);
-	mk("sys/block", NULL);
-	mk("sys/block/sda", NULL);
-	mk("sys/block/sdb", NULL);
-	mk("sys/block/sdc", NULL);
-	mk("sys/block/loop0", NULL);
-	mk("sys/block/dm-0", NULL);
-	mk("sys/block/dm-0/dm", NULL);
-	mk("sys/block/dm-0/dm/name", "vg-root\n");
-	if (ds_root_open(&r, dir) < 0)
+	tree_make("ds-disksel");
+	tree_put("proc", NULL);
+	tree_put("sys", NULL);
+	tree_put("sys/block", NULL);
+	tree_put("sys/block/sda", NULL);
+	tree_put("sys/block/sdb", NULL);
+	tree_put("sys/block/sdc", NULL);
+	tree_put("sys/block/loop0", NULL);
+	tree_put("sys/block/dm-0", NULL);
+	tree_put("sys/block/dm-0/dm", NULL);
+	tree_put("sys/block/dm-0/dm/name", "vg-root\n");
+	if (ds_root_open(&r, tree_top) < 0)
 		return 1;
 	test_default(&r);
 	test_operands(&r);
@@ -192,9 +172,9 @@ main(void)
 	test_no_sys();
 	ds_root_close(&r);
 	{
-		char cmd[64];
+		char cmd[320];
 
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tree_top);
 		if (system(cmd) != 0)
 			return 1;
 	}

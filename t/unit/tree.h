@@ -65,7 +65,7 @@ tree_path(char *path, size_t size, const char *rel)
 static inline void
 tree_putn(const char *rel, const char *text, size_t len)
 {
-	char path[512];
+	char path[4096];
 	FILE *f;
 
 	tree_path(path, sizeof(path), rel);
@@ -95,7 +95,7 @@ tree_put(const char *rel, const char *text)
 static inline void
 tree_dir(const char *rel)
 {
-	char path[512];
+	char path[4096];
 
 	tree_path(path, sizeof(path), rel);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
@@ -107,7 +107,7 @@ tree_dir(const char *rel)
 static inline void
 tree_link(const char *rel, const char *target)
 {
-	char path[512];
+	char path[4096];
 
 	tree_path(path, sizeof(path), rel);
 	if (symlink(target, path) < 0) {
@@ -120,7 +120,7 @@ tree_link(const char *rel, const char *target)
 static inline int
 tree_open(const char *rel)
 {
-	char path[512];
+	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", tree_top, rel);
 	return open(path, O_RDONLY | O_DIRECTORY);

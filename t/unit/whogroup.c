@@ -14,35 +14,14 @@
 
 #include "internal.h"
 #include "tap.h"
-
-static char top[256];
-
-static void
-put(const char *rel, const char *text)
-{
-	char path[4096], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 static void
 rm(const char *rel)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	snprintf(path, sizeof(path), "%s/%s", tree_top, rel);
 	unlink(path);
 }
 
@@ -56,15 +35,15 @@ proc(int pid, const char *cg, unsigned long rb)
 	snprintf(text, sizeof(text), "%d (p%d) S 1 %d %d 0 -1 4194304 0 0 0 0 "
 	    "5 6 0 0 20 0 1 0 50000 0 0 18446744073709551615 0 0 0 0 0 0 0 0 "
 	    "0 0 0 0 17 0 0 0 0 0 0\n", pid, pid, pid, pid);
-	put(rel, text);
+	tree_put(rel, text);
 	snprintf(rel, sizeof(rel), "proc/%d/io", pid);
 	snprintf(text, sizeof(text), "rchar: 0\nwchar: 0\nsyscr: 0\n"
 	    "syscw: 0\nread_bytes: %lu\nwrite_bytes: 0\n"
 	    "cancelled_write_bytes: 0\n", rb);
-	put(rel, text);
+	tree_put(rel, text);
 	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
 	snprintf(text, sizeof(text), "0::%s\n", cg);
-	put(rel, text);
+	tree_put(rel, text);
 }
 
 static void
@@ -86,7 +65,7 @@ test_source(const struct ds_root *r)
 	    "not in io.stat)", "a key not in io.stat: said so");
 
 	/* A mount table without cgroup2. */
-	put("proc/self/mountinfo", "22 1 0:21 / /proc rw - proc proc rw\n");
+	tree_put("proc/self/mountinfo", "22 1 0:21 / /proc rw - proc proc rw\n");
 	is_int(ds_who_source(r, NULL, 0, 0, mnt, sizeof(mnt), note,
 	    sizeof(note)), 0, "no cgroup v2 mount: 0");
 	is_str(note, "-g: no cgroup v2 mount: summing /proc/PID/io by "
@@ -108,7 +87,7 @@ test_source(const struct ds_root *r)
 	    sizeof(note)), -ENOTSUP, "-G iostat, no io controller: -ENOTSUP");
 	is_str(note, "-G iostat: /sys/fs/cgroup: no io controller on cgroup "
 	    "v2", "and the message");
-	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory\n");
+	tree_put("sys/fs/cgroup/cgroup.controllers", "cpu io memory\n");
 	is_int(ds_who_source(r, NULL, 0, 0, mnt, sizeof(mnt), note,
 	    sizeof(note)), 1, "the io controller: 1");
 	is_str(mnt, "/sys/fs/cgroup", "its mount");
@@ -157,7 +136,7 @@ test_group(const struct ds_root *r)
 	proc(100, "/a", 0);
 	proc(200, "/a", 1024000);
 	proc(300, "/b", 0);
-	put("proc/uptime", "1000.00 1500.00\n");
+	tree_put("proc/uptime", "1000.00 1500.00\n");
 	ds_whostream_setup(&st, &sel, DS_WHO_CGROUP, 1, DS_WV_PID, 0, 0, 0);
 	is_int(ds_whogroup_scan(r, &st, &g), 0, "group: first scan");
 	first = g.cur;
@@ -168,7 +147,7 @@ test_group(const struct ds_root *r)
 	proc(100, "/a", 102400);
 	proc(200, "/a", 1024000 + 204800);
 	proc(300, "/b", 51200);
-	put("proc/uptime", "1010.00 1510.00\n");
+	tree_put("proc/uptime", "1010.00 1510.00\n");
 	is_int(ds_whogroup_scan(r, &st, &g), 0, "group: second scan");
 	ok(g.cur != first, "into the other sample");
 	is_int(ds_whogroup_rows(&st.cfg, &g, 1), 0, "report: 0");
@@ -211,25 +190,25 @@ test_cgiorun(const struct ds_root *r)
 	int said;
 
 	snprintf(c.mnt, sizeof(c.mnt), "/sys/fs/cgroup");
-	put("sys/fs/cgroup/io.stat", "");
-	put("sys/fs/cgroup/a/io.stat", "8:0 rbytes=4096 wbytes=0 rios=1 "
+	tree_put("sys/fs/cgroup/io.stat", "");
+	tree_put("sys/fs/cgroup/a/io.stat", "8:0 rbytes=4096 wbytes=0 rios=1 "
 	    "wios=0 dbytes=0 dios=0\n");
-	put("proc/uptime", "1000.00 1500.00\n");
+	tree_put("proc/uptime", "1000.00 1500.00\n");
 	is_int(ds_cgiorun_read(r, &c), 0, "io.stat: first sample");
 	is_int((int)c.cur->with_iostat, 2, "two cgroups with io.stat");
 	is_int(ds_cgiorun_skipped(&c, &msg), 0, "nothing skipped");
 	is_int(ds_cgiorun_rows(r, &c, 0, 1, -1, 0), 0, "no report: 0");
 	is_int((int)c.n, 0, "no rows");
-	put("sys/fs/cgroup/a/io.stat", "8:0 rbytes=45056 wbytes=0 rios=6 "
+	tree_put("sys/fs/cgroup/a/io.stat", "8:0 rbytes=45056 wbytes=0 rios=6 "
 	    "wios=0 dbytes=0 dios=0\n");
-	put("proc/uptime", "1010.00 1510.00\n");
+	tree_put("proc/uptime", "1010.00 1510.00\n");
 	is_int(ds_cgiorun_read(r, &c), 0, "io.stat: second sample");
 	is_int(ds_cgiorun_rows(r, &c, 1, 1, -1, 0), 0, "report: 0");
 	w = cgrow(&c, "/a", "8:0");
 	ok(w != NULL && w->v[DS_IOS_RBYTES] == 4.0 &&
 	    w->v[DS_IOS_RIOS] == 0.5 && w->u[DS_IOS_RBYTES] == 45056,
 	    "/a on 8:0: 40 kB and 5 reads over 10 s, the total kept");
-	ok(cgrow(&c, "/", "all") != NULL, "the top cgroup's all row");
+	ok(cgrow(&c, "/", "all") != NULL, "the tree_top cgroup's all row");
 	is_int(ds_cgiorun_rows(r, &c, 0, 1, -1, 0), 0, "and again");
 	is_int(ds_cgiorun_rows(r, &c, 1, 0, DS_IOS_RBYTES, 1), 0,
 	    "-n 1 -s read");
@@ -240,7 +219,7 @@ test_cgiorun(const struct ds_root *r)
 	for (i = 0; i < DS_CGROUP_DEPTH_MAX + 1 && len + 3 < sizeof(rel); i++)
 		len += snprintf(rel + len, sizeof(rel) - len, "/d");
 	snprintf(rel + len, sizeof(rel) - len, "/io.stat");
-	put(rel, "");
+	tree_put(rel, "");
 	is_int(ds_cgiorun_read(r, &c), 0, "a deep tree: read");
 	ok(c.cur->nskipped >= 1, "a subtree skipped");
 	said = ds_cgiorun_skipped(&c, &msg);
@@ -265,20 +244,20 @@ main(void)
 	struct ds_root root;
 	char cmd[300];
 
-	snprintf(top, sizeof(top), "%s/whogroup-unit.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/whogroup-unit.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(top) == NULL) {
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	put("proc/uptime", "1000.00 1500.00\n");
-	ok(ds_root_open(&root, top) == 0, "root opens");
+	tree_put("proc/uptime", "1000.00 1500.00\n");
+	ok(ds_root_open(&root, tree_top) == 0, "root opens");
 	test_source(&root);
 	test_key();
 	test_group(&root);
 	test_cgiorun(&root);
 	ds_root_close(&root);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree_top);
 	if (system(cmd) != 0)
 		return 1;
 	return tap_done();

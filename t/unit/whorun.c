@@ -12,28 +12,7 @@
 
 #include "internal.h"
 #include "tap.h"
-
-static char top[256];
-
-static void
-put(const char *rel, const char *text)
-{
-	char path[512], *s;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (s = path + strlen(top) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 static struct ds_proc
 entry(const char *comm, char *cmdline, uint32_t uid)
@@ -164,11 +143,11 @@ test_delay_notes(const struct ds_root *root)
 	is_int(ds_whostream_delay(root, &st), 1, "no switch (before 5.14): on");
 	ok(st.cfg.delay && st.flags == (DS_WHO_THREADS | DS_WHO_DELAY),
 	    "on: DS_WHO_DELAY added");
-	put("proc/sys/kernel/task_delayacct", "0\n");
+	tree_put("proc/sys/kernel/task_delayacct", "0\n");
 	is_int(ds_whostream_delay(root, &st), 0, "task_delayacct 0: off");
 	ok(!st.cfg.delay && st.flags == DS_WHO_THREADS,
 	    "off: DS_WHO_DELAY taken away, the rest kept");
-	put("proc/sys/kernel/task_delayacct", "1\n");
+	tree_put("proc/sys/kernel/task_delayacct", "1\n");
 	is_int(ds_whostream_delay(root, &st), 1, "task_delayacct 1: on");
 
 	ps.bad = 2;
@@ -216,22 +195,22 @@ main(void)
 	struct ds_root root;
 	char cmd[300];
 
-	snprintf(top, sizeof(top), "%s/whorun-unit.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/whorun-unit.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(top) == NULL) {
+	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	put("etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"
+	tree_put("etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"
 	    "backup:x:1000:1000::/home/backup:/bin/sh\n");
-	put("proc/uptime", "1000.00 1500.00\n");
-	ok(ds_root_open(&root, top) == 0, "root opens");
+	tree_put("proc/uptime", "1000.00 1500.00\n");
+	ok(ds_root_open(&root, tree_top) == 0, "root opens");
 	test_buf_printf();
 	test_select(&root);
 	test_setup();
 	test_delay_notes(&root);
 	ds_root_close(&root);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree_top);
 	if (system(cmd) != 0)
 		return 1;
 	return tap_done();

@@ -12,26 +12,7 @@
 
 #include "internal.h"
 #include "tap.h"
-
-static char dir[] = "/tmp/ds-xrow-XXXXXX";
-
-static void
-mk(const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, rel);
-	if (text == NULL) {
-		if (mkdir(p, 0755) < 0)
-			exit(1);
-		return;
-	}
-	if ((f = fopen(p, "w")) == NULL)
-		exit(1);
-	fputs(text, f);
-	fclose(f);
-}
+#include "tree.h"
 
 static struct ds_disk
 disk(const char *text)
@@ -136,17 +117,17 @@ test_samples(void)
 	const char *rel;
 	int e;
 
-	if (ds_root_open(&r, dir) < 0)
+	if (ds_root_open(&r, tree_top) < 0)
 		exit(1);
 	e = ds_sample_take(&r, &w, &sc, &s, &rel);
 	is_int(e, -ENOENT, "take: no proc/diskstats");
 	is_str(rel, "proc/diskstats", "and which file");
-	mk("proc/diskstats", "8 0 sda 1 0 8 1 2 0 16 2 0 3 3\n"
+	tree_put("proc/diskstats", "8 0 sda 1 0 8 1 2 0 16 2 0 3 3\n"
 	    "bad\n8 16 sdb 4 0 32 4 0 0 0 0 0 4 4");
 	e = ds_sample_take(&r, &w, &sc, &s, &rel);
 	is_int(e, -ENOENT, "take: no proc/uptime");
 	is_str(rel, "proc/uptime", "and which file");
-	mk("proc/uptime", "350735.47 1000.00\n");
+	tree_put("proc/uptime", "350735.47 1000.00\n");
 	e = ds_sample_take(&r, &w, &sc, &s, &rel);
 	is_int(e, 0, "take: both read");
 	ok(rel == NULL, "no file failed");
@@ -208,15 +189,14 @@ test_samples(void)
 int
 main(void)
 {
-	char cmd[64];
+	char cmd[320];
 
-	if (mkdtemp(dir) == NULL)
-		return 1;
-	mk("proc", NULL);
+	tree_make("ds-xrow");
+	tree_put("proc", NULL);
 	test_row();
 	test_interval();
 	test_samples();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree_top);
 	if (system(cmd) != 0)
 		return 1;
 	return tap_done();
