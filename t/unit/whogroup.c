@@ -208,7 +208,7 @@ test_cgiorun(const struct ds_root *r)
 	ok(w != NULL && w->v[DS_IOS_RBYTES] == 4.0 &&
 	    w->v[DS_IOS_RIOS] == 0.5 && w->u[DS_IOS_RBYTES] == 45056,
 	    "/a on 8:0: 40 kB and 5 reads over 10 s, the total kept");
-	ok(cgrow(&c, "/", "all") != NULL, "the tree_top cgroup's all row");
+	ok(cgrow(&c, "/", "all") != NULL, "the top cgroup's all row");
 	is_int(ds_cgiorun_rows(r, &c, 0, 1, -1, 0), 0, "and again");
 	is_int(ds_cgiorun_rows(r, &c, 1, 0, DS_IOS_RBYTES, 1), 0,
 	    "-n 1 -s read");
