@@ -4,7 +4,7 @@
  * and added again), a cgroup recreated under the same path (a new
  * inode) and a device new in the interval count from zero; a line
  * without keys is a row with nothing known; the all row sums whole disks
- * at the tree_top of their stacks only.  On a small sysfs tree made here.
+ * at the top of their stacks only.  On a small sysfs tree made here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -128,7 +128,7 @@ fig(const struct ds_cgrow *r, size_t n, const char *cgroup,
 /*
  * ds_cgio_select: the idle rows out (but with all), sorted by a key
  * (larger first, unknown last), ties by cgroup, its all row first, then
- * device number; a total order, so any sort gives the same rows; tree_top.
+ * device number; a total order, so any sort gives the same rows; top.
  */
 static void
 test_select(void)
