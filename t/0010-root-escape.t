@@ -65,6 +65,9 @@ command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null && hav
 
 run_tool() {
 	if [ $have_strace = 1 ]; then
+		# LeakSanitizer cannot run under ptrace: in a SANITIZE=1 build
+		# it would add its fatal error to the tool's messages.
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -f -y -qq -o "$TRASH/trace" -e trace=open,openat,openat2 "$@" \
 		    >"$TRASH/out" 2>"$TRASH/err"
 	else
