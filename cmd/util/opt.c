@@ -172,12 +172,7 @@ tool_numeric(const char *s)
 void
 tool_set_interval(struct tool *t, const char *s)
 {
-	int e;
-
-	if ((e = ds_parse_interval(s, &t->interval_ns)) < 0)
-		tool_usage("interval '%s': %s", s, e == -ERANGE ?
-		    "out of range (0.01 to 2678400 seconds)" :
-		    "not a number");
+	t->interval_ns = tool_seconds("interval", s);
 	t->has_interval = 1;
 }
 
