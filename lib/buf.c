@@ -99,22 +99,28 @@ ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b)
 }
 
 int
-ds_buf_vprintf(struct ds_buf *out, const char *fmt, va_list ap)
+ds_buf_vappendf(struct ds_buf *out, const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
 
-	out->len = 0;
-	if (out->data != NULL)
-		out->data[0] = '\0';
 	va_copy(aq, ap);
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
 	if (n < 0 || ds_buf_reserve(out, (size_t)n + 1) < 0)
 		return -ENOMEM;
-	vsnprintf(out->data, (size_t)n + 1, fmt, ap);
-	out->len = (size_t)n;
+	vsnprintf(out->data + out->len, (size_t)n + 1, fmt, ap);
+	out->len += (size_t)n;
 	return 1;
+}
+
+int
+ds_buf_vprintf(struct ds_buf *out, const char *fmt, va_list ap)
+{
+	out->len = 0;
+	if (out->data != NULL)
+		out->data[0] = '\0';
+	return ds_buf_vappendf(out, fmt, ap);
 }
 
 int

@@ -13,20 +13,20 @@ int
 ds_said(struct ds_buf *said, const char *fmt, ...)
 {
 	va_list ap;
-	int n, e;
+	size_t len = said->len;
+	int e;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	e = ds_buf_vappendf(said, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	/* The sentence, its NUL, and the buffer's own NUL after it. */
-	if ((e = ds_buf_reserve(said, (size_t)n + 1)) < 0)
+	/* The sentence's NUL, and the buffer's own NUL after it. */
+	if (e < 0 || (e = ds_buf_reserve(said, 1)) < 0) {
+		said->len = len;
+		if (said->data != NULL)
+			said->data[len] = '\0';
 		return e;
-	va_start(ap, fmt);
-	vsnprintf(said->data + said->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	said->len += (size_t)n + 1;
+	}
+	said->len++;
 	said->data[said->len] = '\0';
 	return 0;
 }
