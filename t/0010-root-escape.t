@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # Issue 15, 1 and 2, as an attacker: a tree given by -R whose files,
 # directories and top-level entries are symlinks out of it (absolute,
 # and "../.." climbing above the root) into a victim tree.  Every tool

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (its live cgroup tree is deeper than other tests' walks allow)
 # Issue 15, 6: a cgroup tree nested deeper than 512 levels (any user
 # with a delegated subtree can make one), or one that runs the walk out
 # of descriptors, must not blind dpsi -C and dwho -g: the subtree is

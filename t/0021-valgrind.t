@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # Every tool built in cmd/ under valgrind: once on the live system and
 # once on a fixture tree, with -o tsv and -o json.  Only options every
 # tool accepts (-o, -R), so a tool is checked the day it lands.  An

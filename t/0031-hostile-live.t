@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (its live cgroups and processes carry hostile names other tests would list)
 # Hostile input end to end, live (issue 8, stage two):
 #  - a process whose comm holds a tab, a newline and ")" doing I/O:
 #    dwho keeps TSV field counts, JSON parses, the row has its pid;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # A real scrape: Debian's prometheus-node-exporter, textfile collector
 # only, on a loopback port.  Each tool writes NAME.prom with -w from a
 # captured tree; /metrics must carry every sample with the value the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # Every tool's -o prom is a valid exposition as diskstat promises it:
 # HELP and TYPE once per family, families not interleaved, counters end
 # in _total, no timestamps, label values escaped, base units, the

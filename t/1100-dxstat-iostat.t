@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # dxstat against iostat 12.6 on the same counters: iostat -x -d -p ALL
 # is fed crafted and real /proc/diskstats and /proc/uptime through FIFOs
 # bind-mounted over the real files (unshare -m), so each of its reports

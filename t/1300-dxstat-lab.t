@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # dxstat against the truth on the lab disk (t/lab.sh): 4 slots, 10 ms a
 # read, and 1, 4, 8 direct random 4 KiB psync readers (the lab's
 # sequence).  Capacity is slots / service = 400 r/s; with k readers

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # The lab's "Try this": scheduler none and nr_requests 4 on the 4-slot
 # 10 ms lab disk (t/lab.sh), so the driver tags are the slots, as with
 # null_blk.  8 readers: dxstat and iostat show r_await ~10 ms and aqu-sz

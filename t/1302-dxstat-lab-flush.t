@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # Writes and flushes against the truth: ext4 on a lab disk (t/lab.sh)
 # that keeps its data, 20 ms a write or a flush; one writer of direct
 # 4 KiB overwrites, each followed by fdatasync, which ext4 turns into a

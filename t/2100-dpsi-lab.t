@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # dpsi on the lab disk (t/lab.sh): 1 and then 4 direct random readers of
 # the 4-slot 10 ms disk, pinned to one CPU in a cgroup of their own.  A
 # reader waits on the disk all the time but its ~0.1 ms turn-round

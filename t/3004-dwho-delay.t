@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (it switches kernel.task_delayacct, which other tests read)
 # %iodelay summed over threads: a process whose worker thread (not the
 # leader) does direct reads waits on block I/O; pidstat -d, reading the
 # leader's field 42 only, shows 0 for it.  Then as nobody: other users'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # dwho makes its rows as each process is read (all but -g).  In pid
 # order they are written at once; -s pid keeps them and sorts them
 # instead: both give exactly the same rows, on a hand-made tree, on a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # dwho on the lab disk (t/lab.sh): 4 direct random readers of the 4-slot
 # 10 ms disk (fio jobs, one process each).  Each waits on the disk all
 # the time but its ~0.1 ms turn-round, so the truth for each reader's

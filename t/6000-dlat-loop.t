@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (it counts the BPF programs the whole kernel holds)
 # dlat against the truth on a loop device under fio (scheduler none):
 # d2c count equals diskstats' completed reads in the window, within the
 # missed events dlat reports; the mean just below r_await; the shape

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (it counts the BPF programs the whole kernel holds)
 # dlat's formats, its exits and what it leaves behind: rows of known
 # reads (count, bucket sums, per process), json/tsv/table/prom, -w,
 # >/dev/full, | head -1, SIGTERM, no privilege, bad operands.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (it counts the BPF programs the whole kernel holds)
 # A bio-based device (zram: no request tracepoints fire for it) is
 # timed from block_bio_queue to block_bio_complete, as q2c: one per
 # bio, and no d2c or q2d row.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # dlat against the truth on the lab disk (t/lab.sh): 4 slots, 10 ms a
 # read, direct random 4 KiB psync readers.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # dtriage on the latency lab (t/lab.sh): a 4-slot disk of 10 ms.
 #  - 1 reader: %util near 100, busy, never called saturated;
 #  - 8 readers, nr_requests left large, with a snapshot directory taken

@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: alone (the lab's timings need a quiet machine)
 # dtriage on the latency lab (t/lab.sh): small synchronous writes are an
 # application's commit pattern, not a disk problem.  ext4 on a lab disk
 # of 1 ms writes, one fio job writing 4 KiB direct with fdatasync after

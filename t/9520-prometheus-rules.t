@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # prometheus/diskstat-rules.yml: promtool check rules passes, and each
 # alert fires, with its labels and text, and stays silent where it must,
 # under "promtool test rules" on series the tools wrote: dxstat on pairs

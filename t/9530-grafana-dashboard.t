@@ -1,4 +1,5 @@
 #!/bin/sh
+# make check: early (one of the longest: started first, so that it ends with the rest)
 # grafana/diskstat.json: valid JSON (python3, and jq when installed), an
 # importable dashboard (title, uid, a Prometheus datasource variable used
 # by every query), one row per question in order (pressure, devices,
