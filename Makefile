@@ -120,11 +120,13 @@ t/lab/%: t/lab/%.c .flags
 # count of BPF programs) says "# make check: alone (why)" on its second
 # line and runs after the others, one at a time; one of the longest
 # says "# make check: early" and is started first.  Both parts always
-# run.
+# run.  A script that builds and installs the Debian packages on this
+# machine says "# make check-package" and is make check-package's.
 CHECK_JOBS = 3
 ALONE := $(shell grep -l '^\# make check: alone' t/*.t)
 EARLY := $(shell grep -l '^\# make check: early' t/*.t | sort -r)
-SHARED := $(filter-out $(ALONE) $(EARLY),$(sort $(wildcard t/*.t)))
+PACKAGE := $(shell grep -l '^\# make check-package' t/*.t)
+SHARED := $(filter-out $(ALONE) $(EARLY) $(PACKAGE),$(sort $(wildcard t/*.t)))
 
 check: all $(UNITS) $(LABS)
 	@st=0; \
@@ -132,6 +134,10 @@ check: all $(UNITS) $(LABS)
 	echo "== the tests that run alone"; \
 	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(ALONE) || st=1; \
 	exit $$st
+
+# dpkg-buildpackage, lintian, installing and purging the packages.
+check-package: all
+	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(PACKAGE)
 
 # The library's unit tests alone (what the Debian package build runs).
 check-unit: $(UNITS)
@@ -223,4 +229,4 @@ clean:
 	rm -rf cmd/static
 	rm -rf t/trash.*
 
-.PHONY: all static check check-unit install uninstall clean FORCE fuzz
+.PHONY: all static check check-package check-unit install uninstall clean FORCE fuzz

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make check: early (one of the longest: started first, so that it ends with the rest)
+# make check-package, not make check (it builds the packages and installs them on this machine)
 # The Debian packages: dpkg-buildpackage -us -uc -b on a copy of the
 # tree builds diskstat and libdiskstat-dev at DS_VERSION; lintian finds
 # no error or warning; the files are the tools, pages, completion, units
