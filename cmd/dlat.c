@@ -297,6 +297,30 @@ take(struct dl *d, const struct ds_blklat_snap *prev, struct ds_blklat_snap *s)
 		tool_errc(1, e, "reading the maps");
 }
 
+/* The issue starts whose completion was never seen, taken out. */
+static void
+tend(struct dl *d)
+{
+	int e;
+
+	if ((e = ds_blklat_tend(&d->b)) < 0)
+		tool_errc(1, e, "reading the maps");
+}
+
+/* tool_wait, in steps of a second (ds_blklat_tend's pace). */
+static int
+wait_tending(struct dl *d, uint64_t *deadline)
+{
+	uint64_t step;
+
+	while (!tool_stop &&
+	    (step = ds_boottime_ns() + 1000000000u) < *deadline) {
+		(void)ds_sleep_until(step);
+		tend(d);
+	}
+	return tool_wait(&d->t, deadline);
+}
+
 /*
  * A report each interval; without one, a report when SIGINT or SIGTERM
  * comes (the sleep is cut short by the signal, and is of a second so
@@ -313,9 +337,11 @@ run(struct dl *d)
 	take(d, NULL, &s[0]);
 	deadline = ds_boottime_ns() + d->t.interval_ns;
 	while (d->t.count == 0 || reports < d->t.count) {
-		while (!d->t.has_interval && !tool_stop)
+		while (!d->t.has_interval && !tool_stop) {
 			(void)ds_sleep_until(ds_boottime_ns() + 1000000000u);
-		if (d->t.has_interval && tool_wait(&d->t, &deadline))
+			tend(d);
+		}
+		if (d->t.has_interval && wait_tending(d, &deadline))
 			break;
 		take(d, &s[cur], &s[!cur]);
 		report(d, &s[cur], &s[!cur]);

@@ -146,6 +146,7 @@ sample_window(struct tr *x)
 	for (next = ds_boottime_ns(); !tool_stop && next < end;
 	    next += TICK_NS) {
 		tick(x);
+		ds_tr_dlat_tend(&x->dl);
 		while (!tool_stop && ds_sleep_until(next + TICK_NS < end ?
 		    next + TICK_NS : end) == -EINTR)
 			;

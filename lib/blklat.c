@@ -17,13 +17,15 @@
  * Partitions are mapped to their disk in the kernel (the devs map,
  * which is also the device filter).  Completions with no start are
  * counted, never guessed: requests issued before tracing began, a flush
- * request made by the flush machinery, a start pushed out of the LRU.
+ * request made by the flush machinery, a start aged out of its map
+ * (ds_blklat_tend).
  * The histograms are per-CPU (summed when read) on machines of up to
  * PCPU_MAX CPUs: a program counts with plain adds, not locked ones.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -39,6 +41,7 @@
 #define S_KEY (-16)	/* start key: dev, 0, sector */
 #define S_HKEY (-24)	/* histogram key: dev, op * 4 + phase */
 #define S_IDX (-28)	/* a u32 array index */
+#define S_DIDX (-32)	/* the disk's first histogram (array histograms) */
 #define S_NOW (-40)
 #define S_WKEY (-48)	/* who key: dev, tgid */
 #define S_QVAL (-64)	/* Q value: ns, tgid, nr_sector */
@@ -61,6 +64,9 @@ enum { M_DEVS, M_ISTART, M_QSTART, M_HIST, M_WHO, M_STATS, M_ZERO, M_N };
  * all CPUs count into atomically keeps the kernel memory in bounds.
  */
 #define PCPU_MAX 16
+
+/* Histograms of a disk: an operation's phases, for each operation. */
+#define HIST_PER_DISK (DS_BLK_OPS * DS_BLK_PHASES)
 
 static int
 pcpu(const struct ds_blklat *b)
@@ -295,12 +301,30 @@ find_or_make(struct ds_asm *a, const struct ds_blklat *b, int map, int slot,
 	ds_asm_here(a, have);
 }
 
-/* R_VAL into this CPU's histogram of (R_DEV, R_OP, phase). */
+/*
+ * R_VAL into this CPU's histogram of (R_DEV, R_OP, phase): in the array
+ * at the disk's S_DIDX + R_OP * DS_BLK_PHASES + phase when the disks are
+ * few (an array lookup is an add, a hash lookup hashes the key and
+ * walks a bucket), else in the hash, made when first used.
+ */
 static void
 hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 {
 	int out = ds_asm_label(a);
 
+	if (b->harr) {
+		ds_asm_emit(a, B_MOV_R(1, R_OP));
+		ds_asm_emit(a, B_ALU_I(MUL, 1, DS_BLK_PHASES));
+		ds_asm_emit(a, B_LDX(W, 2, 10, S_DIDX));
+		ds_asm_emit(a, B_ALU_R(ADD, 1, 2));
+		ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
+		ds_asm_emit(a, B_STX(W, 10, 1, S_IDX));
+		lookup(a, b->map[M_HIST], S_IDX);
+		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
+		lat_add(a, !pcpu(b));
+		ds_asm_here(a, out);
+		return;
+	}
 	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_HKEY));
 	ds_asm_emit(a, B_MOV_R(1, R_OP));
 	ds_asm_emit(a, B_ALU_I(LSH, 1, 2));
@@ -311,7 +335,10 @@ hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 	ds_asm_here(a, out);
 }
 
-/* R_DEV = devs[ctx->dev], or to out for a device not traced. */
+/*
+ * R_DEV = devs[ctx->dev] (its disk) and S_DIDX its disk's first
+ * histogram, or to out for a device not traced.
+ */
 static void
 filter(struct ds_asm *a, const struct ds_blklat *b, const struct ds_blkev *ev,
     int out)
@@ -322,6 +349,10 @@ filter(struct ds_asm *a, const struct ds_blklat *b, const struct ds_blkev *ev,
 	lookup(a, b->map[M_DEVS], S_IDX);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
 	ds_asm_emit(a, B_LDX(W, R_DEV, 0, 0));
+	if (b->harr) {
+		ds_asm_emit(a, B_LDX(W, 1, 0, 4));
+		ds_asm_emit(a, B_STX(W, 10, 1, S_DIDX));
+	}
 }
 
 /*
@@ -334,7 +365,7 @@ static void
 rq_filter(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev, int out)
 {
-	int ok = ds_asm_label(a);
+	int ok = ds_asm_label(a), next;
 	size_t i;
 
 	if (b->nrq > DS_BLKLAT_RQ_INLINE) {
@@ -344,13 +375,19 @@ rq_filter(struct ds_asm *a, const struct ds_blklat *b,
 	ds_asm_emit(a, B_MOV_R(R_CTX, 1));
 	ds_asm_emit(a, B_LDX(W, R_DEV, R_CTX, (int16_t)ev->dev));
 	for (i = 0; i < b->nrq; i++) {
+		next = ds_asm_label(a);
 		/*
 		 * A 32-bit move zero-extends (a 64-bit one would extend
 		 * the sign of a dev_t of major 2048 and above).
 		 */
 		ds_asm_emit(a, BI(BPF_ALU | BPF_MOV | BPF_K, 1, 0, 0,
 		    (int32_t)b->rq[i]));
-		ds_asm_jmp_r(a, BPF_JEQ, R_DEV, 1, ok);
+		ds_asm_jmp_r(a, BPF_JNE, R_DEV, 1, next);
+		if (b->harr)
+			ds_asm_emit(a, B_ST(W, 10, S_DIDX,
+			    (int32_t)(i * HIST_PER_DISK)));
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, ok);
+		ds_asm_here(a, next);
 	}
 	ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
 	ds_asm_here(a, ok);
@@ -569,6 +606,9 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 	ds_asm_emit(a, B_ALU_I(ADD, 3, S_DVAL));
 	ds_asm_emit(a, B_MOV_I(4, BPF_ANY));
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_update_elem));
+	/* Not kept (the hash is full): its completion will be unmatched. */
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, out);
+	stat(a, b, ST_MAP_FULL);
 	epilogue(a, out);
 }
 
@@ -694,6 +734,42 @@ static const struct {
 	    DS_BLKLAT_PHASE(DS_BLK_Q2C) },
 };
 
+/* The value of an issue: ns, then for q2c its Q value. */
+static uint32_t
+istart_size(const struct ds_blklat *b)
+{
+	return want(b, DS_BLK_Q2C) ? 24 : 8;
+}
+
+static int fail(struct ds_blklat *b, const char *what, int e);
+
+/*
+ * The histograms, once the disks are known.  Up to DS_BLKLAT_RQ_INLINE
+ * disks an array, HIST_PER_DISK a disk (the request programs know the
+ * disk's place from their compares, the others from the devs map);
+ * above, a hash whose entries are made as used.  Per CPU up to
+ * PCPU_MAX CPUs, else one value all CPUs add to atomically.
+ */
+static int
+make_hist(struct ds_blklat *b)
+{
+	uint32_t vsz = sizeof(struct ds_lat);
+
+	b->harr = b->nrq <= DS_BLKLAT_RQ_INLINE;
+	if (b->harr)
+		b->nhist = (uint32_t)(b->nrq * HIST_PER_DISK);
+	if (b->nhist == 0)
+		return fail(b, "devices", -ENODEV);
+	b->map[M_HIST] = b->harr ? ds_bpf_map_create(pcpu(b) ?
+	    BPF_MAP_TYPE_PERCPU_ARRAY : BPF_MAP_TYPE_ARRAY, 4, vsz, b->nhist,
+	    0, "dlat_hist") : pcpu(b) ?
+	    ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, 8, vsz, b->nhist,
+	    BPF_F_NO_PREALLOC, "dlat_hist") :
+	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8, vsz, b->nhist, 0,
+	    "dlat_hist");
+	return b->map[M_HIST] < 0 ? fail(b, "map create", b->map[M_HIST]) : 0;
+}
+
 /* Is program k loaded for the phases b times? */
 static int
 need(const struct ds_blklat *b, size_t k)
@@ -711,32 +787,30 @@ fail(struct ds_blklat *b, const char *what, int e)
 
 /*
  * The maps, sized for ndevs devices (disks and partitions) and
- * ndisks disks.  Starts are LRU hashes: a start whose completion never
- * comes (a merged bio, a request lost to an error) ages out instead of
- * filling the map.
+ * ndisks disks (the histograms are made with the programs).  Bios'
+ * queue times are an LRU hash: a bio merged into a request never has
+ * its own issue, and its start ages out instead of filling the map.
+ * Requests' issue times are a plain hash, cheaper to update and delete
+ * in (an LRU hash takes its lists' locks too): the only starts left
+ * there are those whose completion the kernel skipped (a recursion
+ * miss), and ds_blklat_tend takes them out.
  */
 static int
 make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 {
-	uint32_t nhist = (uint32_t)(ndisks * DS_BLK_OPS * DS_BLK_PHASES);
 	uint32_t zero = 0;
 	struct ds_blklat_whoval *z;
 	int e;
 
-	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 4,
+	b->nhist = (uint32_t)(ndisks * HIST_PER_DISK);
+	b->map[M_DEVS] = ds_bpf_map_create(BPF_MAP_TYPE_HASH, 4, 8,
 	    (uint32_t)ndevs, 0, "dlat_devs");
 	/* An issue holds its queue time only for q2c. */
 	b->map[M_ISTART] = want(b, DS_BLK_D2C) || want(b, DS_BLK_Q2C) ?
-	    ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH, 16,
-	    want(b, DS_BLK_Q2C) ? 24 : 8, DS_BLKLAT_STARTS, 0, "dlat_issue") :
-	    -EBADF;
+	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 16, istart_size(b),
+	    DS_BLKLAT_STARTS, 0, "dlat_issue") : -EBADF;
 	b->map[M_QSTART] = want_q(b) ? ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
 	    16, 16, DS_BLKLAT_STARTS, 0, "dlat_queue") : -EBADF;
-	/* Per CPU: made as used, not the CPUs times every histogram. */
-	b->map[M_HIST] = pcpu(b) ? ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
-	    8, sizeof(struct ds_lat), nhist, BPF_F_NO_PREALLOC, "dlat_hist") :
-	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8, sizeof(struct ds_lat),
-	    nhist, 0, "dlat_hist");
 	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
 	    sizeof(struct ds_blklat_whoval), DS_BLKLAT_WHO_MAX,
@@ -746,7 +820,7 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 	b->map[M_ZERO] = ds_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4,
 	    sizeof(struct ds_blklat_whoval), 1, 0, "dlat_zero");
 	for (e = 0; e < M_N; e++)
-		if (b->map[e] < 0 && b->map[e] != -EBADF)
+		if (e != M_HIST && b->map[e] < 0 && b->map[e] != -EBADF)
 			return fail(b, "map create", b->map[e]);
 	/* The zero value, written from here: the stack is too small. */
 	if ((z = calloc(1, sizeof(*z))) == NULL)
@@ -828,6 +902,8 @@ load_progs(struct ds_blklat *b)
 	size_t i;
 	int e;
 
+	if ((e = make_hist(b)) < 0)
+		return e;
 	for (i = 0; i < DS_BLKLAT_PROGS; i++) {
 		if (!need(b, i))
 			continue;
@@ -852,12 +928,17 @@ load_progs(struct ds_blklat *b)
 	return 0;
 }
 
-/* Trace dev (a disk or partition, ds_kdev) as disk. */
+/*
+ * Trace dev (a disk or partition, ds_kdev) as disk: devs[dev] is the
+ * disk and its first histogram in the array (only used when the disks
+ * are few enough for one).  Before the programs are loaded.
+ */
 static int
 ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
 {
 	size_t i, n = b->nrq < DS_BLKLAT_RQ_INLINE ? b->nrq :
 	    DS_BLKLAT_RQ_INLINE;
+	uint32_t v[2];
 
 	/* Above DS_BLKLAT_RQ_INLINE only counted: the programs use devs. */
 	for (i = 0; i < n && b->rq[i] != disk; i++)
@@ -867,7 +948,9 @@ ds_blklat_dev(struct ds_blklat *b, uint32_t dev, uint32_t disk)
 			b->rq[b->nrq] = disk;
 		b->nrq++;
 	}
-	return ds_bpf_map_update(b->map[M_DEVS], &dev, &disk, BPF_ANY);
+	v[0] = disk;
+	v[1] = (uint32_t)(i * HIST_PER_DISK);
+	return ds_bpf_map_update(b->map[M_DEVS], &dev, v, BPF_ANY);
 }
 
 /* Completions first: a start is never kept without its end attached. */
@@ -912,6 +995,80 @@ ds_blklat_close(struct ds_blklat *b)
 	b->log = NULL;
 	free(b->rbuf);
 	b->rbuf = NULL;
+	free(b->tbuf);
+	b->tbuf = NULL;
+	b->tcap = 0;
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t size);
+
+int
+ds_blklat_starts_fd(const struct ds_blklat *b)
+{
+	return b->map[M_ISTART];
+}
+
+/* An issue start as ds_blklat_tend reads it. */
+struct tstart {
+	uint64_t ns;
+	uint32_t key[4];
+};
+
+static int
+cmp_tstart(const void *x, const void *y)
+{
+	const struct tstart *a = x, *b = y;
+
+	return (a->ns > b->ns) - (a->ns < b->ns);
+}
+
+/*
+ * A key at a time: the map holds the requests in flight, a few dozen
+ * as a rule, and this runs every DS_BLKLAT_TEND_NS.  The oldest go
+ * first, the stale by age, then down to a quarter of the map when it
+ * is over half full (so a request just issued always finds room).
+ */
+int
+ds_blklat_tend(struct ds_blklat *b)
+{
+	int fd = b->map[M_ISTART];
+	uint32_t key[4] = { 0, 0, 0, 0 }, next[4];
+	uint64_t val[3], now;
+	struct tstart *t;
+	struct timespec ts;
+	size_t n = 0, i, drop;
+	int e;
+
+	if (fd < 0 || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return 0;
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (now < b->tend_next)
+		return 0;
+	b->tend_next = now + DS_BLKLAT_TEND_NS;
+	/* Dev 0 is never traced: its key is not there (see read_hist). */
+	while ((e = ds_bpf_map_next(fd, key, next)) == 0) {
+		memcpy(key, next, sizeof(key));
+		if ((e = ds_bpf_map_lookup(fd, key, val)) == -ENOENT)
+			continue;
+		if (e < 0)
+			return e;
+		if ((e = grow(&b->tbuf, &b->tcap, n, sizeof(*t))) < 0)
+			return e;
+		t = (struct tstart *)b->tbuf + n++;
+		t->ns = val[0];
+		memcpy(t->key, key, sizeof(key));
+	}
+	if (e != -ENOENT)
+		return e;
+	if (n > 1)
+		qsort(b->tbuf, n, sizeof(*t), cmp_tstart);
+	t = b->tbuf;
+	drop = n > DS_BLKLAT_STARTS / 2 ? n - DS_BLKLAT_STARTS / 4 : 0;
+	for (i = 0; i < n && (i < drop || t[i].ns + DS_BLKLAT_STALE_NS < now);
+	    i++)
+		if ((e = ds_bpf_map_delete(fd, t[i].key)) < 0 && e != -ENOENT)
+			return e;
+	return 0;
 }
 
 static int
@@ -962,15 +1119,18 @@ add_row(struct ds_blklat_snap *s, const uint32_t *key,
 
 	if (key[1] >> 2 >= DS_BLK_OPS || (key[1] & 3) >= DS_BLK_PHASES)
 		return 0;
-	if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
-		return e;
-	r = &s->r[s->n];
 	if (nc > 1) {
 		*h = pc[0];
 		for (c = 1; c < nc; c++)
 			ds_lat_merge(h, &pc[c]);
 		pc = h;
 	}
+	/* An array's histogram never counted into (or a hash entry just made). */
+	if (pc->count == 0)
+		return 0;
+	if ((e = grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
+		return e;
+	r = &s->r[s->n];
 	if ((e = ds_blklat_row_set(s, r, pc)) < 0)
 		return e;
 	s->n++;
@@ -1083,6 +1243,28 @@ ds_blklat_delta(const struct ds_blklat_snap *prev,
 	ds_lat_delta(&a, &c, out);
 }
 
+/* The array's histograms (few disks): those of the phases timed. */
+static int
+read_hist_array(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
+{
+	uint32_t i, key[2], op, ph;
+	int e;
+
+	for (i = 0; i < b->nhist; i++) {
+		op = i % HIST_PER_DISK / DS_BLK_PHASES;
+		ph = i % DS_BLK_PHASES;
+		if (!want(b, (int)ph))
+			continue;
+		if ((e = ds_bpf_map_lookup(b->map[M_HIST], &i, b->rbuf)) < 0)
+			return e;
+		key[0] = b->rq[i / HIST_PER_DISK];
+		key[1] = op << 2 | ph;
+		if ((e = add_row(s, key, b->rbuf, nc, &b->rlat)) < 0)
+			return e;
+	}
+	return 0;
+}
+
 /* A key at a time (kernels before 5.6): two calls a histogram. */
 static int
 read_hist_keys(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
@@ -1129,7 +1311,9 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 	}
 	v = b->rbuf;
 	keys = (uint32_t *)((char *)b->rbuf + b->rmax * vsz);
-	if (b->nobatch)
+	if (b->harr)
+		e = read_hist_array(b, s, nc);
+	else if (b->nobatch)
 		e = read_hist_keys(b, s, nc);
 	else for (;;) {
 		cnt = b->rmax;
@@ -1659,7 +1843,7 @@ ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
 	int e, idle = ds_blkdisks_idle(r, d, n);
 	uint64_t issued;
 
-	if ((e = ds_blklat_read(b, s)) < 0)
+	if ((e = ds_blklat_tend(b)) < 0 || (e = ds_blklat_read(b, s)) < 0)
 		return e;
 	if (idle && ds_blkdisks_idle(r, d, n)) {
 		issued = s->issued;

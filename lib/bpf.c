@@ -181,6 +181,12 @@ ds_bpf_map_update(int fd, const void *key, const void *value, uint64_t flags)
 	return map_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
 }
 
+int
+ds_bpf_map_delete(int fd, const void *key)
+{
+	return map_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
+}
+
 /* key NULL: the first key.  -ENOENT after the last. */
 int
 ds_bpf_map_next(int fd, const void *key, void *next)

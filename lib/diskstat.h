@@ -2164,6 +2164,11 @@ struct ds_blklat {
 	struct ds_lat rlat;	/* a histogram's CPUs summed */
 	uint32_t rmax;		/* entries rbuf holds */
 	int nobatch;		/* the kernel has no BPF_MAP_LOOKUP_BATCH */
+	int harr;		/* the histograms are an array (few disks) */
+	uint32_t nhist;		/* histograms the map holds */
+	uint64_t tend_next;	/* CLOCK_MONOTONIC ns: ds_blklat_tend's next */
+	void *tbuf;		/* ds_blklat_tend's keys and values */
+	size_t tcap;		/* entries tbuf holds */
 };
 
 /* Missed events, by cause. */
@@ -2223,6 +2228,15 @@ int ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
     size_t ndisks);
 int ds_blklat_attach(struct ds_blklat *b);
 void ds_blklat_close(struct ds_blklat *b);
+/*
+ * Take out the issues whose completion was never seen (the kernel
+ * skips a program that fires while another runs on its CPU): those
+ * older than 5 minutes, and the oldest while the map is over half full.
+ * Call it at least every 5 s while tracing (it does the work at most
+ * that often; ds_blklat_take calls it too).  A request in flight for
+ * longer is then counted as an unmatched completion, never timed.
+ */
+int ds_blklat_tend(struct ds_blklat *b);
 void ds_blklat_snap_free(struct ds_blklat_snap *s);
 /*
  * What cur's row r counted since prev's of the same key (prev NULL or
@@ -2474,6 +2488,8 @@ struct ds_tr_dlat {
  * nothing is left attached.  0, or -ENOMEM.
  */
 int ds_tr_dlat_open(const struct ds_root *r, struct ds_tr_dlat *t);
+/* ds_blklat_tend, every tick of the window (a failure ends tracing). */
+void ds_tr_dlat_tend(struct ds_tr_dlat *t);
 /* Take the second read and detach everything (always). */
 void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
 /* Disk name's figures (ds_tr_blklat); -ENOENT without. */

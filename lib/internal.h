@@ -1098,6 +1098,8 @@ int ds_bpf_map_create(unsigned int type, unsigned int key_size,
 int ds_bpf_map_lookup(int fd, const void *key, void *value);
 int ds_bpf_map_update(int fd, const void *key, const void *value,
     uint64_t flags);
+/* -ENOENT when key is not there. */
+int ds_bpf_map_delete(int fd, const void *key);
 /* The key after key (NULL: the first); -ENOENT after the last. */
 int ds_bpf_map_next(int fd, const void *key, void *next);
 /*
@@ -1159,7 +1161,12 @@ int ds_bpf_ncpus(void);
 int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
     struct ds_blkev *ev);
 
-#define DS_BLKLAT_STARTS 32768		/* starts kept (each LRU map) */
+#define DS_BLKLAT_STARTS 32768		/* starts kept (each map) */
+/* ds_blklat_tend: at most this often, issues older than this go. */
+#define DS_BLKLAT_TEND_NS 5000000000ull
+#define DS_BLKLAT_STALE_NS 300000000000ull
+/* The map of issue starts (key dev, 0, sector; value ns first): tests. */
+int ds_blklat_starts_fd(const struct ds_blklat *b);
 #define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
 #define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
 

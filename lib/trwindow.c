@@ -376,6 +376,16 @@ ds_tr_dlat_open(const struct ds_root *r, struct ds_tr_dlat *t)
 }
 
 void
+ds_tr_dlat_tend(struct ds_tr_dlat *t)
+{
+	if (t->on && ds_blklat_tend(&t->b) < 0) {
+		t->on = 0;
+		t->why = "its maps could not be read";
+		ds_blklat_close(&t->b);
+	}
+}
+
+void
 ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t)
 {
 	if (t->on && ds_blklat_take(&t->b, r, t->disk, t->ndisk, &t->s[0],

@@ -1,0 +1,106 @@
+/*
+ * ds_blklat_tend on a real map (root and bpf(2) only): issue starts
+ * older than DS_BLKLAT_STALE_NS go, the young stay; at most every
+ * DS_BLKLAT_TEND_NS; over half full, the oldest go down to a quarter
+ * of the map and the youngest are the ones kept.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/bpf.h>
+
+#include "internal.h"
+#include "tap.h"
+
+static uint64_t
+mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int
+put(int fd, uint64_t sector, uint64_t ns)
+{
+	uint32_t key[4] = { 1, 0, 0, 0 };
+
+	memcpy(key + 2, &sector, sizeof(sector));
+	return ds_bpf_map_update(fd, key, &ns, BPF_ANY);
+}
+
+/* Entries of the map, and the oldest value among them. */
+static size_t
+count(int fd, uint64_t *oldest)
+{
+	uint32_t key[4] = { 0, 0, 0, 0 }, next[4];
+	uint64_t v;
+	size_t n = 0;
+
+	*oldest = UINT64_MAX;
+	while (ds_bpf_map_next(fd, key, next) == 0) {
+		memcpy(key, next, sizeof(key));
+		if (ds_bpf_map_lookup(fd, key, &v) == 0) {
+			n++;
+			if (v < *oldest)
+				*oldest = v;
+		}
+	}
+	return n;
+}
+
+int
+main(void)
+{
+	struct ds_blklat b;
+	uint64_t now, oldest, i, n;
+	int fd, e;
+
+	ds_blklat_init(&b);
+	if (ds_blklat_probe() < 0) {
+		printf("ok 1 # SKIP bpf(2) not allowed here\n1..1\n");
+		return 0;
+	}
+	if ((e = ds_blklat_open(&b, DS_BLKLAT_PHASE(DS_BLK_D2C), 1, 1)) < 0) {
+		printf("ok 1 # SKIP no tracing here (%s: %s)\n1..1\n",
+		    b.what ? b.what : "open", strerror(-e));
+		ds_blklat_close(&b);
+		return 0;
+	}
+	fd = ds_blklat_starts_fd(&b);
+	ok(fd >= 0, "the issue map is there with d2c alone");
+	now = mono();
+	for (i = 0; i < 5; i++) {
+		put(fd, i, now - DS_BLKLAT_STALE_NS - 1000000000u);
+		put(fd, 100 + i, now - 1000000000u);
+	}
+	is_int(ds_blklat_tend(&b), 0, "tend: 0");
+	is_u64(count(fd, &oldest), 5, "the five stale starts went, the five young stayed");
+	ok(oldest >= now - 1000000000u, "the ones kept are the young");
+
+	put(fd, 7, now - DS_BLKLAT_STALE_NS - 1000000000u);
+	is_int(ds_blklat_tend(&b), 0, "tend again at once: 0");
+	is_u64(count(fd, &oldest), 6, "at once again: nothing done (every 5 s at most)");
+	b.tend_next = 0;
+	is_int(ds_blklat_tend(&b), 0, "tend when due: 0");
+	is_u64(count(fd, &oldest), 5, "when due: the stale one went");
+
+	/* Over half full with young starts: the oldest go, to a quarter. */
+	n = DS_BLKLAT_STARTS / 2 + 100;
+	for (i = 0; i < n; i++)
+		if (put(fd, 1000 + i, now - (n - i) * 1000) < 0)
+			break;
+	is_u64(i, n, "half the map and 100 more written");
+	b.tend_next = 0;
+	is_int(ds_blklat_tend(&b), 0, "tend on a map over half full: 0");
+	is_u64(count(fd, &oldest), DS_BLKLAT_STARTS / 4, "down to a quarter of the map");
+	ok(oldest == now - (uint64_t)(DS_BLKLAT_STARTS / 4) * 1000,
+	    "the youngest kept: the oldest left is the quarter's (%" PRIu64 " ns old)",
+	    now - oldest);
+	ds_blklat_close(&b);
+	return tap_done();
+}
