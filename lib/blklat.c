@@ -38,7 +38,7 @@
 #define R_VAL 9		/* the latency being counted, ns */
 
 /* Stack slots (below the frame pointer r10). */
-#define S_KEY (-16)	/* start key: dev, 0, sector */
+#define S_KEY (-16)	/* start key: see now_and_key */
 #define S_HKEY (-24)	/* histogram key: dev, op * 4 + phase */
 #define S_IDX (-28)	/* a u32 array index */
 #define S_DIDX (-32)	/* the disk's first histogram (array histograms) */
@@ -429,21 +429,35 @@ op(struct ds_asm *a, const struct ds_blkev *ev, int out)
 	ds_asm_here(a, done);
 }
 
-/* S_NOW = ktime; S_KEY = (R_DEV, 0, sector), (sector_t)-1 as 0. */
+/*
+ * S_NOW = ktime; S_KEY = the start's key, (sector_t)-1 as 0: with the
+ * array histograms (few disks) 8 bytes, the sector with the disk's
+ * S_DIDX in its top 7 bits (xor: one disk's keys never meet another's
+ * below 2^57 sectors, 64 EiB), hashed and compared as one word; else
+ * 16 bytes, (R_DEV, 0, sector).
+ */
 static void
-now_and_key(struct ds_asm *a, const struct ds_blkev *ev)
+now_and_key(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev)
 {
 	int ok = ds_asm_label(a);
 
 	ds_asm_emit(a, B_CALL(BPF_FUNC_ktime_get_ns));
 	ds_asm_emit(a, B_STX(DW, 10, 0, S_NOW));
-	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_KEY));
-	ds_asm_emit(a, B_ST(W, 10, S_KEY + 4, 0));
 	ds_asm_emit(a, B_LDX(DW, 1, R_CTX, (int16_t)ev->sector));
 	/* A flush logs sector 0 at issue, (sector_t)-1 at completion. */
 	ds_asm_jmp_i(a, BPF_JNE, 1, -1, ok);
 	ds_asm_emit(a, B_MOV_I(1, 0));
 	ds_asm_here(a, ok);
+	if (b->harr) {
+		ds_asm_emit(a, B_LDX(W, 2, 10, S_DIDX));
+		ds_asm_emit(a, B_ALU_I(LSH, 2, 57));
+		ds_asm_emit(a, B_ALU_R(XOR, 1, 2));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_KEY));
+		return;
+	}
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_KEY));
+	ds_asm_emit(a, B_ST(W, 10, S_KEY + 4, 0));
 	ds_asm_emit(a, B_STX(DW, 10, 1, S_KEY + 8));
 }
 
@@ -585,11 +599,11 @@ prog_issue(struct ds_asm *a, const struct ds_blklat *b,
 		 * issue counted (lost_completion's figure).
 		 */
 		stat(a, b, ST_ISSUE_NOQ);
-		now_and_key(a, ev);
+		now_and_key(a, b, ev);
 		ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
 		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL));
 	} else {
-		now_and_key(a, ev);
+		now_and_key(a, b, ev);
 		issue_q(a, b);
 		/* q2d alone: no D entry, no completion program. */
 		if (!want(b, DS_BLK_D2C) && !want(b, DS_BLK_Q2C)) {
@@ -621,7 +635,7 @@ prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
 
 	rq_filter(a, b, ev, out);
 	op(a, ev, out);
-	now_and_key(a, ev);
+	now_and_key(a, b, ev);
 	lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
 	if (want(b, DS_BLK_Q2C))
@@ -660,7 +674,7 @@ prog_bio_complete(struct ds_asm *a, const struct ds_blklat *b,
 
 	filter(a, b, ev, out);
 	op(a, ev, out);
-	now_and_key(a, ev);
+	now_and_key(a, b, ev);
 	complete_q(a, b);
 	epilogue(a, out);
 }
@@ -692,7 +706,7 @@ prog_bio_queue(struct ds_asm *a, const struct ds_blklat *b,
 	int out = ds_asm_label(a);
 
 	filter(a, b, ev, out);
-	now_and_key(a, ev);
+	now_and_key(a, b, ev);
 	ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
 	ds_asm_emit(a, B_STX(DW, 10, 1, S_QVAL));
 	/* The submitter and the size are for who mode alone. */
@@ -734,6 +748,13 @@ static const struct {
 	    DS_BLKLAT_PHASE(DS_BLK_Q2C) },
 };
 
+/* A start's key (now_and_key). */
+static uint32_t
+key_size(const struct ds_blklat *b)
+{
+	return b->harr ? 8 : 16;
+}
+
 /* The value of an issue: ns, then for q2c its Q value. */
 static uint32_t
 istart_size(const struct ds_blklat *b)
@@ -755,7 +776,9 @@ make_hist(struct ds_blklat *b)
 {
 	uint32_t vsz = sizeof(struct ds_lat);
 
-	b->harr = b->nrq <= DS_BLKLAT_RQ_INLINE;
+	/* More disks added than ds_blklat_open was told of. */
+	if (b->harr && b->nrq > DS_BLKLAT_RQ_INLINE)
+		return fail(b, "devices", -EINVAL);
 	if (b->harr)
 		b->nhist = (uint32_t)(b->nrq * HIST_PER_DISK);
 	if (b->nhist == 0)
@@ -807,10 +830,10 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 	    (uint32_t)ndevs, 0, "dlat_devs");
 	/* An issue holds its queue time only for q2c. */
 	b->map[M_ISTART] = want(b, DS_BLK_D2C) || want(b, DS_BLK_Q2C) ?
-	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 16, istart_size(b),
+	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, key_size(b), istart_size(b),
 	    DS_BLKLAT_STARTS, 0, "dlat_issue") : -EBADF;
 	b->map[M_QSTART] = want_q(b) ? ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
-	    16, 16, DS_BLKLAT_STARTS, 0, "dlat_queue") : -EBADF;
+	    key_size(b), 16, DS_BLKLAT_STARTS, 0, "dlat_queue") : -EBADF;
 	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
 	    sizeof(struct ds_blklat_whoval), DS_BLKLAT_WHO_MAX,
@@ -869,6 +892,8 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	if ((flags & DS_BLKLAT_WHO) && !(flags & DS_BLKLAT_PHASE(DS_BLK_Q2C)))
 		return fail(b, "who", -EINVAL);
 	b->flags = flags;
+	/* Few disks: array histograms and one-word start keys. */
+	b->harr = ndisks <= DS_BLKLAT_RQ_INLINE;
 	if ((b->ncpu = ds_bpf_ncpus()) < 0)
 		return fail(b, "sys/devices/system/cpu/possible", b->ncpu);
 	if (ndevs == 0 || ndisks == 0)
@@ -1032,7 +1057,7 @@ int
 ds_blklat_tend(struct ds_blklat *b)
 {
 	int fd = b->map[M_ISTART];
-	uint32_t key[4] = { 0, 0, 0, 0 }, next[4];
+	uint32_t key[4], next[4];
 	uint64_t val[3], now;
 	struct tstart *t;
 	struct timespec ts;
@@ -1045,7 +1070,11 @@ ds_blklat_tend(struct ds_blklat *b)
 	if (now < b->tend_next)
 		return 0;
 	b->tend_next = now + DS_BLKLAT_TEND_NS;
-	/* Dev 0 is never traced: its key is not there (see read_hist). */
+	/*
+	 * A key that is never there gives the first (see read_hist): all
+	 * ones is dev 0xffffffff, or a sector above 2^57.
+	 */
+	memset(key, 0xff, sizeof(key));
 	while ((e = ds_bpf_map_next(fd, key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
 		if ((e = ds_bpf_map_lookup(fd, key, val)) == -ENOENT)
