@@ -93,25 +93,12 @@ disk_name(void *arg, uint32_t dev)
 static void
 open_fail(struct dl *d, int e)
 {
-	const char *what = d->b.what != NULL ? d->b.what : "bpf";
-	char mode[32];
+	char why[256];
 
-	if (e == -EACCES && d->b.log != NULL && d->b.log[0] != '\0') {
+	if (e == -EACCES && d->b.log != NULL && d->b.log[0] != '\0')
 		fprintf(stderr, "%s", d->b.log);
-		errx(1, "%s: refused by the verifier (its log above)", what);
-	}
-	if (e == -EPERM || e == -EACCES) {
-		if (ds_lockdown_mode(&d->t.r, mode, sizeof(mode)) == 0 &&
-		    strcmp(mode, "none") != 0)
-			errx(1, "%s: %s: refused by kernel lockdown (%s)", what,
-			    strerror(-e), mode);
-		errx(1, "%s: %s: needs CAP_BPF and CAP_PERFMON (or root)",
-		    what, strerror(-e));
-	}
-	if (e == -EPROTO)
-		errx(1, "%s: its format lacks a field dlat reads, or has it "
-		    "where no program may read it", what);
-	tool_errc(1, e, "%s", what);
+	ds_blklat_why(&d->b, &d->t.r, e, why, sizeof(why));
+	errx(1, "%s", why);
 }
 
 static void
@@ -297,28 +284,14 @@ take(struct dl *d, const struct ds_blklat_snap *prev, struct ds_blklat_snap *s)
 		tool_errc(1, e, "reading the maps");
 }
 
-/* The issue starts whose completion was never seen, taken out. */
+/* Until deadline, the maps tended on the way; a signal ends it early. */
 static void
-tend(struct dl *d)
+nap(struct dl *d, uint64_t deadline)
 {
-	int e;
+	int e = ds_blklat_sleep_until(&d->b, deadline);
 
-	if ((e = ds_blklat_tend(&d->b)) < 0)
+	if (e < 0 && e != -EINTR)
 		tool_errc(1, e, "reading the maps");
-}
-
-/* tool_wait, in steps of a second (ds_blklat_tend's pace). */
-static int
-wait_tending(struct dl *d, uint64_t *deadline)
-{
-	uint64_t step;
-
-	while (!tool_stop &&
-	    (step = ds_boottime_ns() + 1000000000u) < *deadline) {
-		(void)ds_sleep_until(step);
-		tend(d);
-	}
-	return tool_wait(&d->t, deadline);
 }
 
 /*
@@ -337,11 +310,11 @@ run(struct dl *d)
 	take(d, NULL, &s[0]);
 	deadline = ds_boottime_ns() + d->t.interval_ns;
 	while (d->t.count == 0 || reports < d->t.count) {
-		while (!d->t.has_interval && !tool_stop) {
-			(void)ds_sleep_until(ds_boottime_ns() + 1000000000u);
-			tend(d);
-		}
-		if (d->t.has_interval && wait_tending(d, &deadline))
+		while (!d->t.has_interval && !tool_stop)
+			nap(d, ds_boottime_ns() + 1000000000u);
+		if (d->t.has_interval && !tool_stop)
+			nap(d, deadline);
+		if (d->t.has_interval && tool_wait(&d->t, &deadline))
 			break;
 		take(d, &s[cur], &s[!cur]);
 		report(d, &s[cur], &s[!cur]);

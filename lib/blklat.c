@@ -1886,3 +1886,44 @@ ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
 	ds_blklat_lost(prev, s, idle && want(b, DS_BLK_D2C));
 	return 0;
 }
+
+void
+ds_blklat_why(const struct ds_blklat *b, const struct ds_root *r, int e,
+    char *why, size_t size)
+{
+	const char *what = b->what != NULL ? b->what : "bpf";
+	char mode[32];
+
+	if (e == -EACCES && b->log != NULL && b->log[0] != '\0')
+		snprintf(why, size, "%s: refused by the verifier (its log above)",
+		    what);
+	else if ((e == -EPERM || e == -EACCES) &&
+	    ds_lockdown_mode(r, mode, sizeof(mode)) == 0 &&
+	    strcmp(mode, "none") != 0)
+		snprintf(why, size, "%s: %s: refused by kernel lockdown (%s)",
+		    what, strerror(-e), mode);
+	else if (e == -EPERM || e == -EACCES)
+		snprintf(why, size, "%s: %s: needs CAP_BPF and CAP_PERFMON "
+		    "(or root)", what, strerror(-e));
+	else if (e == -EPROTO)
+		snprintf(why, size, "%s: its format lacks a field dlat reads, "
+		    "or has it where no program may read it", what);
+	else
+		snprintf(why, size, "%s: %s", what, strerror(-e));
+}
+
+int
+ds_blklat_sleep_until(struct ds_blklat *b, uint64_t deadline_ns)
+{
+	uint64_t step;
+	int e;
+
+	for (;;) {
+		step = ds_boottime_ns() + 1000000000u;
+		if ((e = ds_sleep_until(step < deadline_ns ? step :
+		    deadline_ns)) < 0 || (e = ds_blklat_tend(b)) < 0)
+			return e;
+		if (step >= deadline_ns)
+			return 0;
+	}
+}

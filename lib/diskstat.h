@@ -2289,6 +2289,20 @@ const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
  */
 int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
 /*
+ * Why tracing could not start, e the error of ds_blklat_probe, _open
+ * or _attach, into why: the step (b->what), and for a refusal the
+ * verifier (its log is in b->log), lockdown (its mode) or the
+ * capabilities missing.
+ */
+void ds_blklat_why(const struct ds_blklat *b, const struct ds_root *r,
+    int e, char *why, size_t size);
+/*
+ * Sleep until the CLOCK_BOOTTIME deadline, ds_blklat_tend every second
+ * on the way.  0; -EINTR when a signal came first; ds_blklat_tend's
+ * error.
+ */
+int ds_blklat_sleep_until(struct ds_blklat *b, uint64_t deadline_ns);
+/*
  * ds_blklat_read, and ds_blklat_lost brought up to date when the disks
  * d (those traced) are idle: nothing in flight before and after a read,
  * and a second read (the one kept) finding no request issued since.
