@@ -1272,25 +1272,55 @@ ds_blklat_delta(const struct ds_blklat_snap *prev,
 	ds_lat_delta(&a, &c, out);
 }
 
-/* The array's histograms (few disks): those of the phases timed. */
+/* Histogram i of the array (its values at v) into s, when timed. */
+static int
+array_row(struct ds_blklat *b, struct ds_blklat_snap *s, uint32_t i,
+    const struct ds_lat *v, int nc)
+{
+	uint32_t key[2], ph = i % DS_BLK_PHASES;
+
+	if (i >= b->nhist || !want(b, (int)ph))
+		return 0;
+	key[0] = b->rq[i / HIST_PER_DISK];
+	key[1] = i % HIST_PER_DISK / DS_BLK_PHASES << 2 | ph;
+	return add_row(s, key, v, nc, &b->rlat);
+}
+
+/*
+ * The array's histograms (few disks): BPF_MAP_LOOKUP_BATCH, as many as
+ * rbuf holds a call; one at a time before Linux 5.6.
+ */
 static int
 read_hist_array(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
 {
-	uint32_t i, key[2], op, ph;
-	int e;
+	size_t vsz = (size_t)nc * sizeof(struct ds_lat);
+	uint32_t *keys = (uint32_t *)((char *)b->rbuf + b->rmax * vsz);
+	uint32_t tok[2], cnt, i;
+	int e, t = 0, first = 1;
 
-	for (i = 0; i < b->nhist; i++) {
-		op = i % HIST_PER_DISK / DS_BLK_PHASES;
-		ph = i % DS_BLK_PHASES;
-		if (!want(b, (int)ph))
-			continue;
-		if ((e = ds_bpf_map_lookup(b->map[M_HIST], &i, b->rbuf)) < 0)
+	while (!b->nobatch) {
+		cnt = b->rmax;
+		e = ds_bpf_map_lookup_batch(b->map[M_HIST], first ? NULL :
+		    &tok[t], &tok[!t], keys, b->rbuf, &cnt);
+		if (first && (e == -EINVAL || e == -ENOTSUP || e == -524)) {
+			b->nobatch = 1;
+			break;
+		}
+		if (e < 0 && e != -ENOENT)
 			return e;
-		key[0] = b->rq[i / HIST_PER_DISK];
-		key[1] = op << 2 | ph;
-		if ((e = add_row(s, key, b->rbuf, nc, &b->rlat)) < 0)
-			return e;
+		for (i = 0; i < cnt; i++)
+			if ((e = array_row(b, s, keys[i], (struct ds_lat *)
+			    ((char *)b->rbuf + i * vsz), nc)) < 0)
+				return e;
+		if (e == -ENOENT || cnt == 0)
+			return 0;
+		first = 0;
+		t = !t;
 	}
+	for (i = 0; i < b->nhist; i++)
+		if ((e = ds_bpf_map_lookup(b->map[M_HIST], &i, b->rbuf)) < 0 ||
+		    (e = array_row(b, s, i, b->rbuf, nc)) < 0)
+			return e;
 	return 0;
 }
 
