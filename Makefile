@@ -128,11 +128,26 @@ EARLY := $(shell grep -l '^\# make check: early' t/*.t | sort -r)
 PACKAGE := $(shell grep -l '^\# make check-package' t/*.t)
 SHARED := $(filter-out $(ALONE) $(EARLY) $(PACKAGE),$(sort $(wildcard t/*.t)))
 
+#
+# A run that fails ends with what failed (t/check.log keeps the whole
+# output): prove's summary of each part, then every "not ok" a script
+# of t/lib.sh wrote (DS_FAILED), so the last lines of a CI log name it.
 check: all $(UNITS) $(LABS)
-	@st=0; \
-	LC_ALL=C TZ=UTC prove -j$(CHECK_JOBS) $(PROVEFLAGS) $(EARLY) $(UNITS) $(SHARED) || st=1; \
-	echo "== the tests that run alone"; \
-	LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(ALONE) || st=1; \
+	@rm -f t/check.log t/check.failed t/check.rc; st=0; \
+	DS_FAILED=$(CURDIR)/t/check.failed; export DS_FAILED; \
+	{ LC_ALL=C TZ=UTC prove -j$(CHECK_JOBS) $(PROVEFLAGS) $(EARLY) $(UNITS) $(SHARED) 2>&1; \
+	  echo $$? >t/check.rc; } | tee t/check.log; \
+	[ "$$(cat t/check.rc)" = 0 ] || st=1; \
+	echo "== the tests that run alone" | tee -a t/check.log; \
+	{ LC_ALL=C TZ=UTC prove $(PROVEFLAGS) $(ALONE) 2>&1; \
+	  echo $$? >t/check.rc; } | tee -a t/check.log; \
+	[ "$$(cat t/check.rc)" = 0 ] || st=1; \
+	rm -f t/check.rc; \
+	if [ $$st != 0 ]; then \
+		echo "== what failed (the whole output is in t/check.log)"; \
+		sed -n '/^Test Summary Report/,/^Files=/{/^Files=/d;/^---/d;p;}' t/check.log; \
+		[ ! -s t/check.failed ] || cat t/check.failed; \
+	fi; \
 	exit $$st
 
 # dpkg-buildpackage, lintian, installing and purging the packages.
@@ -228,5 +243,6 @@ clean:
 	    libdiskstat.pc .flags
 	rm -rf cmd/static
 	rm -rf t/trash.*
+	rm -f t/check.log t/check.failed t/check.rc
 
 .PHONY: all static check check-package check-unit install uninstall clean FORCE fuzz

@@ -39,6 +39,7 @@ _tap_exit() {
 		echo "1..$_tap_n"
 	fi
 	[ "$_tap_failed" -eq 0 ] || exit 1
+	[ "$_rc" -eq 0 ] || _failed_note "exit $_rc after $_tap_n tests"
 	exit $_rc
 }
 trap _tap_exit EXIT
@@ -61,6 +62,12 @@ skip_all() {
 	exit 0
 }
 
+# Under make check, DS_FAILED names a file that collects every failure
+# of every script, a line each, for the summary the run ends with.
+_failed_note() {
+	[ -z "$DS_FAILED" ] || printf '%s: %s\n' "${0#"$TOP"/}" "$1" >>"$DS_FAILED"
+}
+
 _result() {
 	_tap_n=$((_tap_n + 1))
 	if [ "$1" -eq 0 ]; then
@@ -68,6 +75,7 @@ _result() {
 	else
 		echo "not ok $_tap_n - $2"
 		_tap_failed=$((_tap_failed + 1))
+		_failed_note "not ok $_tap_n - $2"
 	fi
 }
 
@@ -106,6 +114,7 @@ is() {
 	else
 		_result 1 "$3"
 		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+		_failed_note "  got: $1, want: $2"
 	fi
 }
 
