@@ -1,7 +1,9 @@
 #!/bin/sh
 # dpsi on live cgroups: a cgroup made under the v2 mount (found from the
 # mount table) running a synchronous direct-I/O writer comes first in
-# -C by io stall share; -c PATH reads it, -c with -w arms its trigger;
+# -C -c TOP by io stall share (TOP is this script's own parent cgroup:
+# other work on the machine may stall more) and is a row of -C over the
+# whole tree; -c PATH reads it, -c with -w arms its trigger;
 # cgroup.pressure 0 is a clear message.  Everything made is removed.
 . "${0%/*}/lib.sh"
 
@@ -14,14 +16,15 @@ need_cmd dd awk
 V2=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
 	/proc/self/mountinfo | head -1)
 [ -n "$V2" ] || skip_all "no cgroup2 mount"
-name=dpsi-test.$$
-idle=dpsi-idle.$$
+top=dpsi-test.$$
+name=$top/w
+idle=$top/idle
 CG=$V2/$name
-mkdir "$CG" "$V2/$idle" || skip_all "cannot make a cgroup under $V2"
+mkdir "$V2/$top" && mkdir "$CG" "$V2/$idle" || skip_all "cannot make a cgroup under $V2"
 # Cleanup: stop the writer, move anything left back to the root, rmdir.
 at_exit "touch '$TRASH/stop'; [ -n \"\$writer\" ] && kill \$writer 2>/dev/null; wait 2>/dev/null;
 	for p in \$(cat '$CG/cgroup.procs' 2>/dev/null); do echo \$p >'$V2/cgroup.procs' 2>/dev/null; done;
-	rmdir '$CG' '$V2/$idle' 2>/dev/null"
+	rmdir '$CG' '$V2/$idle' '$V2/$top' 2>/dev/null"
 ok "cgroups made under $V2" test -d "$CG"
 
 target=$TRASH/f
@@ -38,16 +41,23 @@ writer=$!
 sleep 1
 ok "the writer runs in $name" grep -qx "$writer" "$CG/cgroup.procs"
 
-dpsi -C -r io -o tsv -H 2 1 >"$TRASH/out" 2>"$TRASH/err"
+dpsi -C -r io -o tsv -H 2 1 >"$TRASH/all" 2>"$TRASH/err"
 is "$?" 0 "dpsi -C -r io 2 1: exit 0"
+ok "-C: the writer's cgroup is a row, its io some stall% non-zero" awk -F'\t' -v c="/$name" \
+	'$2 == c && $4 == "some" && $9 + 0 > 0 { f = 1 } END { exit !f }' "$TRASH/all"
+ok "-C: the root is not a row (it is the system)" sh -c "! cut -f2 '$TRASH/all' | grep -qx /"
+ok "-C: sorted by share" awk -F'\t' '$4 == "some" { if (n++ && $9 > last) bad = 1; last = $9 } END { exit bad }' "$TRASH/all"
+
+dpsi -C -c "$top" -r io -o tsv -H 2 1 >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "dpsi -C -c $top -r io 2 1: exit 0"
 is "$(head -1 "$TRASH/out" | cut -f2-4)" "$(printf '/%s\tio\tsome' "$name")" \
 	"-C: the writer's cgroup first by io stall share"
 ok "-C: its io some stall% is non-zero" awk -F'\t' 'NR == 1 { exit !($9 + 0 > 0) }' "$TRASH/out"
-ok "-C: the root is not a row (it is the system)" sh -c "! cut -f2 '$TRASH/out' | grep -qx /"
-ok "-C: sorted by share" awk -F'\t' '$4 == "some" { if (NR > 1 && $9 > last) bad = 1; last = $9 } END { exit bad }' "$TRASH/out"
+is "$(cut -f2 "$TRASH/out" | sort -u | tr '\n' ' ')" "/$idle /$name " \
+	"-C -c $top: only the cgroups below it, not itself"
 is "$(awk -F'\t' -v c="/$idle" '$2 == c && $4 == "some" { print $9 }' "$TRASH/out")" 0.00 \
 	"-C: the idle cgroup's share is 0.00"
-is "$(dpsi -C -n 1 -r io -H 1 1 | cut -f2 | sort -u)" "/$name" "-C -n 1: only the top one"
+is "$(dpsi -C -c "$top" -n 1 -r io -H 1 1 | cut -f2 | sort -u)" "/$name" "-C -n 1: only the top one"
 
 # -c PATH: the cgroup's own file, exact.
 dpsi -c "$name" -r io -H >"$TRASH/out"
@@ -79,5 +89,5 @@ fi
 touch "$TRASH/stop"
 wait $writer 2>/dev/null
 writer=
-rmdir "$CG" "$V2/$idle"
-ok "cgroups removed" test ! -e "$CG" -a ! -e "$V2/$idle"
+rmdir "$CG" "$V2/$idle" "$V2/$top"
+ok "cgroups removed" test ! -e "$V2/$top"
