@@ -809,10 +809,27 @@ struct ds_psi_line {
 };
 
 /* One pressure file. */
+/* Why a line was refused, for the message: what, and which key. */
+enum ds_psi_why_kind {
+	DS_PSI_WHY_NONE,
+	DS_PSI_WHY_FIELDS,	/* more than 16 fields */
+	DS_PSI_WHY_KIND,	/* not "some" or "full" */
+	DS_PSI_WHY_REPEAT,	/* a second line of its kind */
+	DS_PSI_WHY_TWICE,	/* a key twice */
+	DS_PSI_WHY_DECIMALS,	/* an average with a third decimal */
+	DS_PSI_WHY_PERCENT,	/* an average not 0.00 to 100.00 */
+	DS_PSI_WHY_COUNT,	/* total not a u64 */
+	DS_PSI_WHY_MISSING	/* a key not there */
+};
+struct ds_psi_why {
+	unsigned char why;	/* enum ds_psi_why_kind */
+	unsigned char key;	/* 0-3: avg10, avg60, avg300, total */
+};
 struct ds_psi {
 	unsigned int have;	/* bit k: the line of kind k was there */
 	size_t bad;		/* malformed or repeated lines skipped */
 	size_t first_bad;	/* 1-based line number of the first, 0 if none */
+	struct ds_psi_why why;	/* the first's reason */
 	struct ds_psi_line line[DS_PSI_NKINDS];
 };
 
@@ -906,7 +923,10 @@ struct ds_psi_note {
 	char *path;		/* the cgroup's, NULL: the system's */
 	int res;		/* the file's resource; -1: a subtree left out */
 	int e;			/* -errno; 0: malformed lines skipped */
-	size_t line;		/* with e 0: the first (1-based) */
+	size_t line;		/* with e 0 or -EINVAL: the first bad (1-based),
+				   0: none (an empty file) */
+	size_t nbad;		/* how many lines were bad */
+	struct ds_psi_why why;	/* its reason */
 };
 struct ds_psi_sample {
 	struct ds_psi_cg *cg;

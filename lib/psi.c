@@ -26,6 +26,8 @@ static const char *const res_names[DS_PSI_NRES] = {
 	"cpu", "io", "memory", "irq"
 };
 static const char *const kind_names[DS_PSI_NKINDS] = { "some", "full" };
+static const char *const psi_keys[] = { "avg10=", "avg60=", "avg300=",
+    "total=" };
 
 const char *
 ds_psi_res_name(enum ds_psi_res res)
@@ -91,11 +93,21 @@ ds_psi_kind_parse(const char *s, size_t len)
 	return name_index(kind_names, DS_PSI_NKINDS, s, len);
 }
 
-int
-ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l)
+/* A line refused: why, and the key it is about (ds_psi_why_text). */
+static int
+refuse(struct ds_psi_why *why, enum ds_psi_why_kind w, int key)
 {
-	static const char *const keys[] = { "avg10=", "avg60=", "avg300=",
-	    "total=" };
+	if (why != NULL) {
+		why->why = (unsigned char)w;
+		why->key = (unsigned char)key;
+	}
+	return -EINVAL;
+}
+
+int
+ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l,
+    struct ds_psi_why *why)
+{
 	char *f[16];
 	const char *end;
 	unsigned int seen = 0;
@@ -104,10 +116,11 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l)
 	int k;
 
 	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n < 5 || n > sizeof(f) / sizeof(f[0]))
-		return -EINVAL;
-	if ((k = ds_psi_kind_parse(f[0], strlen(f[0]))) < 0)
-		return -EINVAL;
+	if (n > sizeof(f) / sizeof(f[0]))
+		return refuse(why, DS_PSI_WHY_FIELDS, 0);
+	/* A line cut short is refused at the first key it lacks. */
+	if (n == 0 || (k = ds_psi_kind_parse(f[0], strlen(f[0]))) < 0)
+		return refuse(why, DS_PSI_WHY_KIND, 0);
 	memset(l, 0, sizeof(*l));
 	/*
 	 * Keys in any order; a key a later kernel adds is skipped, but each
@@ -115,12 +128,12 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l)
 	 */
 	for (i = 1; i < n; i++) {
 		for (j = 0; j < 4; j++)
-			if (strncmp(f[i], keys[j], strlen(keys[j])) == 0)
+			if (strncmp(f[i], psi_keys[j], strlen(psi_keys[j])) == 0)
 				break;
 		if (j == 4)
 			continue;
 		if (seen & (1u << j))
-			return -EINVAL;
+			return refuse(why, DS_PSI_WHY_TWICE, (int)j);
 		if (j < 3) {
 			/*
 			 * "%lu.%02lu" percent: kept as hundredths, exactly.  A
@@ -128,43 +141,86 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l)
 			 * format and could not be kept: the line is refused
 			 * rather than shown cut to 1.10.
 			 */
-			const char *dot = strchr(f[i] + strlen(keys[j]), '.');
+			const char *dot = strchr(f[i] + strlen(psi_keys[j]), '.');
 
 			if (dot != NULL && strlen(dot + 1) > 2)
-				return -EINVAL;
-			if (ds_parse_fixed(f[i] + strlen(keys[j]), &end, 2,
+				return refuse(why, DS_PSI_WHY_DECIMALS, (int)j);
+			if (ds_parse_fixed(f[i] + strlen(psi_keys[j]), &end, 2,
 			    &v) < 0 || *end != '\0' || v > 10000)
-				return -EINVAL;
+				return refuse(why, DS_PSI_WHY_PERCENT, (int)j);
 			l->avg[j] = v;
 		} else {
-			if (ds_parse_u64(f[i] + strlen(keys[j]), &end, &v) < 0 ||
-			    *end != '\0')
-				return -EINVAL;
+			if (ds_parse_u64(f[i] + strlen(psi_keys[j]), &end,
+			    &v) < 0 || *end != '\0')
+				return refuse(why, DS_PSI_WHY_COUNT, (int)j);
 			l->total = v;
 		}
 		seen |= 1u << j;
 	}
-	if (seen != 0xf)
-		return -EINVAL;
+	for (j = 0; j < 4; j++)
+		if (!(seen & (1u << j)))
+			return refuse(why, DS_PSI_WHY_MISSING, (int)j);
 	*kind = (enum ds_psi_kind)k;
 	return 0;
+}
+
+const char *
+ds_psi_why_text(const struct ds_psi_why *why, char *buf, size_t size)
+{
+	/* The key without its '='. */
+	const char *key = why->key < 4 ? psi_keys[why->key] : "?=";
+	int kl = (int)strlen(key) - 1;
+
+	switch (why->why) {
+	case DS_PSI_WHY_FIELDS:
+		return "more than sixteen fields";
+	case DS_PSI_WHY_KIND:
+		return "not a some or full line";
+	case DS_PSI_WHY_REPEAT:
+		return "a second line of its kind";
+	case DS_PSI_WHY_TWICE:
+		snprintf(buf, size, "%.*s twice", kl, key);
+		return buf;
+	case DS_PSI_WHY_DECIMALS:
+		snprintf(buf, size, "%.*s has more than two decimals (the "
+		    "kernel prints two)", kl, key);
+		return buf;
+	case DS_PSI_WHY_PERCENT:
+		snprintf(buf, size, "%.*s is not a percentage from 0.00 to "
+		    "100.00", kl, key);
+		return buf;
+	case DS_PSI_WHY_COUNT:
+		snprintf(buf, size, "%.*s is not a count of microseconds",
+		    kl, key);
+		return buf;
+	case DS_PSI_WHY_MISSING:
+		snprintf(buf, size, "no %.*s", kl, key);
+		return buf;
+	}
+	return "malformed";
 }
 
 int
 ds_psi_parse(char *text, struct ds_psi *p)
 {
 	struct ds_psi_line l;
+	struct ds_psi_why why;
 	enum ds_psi_kind k;
 	char *cur = text, *line;
 	size_t lineno = 0;
+	int e;
 
 	memset(p, 0, sizeof(*p));
 	while ((line = ds_next_line(&cur)) != NULL) {
 		lineno++;
-		if (ds_psi_parse_line(line, &k, &l) < 0 ||
-		    (p->have & (1u << k))) {
-			if (p->bad++ == 0)
+		e = ds_psi_parse_line(line, &k, &l, &why);
+		if (e == 0 && (p->have & (1u << k)))
+			e = refuse(&why, DS_PSI_WHY_REPEAT, 0);
+		if (e < 0) {
+			if (p->bad++ == 0) {
 				p->first_bad = lineno;
+				p->why = why;
+			}
 			continue;
 		}
 		p->line[k] = l;

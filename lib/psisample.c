@@ -80,7 +80,7 @@ ds_psi_sample_free(struct ds_psi_sample *s)
 /* A problem with res's file of path (res -1: a subtree left out). */
 static int
 note_add(struct ds_psi_sample *s, const char *path, int res, int e,
-    size_t line)
+    const struct ds_psi *bad)
 {
 	struct ds_psi_note *n;
 	char *p = NULL;
@@ -101,7 +101,12 @@ note_add(struct ds_psi_sample *s, const char *path, int res, int e,
 	n->path = p;
 	n->res = res;
 	n->e = e;
-	n->line = line;
+	n->line = bad != NULL ? bad->first_bad : 0;
+	n->nbad = bad != NULL ? bad->bad : 0;
+	if (bad != NULL)
+		n->why = bad->why;
+	else
+		memset(&n->why, 0, sizeof(n->why));
 	return 0;
 }
 
@@ -129,7 +134,7 @@ cg_read(const struct ds_psi_src *src, struct ds_psi_sample *s,
 			c->ok |= 1u << r;
 			n++;
 			if (p->bad > 0 && note_add(s, c->path, (int)r, 0,
-			    p->first_bad) < 0)
+			    p) < 0)
 				return -ENOMEM;
 			continue;
 		}
@@ -138,7 +143,8 @@ cg_read(const struct ds_psi_src *src, struct ds_psi_sample *s,
 			continue;
 		if (walking && (e == -EMFILE || e == -ENFILE))
 			return e;
-		if (note_add(s, c->path, (int)r, e, 0) < 0)
+		if (note_add(s, c->path, (int)r, e,
+		    e == -EINVAL ? p : NULL) < 0)
 			return -ENOMEM;
 		/* 4.20 to 5.5, RHEL 8: files there, PSI off. */
 		if (e == -EOPNOTSUPP)
@@ -170,7 +176,7 @@ walk_one(void *arg, int dirfd, const char *path)
 			return wk->err = -ENOMEM;
 		strcpy(p, strcmp(top, "/") != 0 ? top : "");
 		strcat(p, path);
-		e = note_add(wk->s, p, -1, dirfd, 0);
+		e = note_add(wk->s, p, -1, dirfd, NULL);
 		free(p);
 		return e < 0 ? (wk->err = e) : 0;
 	}

@@ -26,6 +26,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK((e == 0) == (p.have != 0));
 	FUZZ_CHECK((p.have >> DS_PSI_NKINDS) == 0);
 	FUZZ_CHECK((p.bad == 0) == (p.first_bad == 0));
+	FUZZ_CHECK((p.bad == 0) == (p.why.why == DS_PSI_WHY_NONE));
+	if (p.bad > 0) {
+		char wbuf[80];
+		const char *w = ds_psi_why_text(&p.why, wbuf, sizeof(wbuf));
+
+		FUZZ_CHECK(w != NULL && *w != '\0' && strlen(w) < sizeof(wbuf));
+	}
 	for (k = 0; k < DS_PSI_NKINDS; k++) {
 		const struct ds_psi_line *l = &p.line[k];
 

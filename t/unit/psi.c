@@ -84,7 +84,7 @@ main(void)
 	char line[] = "some avg10=10.24 avg60=8.52 avg300=0.91 total=55963282";
 
 	/* Lines */
-	is_int(ds_psi_parse_line(line, &k, &l), 0, "line parses");
+	is_int(ds_psi_parse_line(line, &k, &l, NULL), 0, "line parses");
 	is_int(k, DS_PSI_SOME, "kind some");
 	is_u64(l.avg[0], 1024, "avg10 10.24 as hundredths");
 	is_u64(l.avg[1], 852, "avg60 8.52");
@@ -122,6 +122,64 @@ main(void)
 	is_u64(p.line[DS_PSI_SOME].total, 5, "reordered total");
 	is_int(ds_psi_parse(neg, &p), -EINVAL, "negative average refused");
 	is_int(ds_psi_parse(empty, &p), -EINVAL, "empty file: nothing");
+
+	/* Why a line was refused: the first bad line's reason, in words */
+	{
+		static const struct {
+			const char *line, *why;
+		} c[] = {
+			{ "some avg10=1.109 avg60=0.00 avg300=0.00 total=5",
+			  "avg10 has more than two decimals (the kernel "
+			  "prints two)" },
+			{ "some avg10=0.00 avg60=0.00 avg300=100.01 total=5",
+			  "avg300 is not a percentage from 0.00 to 100.00" },
+			{ "full avg10=0.00 avg60=-1 avg300=0.00 total=5",
+			  "avg60 is not a percentage from 0.00 to 100.00" },
+			{ "some avg10=0.00 avg60=0.00 avg300=0.00 total=5x",
+			  "total is not a count of microseconds" },
+			{ "some avg10=0.00 avg60=0.00 avg60=0.00 total=5",
+			  "avg60 twice" },
+			{ "some avg10=0.00 avg60=0.0", "no avg300" },
+			{ "some avg10=0.00 avg60=0.00 avg300=0.00", "no total" },
+			{ "half avg10=0 avg60=0 avg300=0 total=1",
+			  "not a some or full line" },
+			{ "", "not a some or full line" },
+			{ "some a b c d e f g h i j k l m n o p",
+			  "more than sixteen fields" },
+		};
+		char text[128], wbuf[80];
+		size_t i;
+
+		for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			snprintf(text, sizeof(text), "%s\n", c[i].line);
+			is_int(ds_psi_parse(text, &p), -EINVAL, c[i].line);
+			is_str(ds_psi_why_text(&p.why, wbuf, sizeof(wbuf)),
+			    c[i].why, c[i].why);
+		}
+	}
+	{
+		/* Parsing is in place: a fresh copy of damaged's lines. */
+		char again[] =
+		    "some avg10=0.45 avg60=0.34 avg300=0.20\n"
+		    "full avg10=0.45 avg60=0.33 avg300=0.20 total=9\n"
+		    "half avg10=0 avg60=0 avg300=0 total=1\n";
+
+		is_int(ds_psi_parse(again, &p), 0, "damaged again");
+		is_str(ds_psi_why_text(&p.why, buf, sizeof(buf)), "no total",
+		    "damaged: the first bad line's reason kept");
+		is_int((int)p.bad, 2, "damaged: both bad lines counted");
+	}
+	{
+		char twice[] =
+		    "full avg10=0 avg60=0 avg300=0 total=1\n"
+		    "full avg10=0 avg60=0 avg300=0 total=2\n";
+
+		is_int(ds_psi_parse(twice, &p), 0, "a kind twice: first kept");
+		is_u64(p.line[DS_PSI_FULL].total, 1, "the first full line");
+		is_int((int)p.first_bad, 2, "the second is bad");
+		is_str(ds_psi_why_text(&p.why, buf, sizeof(buf)),
+		    "a second line of its kind", "a kind twice: why");
+	}
 
 	/* Names */
 	is_int(ds_psi_res_parse("irq", 3), DS_PSI_IRQ, "irq name");
