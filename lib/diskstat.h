@@ -808,7 +808,6 @@ struct ds_psi_line {
 	uint64_t total;		/* cumulative stall, microseconds */
 };
 
-/* One pressure file. */
 /* Why a line was refused, for the message: what, and which key. */
 enum ds_psi_why_kind {
 	DS_PSI_WHY_NONE,
@@ -821,15 +820,18 @@ enum ds_psi_why_kind {
 	DS_PSI_WHY_COUNT,	/* total not a u64 */
 	DS_PSI_WHY_MISSING	/* a key not there */
 };
-struct ds_psi_why {
-	unsigned char why;	/* enum ds_psi_why_kind */
-	unsigned char key;	/* 0-3: avg10, avg60, avg300, total */
+/* A file's bad lines: how many, the first, and why it was refused. */
+struct ds_psi_bad {
+	size_t n;		/* malformed or repeated lines skipped */
+	size_t first;		/* 1-based line number of the first, 0 if none */
+	unsigned char why;	/* the first's reason: enum ds_psi_why_kind */
+	unsigned char key;	/* the key it is about: 0-3, avg10 .. total */
 };
+
+/* One pressure file. */
 struct ds_psi {
 	unsigned int have;	/* bit k: the line of kind k was there */
-	size_t bad;		/* malformed or repeated lines skipped */
-	size_t first_bad;	/* 1-based line number of the first, 0 if none */
-	struct ds_psi_why why;	/* the first's reason */
+	struct ds_psi_bad bad;
 	struct ds_psi_line line[DS_PSI_NKINDS];
 };
 
@@ -923,10 +925,8 @@ struct ds_psi_note {
 	char *path;		/* the cgroup's, NULL: the system's */
 	int res;		/* the file's resource; -1: a subtree left out */
 	int e;			/* -errno; 0: malformed lines skipped */
-	size_t line;		/* with e 0 or -EINVAL: the first bad (1-based),
-				   0: none (an empty file) */
-	size_t nbad;		/* how many lines were bad */
-	struct ds_psi_why why;	/* its reason */
+	struct ds_psi_bad bad;	/* with e 0 or -EINVAL: the bad lines (none:
+				   an empty file) */
 };
 struct ds_psi_sample {
 	struct ds_psi_cg *cg;

@@ -385,12 +385,12 @@ int ds_psi_res_parse(const char *s, size_t len);
 
 /*
  * Parse one line in place; -EINVAL when any of the four values is missing
- * or not the kernel's, with *why (may be NULL) saying which.
+ * or not the kernel's, with why and key of *why (may be NULL) saying which.
  */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
-    struct ds_psi_line *l, struct ds_psi_why *why);
-/* A refused line's reason in words, in buf (size bytes) or static. */
-const char *ds_psi_why_text(const struct ds_psi_why *why, char *buf,
+    struct ds_psi_line *l, struct ds_psi_bad *why);
+/* The first bad line's reason in words, in buf (size bytes) or static. */
+const char *ds_psi_why_text(const struct ds_psi_bad *bad, char *buf,
     size_t size);
 /* Parse a file's text in place; -EINVAL when it has no good line. */
 int ds_psi_parse(char *text, struct ds_psi *p);

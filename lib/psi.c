@@ -95,7 +95,7 @@ ds_psi_kind_parse(const char *s, size_t len)
 
 /* A line refused: why, and the key it is about (ds_psi_why_text). */
 static int
-refuse(struct ds_psi_why *why, enum ds_psi_why_kind w, int key)
+refuse(struct ds_psi_bad *why, enum ds_psi_why_kind w, int key)
 {
 	if (why != NULL) {
 		why->why = (unsigned char)w;
@@ -106,7 +106,7 @@ refuse(struct ds_psi_why *why, enum ds_psi_why_kind w, int key)
 
 int
 ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l,
-    struct ds_psi_why *why)
+    struct ds_psi_bad *why)
 {
 	char *f[16];
 	const char *end;
@@ -165,13 +165,13 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l,
 }
 
 const char *
-ds_psi_why_text(const struct ds_psi_why *why, char *buf, size_t size)
+ds_psi_why_text(const struct ds_psi_bad *bad, char *buf, size_t size)
 {
 	/* The key without its '='. */
-	const char *key = why->key < 4 ? psi_keys[why->key] : "?=";
+	const char *key = bad->key < 4 ? psi_keys[bad->key] : "?=";
 	int kl = (int)strlen(key) - 1;
 
-	switch (why->why) {
+	switch (bad->why) {
 	case DS_PSI_WHY_FIELDS:
 		return "more than sixteen fields";
 	case DS_PSI_WHY_KIND:
@@ -204,7 +204,7 @@ int
 ds_psi_parse(char *text, struct ds_psi *p)
 {
 	struct ds_psi_line l;
-	struct ds_psi_why why;
+	struct ds_psi_bad why;
 	enum ds_psi_kind k;
 	char *cur = text, *line;
 	size_t lineno = 0;
@@ -217,9 +217,10 @@ ds_psi_parse(char *text, struct ds_psi *p)
 		if (e == 0 && (p->have & (1u << k)))
 			e = refuse(&why, DS_PSI_WHY_REPEAT, 0);
 		if (e < 0) {
-			if (p->bad++ == 0) {
-				p->first_bad = lineno;
-				p->why = why;
+			if (p->bad.n++ == 0) {
+				p->bad.first = lineno;
+				p->bad.why = why.why;
+				p->bad.key = why.key;
 			}
 			continue;
 		}

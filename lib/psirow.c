@@ -112,21 +112,21 @@ static void
 bad_line(const struct ds_psi_note *n, char *what, size_t size)
 {
 	char buf[80];
+	const char *why = ds_psi_why_text(&n->bad, buf, sizeof(buf));
 
-	const char *why = ds_psi_why_text(&n->why, buf, sizeof(buf));
-
-	if (n->nbad > 1)
-		snprintf(what, size, "line %zu: %s; %zu bad lines%s", n->line,
-		    why, n->nbad, n->e == 0 ? " skipped" : ", none to report");
+	if (n->bad.n > 1)
+		snprintf(what, size, "line %zu: %s; %zu bad lines%s",
+		    n->bad.first, why, n->bad.n,
+		    n->e == 0 ? " skipped" : ", none to report");
 	else
-		snprintf(what, size, "line %zu: %s, %s", n->line, why,
+		snprintf(what, size, "line %zu: %s, %s", n->bad.first, why,
 		    n->e == 0 ? "skipped" : "no line to report");
 }
 
 int
 ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 {
-	const char *rn;
+	const char *rn, *m;
 	char what[160];
 
 	if (n->res < 0 && n->e == -ELOOP)
@@ -136,14 +136,14 @@ ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 		return ds_buf_printf(out, "cgroup %s: subtree skipped: %s", n->path,
 		    strerror(n->e < 0 ? -n->e : n->e));
 	rn = ds_psi_res_name(n->res);
-	if (n->e == 0 || (n->e == -EINVAL && n->line > 0))
+	if (n->e == 0 || (n->e == -EINVAL && n->bad.first > 0)) {
 		bad_line(n, what, sizeof(what));
-	else
-		snprintf(what, sizeof(what), "%s", note_why(n));
+		m = what;
+	} else
+		m = note_why(n);
 	if (n->path == NULL)
-		return ds_buf_printf(out, "proc/pressure/%s: %s", rn, what);
-	return ds_buf_printf(out, "cgroup %s: %s.pressure: %s", n->path, rn,
-	    what);
+		return ds_buf_printf(out, "proc/pressure/%s: %s", rn, m);
+	return ds_buf_printf(out, "cgroup %s: %s.pressure: %s", n->path, rn, m);
 }
 
 int

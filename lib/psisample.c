@@ -80,7 +80,7 @@ ds_psi_sample_free(struct ds_psi_sample *s)
 /* A problem with res's file of path (res -1: a subtree left out). */
 static int
 note_add(struct ds_psi_sample *s, const char *path, int res, int e,
-    const struct ds_psi *bad)
+    const struct ds_psi_bad *bad)
 {
 	struct ds_psi_note *n;
 	char *p = NULL;
@@ -101,12 +101,10 @@ note_add(struct ds_psi_sample *s, const char *path, int res, int e,
 	n->path = p;
 	n->res = res;
 	n->e = e;
-	n->line = bad != NULL ? bad->first_bad : 0;
-	n->nbad = bad != NULL ? bad->bad : 0;
 	if (bad != NULL)
-		n->why = bad->why;
+		n->bad = *bad;
 	else
-		memset(&n->why, 0, sizeof(n->why));
+		memset(&n->bad, 0, sizeof(n->bad));
 	return 0;
 }
 
@@ -133,8 +131,8 @@ cg_read(const struct ds_psi_src *src, struct ds_psi_sample *s,
 		if (e == 0) {
 			c->ok |= 1u << r;
 			n++;
-			if (p->bad > 0 && note_add(s, c->path, (int)r, 0,
-			    p) < 0)
+			if (p->bad.n > 0 && note_add(s, c->path, (int)r, 0,
+			    &p->bad) < 0)
 				return -ENOMEM;
 			continue;
 		}
@@ -143,8 +141,8 @@ cg_read(const struct ds_psi_src *src, struct ds_psi_sample *s,
 			continue;
 		if (walking && (e == -EMFILE || e == -ENFILE))
 			return e;
-		if (note_add(s, c->path, (int)r, e,
-		    e == -EINVAL ? p : NULL) < 0)
+		/* p's bad lines when malformed, none when it was not read. */
+		if (note_add(s, c->path, (int)r, e, &p->bad) < 0)
 			return -ENOMEM;
 		/* 4.20 to 5.5, RHEL 8: files there, PSI off. */
 		if (e == -EOPNOTSUPP)

@@ -25,11 +25,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(e == 0 || e == -EINVAL);
 	FUZZ_CHECK((e == 0) == (p.have != 0));
 	FUZZ_CHECK((p.have >> DS_PSI_NKINDS) == 0);
-	FUZZ_CHECK((p.bad == 0) == (p.first_bad == 0));
-	FUZZ_CHECK((p.bad == 0) == (p.why.why == DS_PSI_WHY_NONE));
-	if (p.bad > 0) {
+	FUZZ_CHECK((p.bad.n == 0) == (p.bad.first == 0));
+	FUZZ_CHECK((p.bad.n == 0) == (p.bad.why == DS_PSI_WHY_NONE));
+	if (p.bad.n > 0) {
 		char wbuf[80];
-		const char *w = ds_psi_why_text(&p.why, wbuf, sizeof(wbuf));
+		const char *w = ds_psi_why_text(&p.bad, wbuf, sizeof(wbuf));
 
 		FUZZ_CHECK(w != NULL && *w != '\0' && strlen(w) < sizeof(wbuf));
 	}
@@ -48,7 +48,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (e == 0) {
 		FUZZ_CHECK(ds_psi_parse(out, &again) == 0);
-		FUZZ_CHECK(again.have == p.have && again.bad == 0);
+		FUZZ_CHECK(again.have == p.have && again.bad.n == 0);
 		FUZZ_CHECK(memcmp(again.line, p.line, sizeof(p.line)) == 0 ||
 		    (p.have != 3 && !"differs"));
 		for (k = 0; k < DS_PSI_NKINDS; k++)

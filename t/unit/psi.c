@@ -97,7 +97,7 @@ main(void)
 	is_u64(p.line[DS_PSI_SOME].total, 159886802, "some total");
 	is_u64(p.line[DS_PSI_FULL].total, 159229614, "full total");
 	is_u64(p.line[DS_PSI_FULL].avg[1], 34, "full avg60 0.34");
-	is_int((int)p.bad, 0, "no bad lines");
+	is_int((int)p.bad.n, 0, "no bad lines");
 
 	/* irq: only full, no trailing newline */
 	is_int(ds_psi_parse(irq, &p), 0, "irq file parses");
@@ -109,14 +109,14 @@ main(void)
 	is_u64(p.line[DS_PSI_SOME].total, UINT64_MAX, "total 2^64-1 exact");
 	is_u64(p.line[DS_PSI_SOME].avg[0], 10000, "avg10 100.00");
 	is_int(ds_psi_parse(over, &p), -EINVAL, "total 2^64 refused");
-	is_int((int)p.bad, 1, "counted bad");
+	is_int((int)p.bad.n, 1, "counted bad");
 
 	/* damaged lines are skipped, never filled with zeros */
 	is_int(ds_psi_parse(damaged, &p), 0, "damaged file: good lines kept");
 	is_int(p.have, 1u << DS_PSI_FULL, "line without total dropped");
 	is_u64(p.line[DS_PSI_FULL].total, 92732851, "first full line kept");
-	is_int((int)p.bad, 3, "three bad lines");
-	is_int((int)p.first_bad, 1, "first bad is line 1");
+	is_int((int)p.bad.n, 3, "three bad lines");
+	is_int((int)p.bad.first, 1, "first bad is line 1");
 	is_int(ds_psi_parse(reordered, &p), 0, "keys in any order");
 	is_u64(p.line[DS_PSI_SOME].avg[2], 385, "reordered avg300");
 	is_u64(p.line[DS_PSI_SOME].total, 5, "reordered total");
@@ -153,7 +153,7 @@ main(void)
 		for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 			snprintf(text, sizeof(text), "%s\n", c[i].line);
 			is_int(ds_psi_parse(text, &p), -EINVAL, c[i].line);
-			is_str(ds_psi_why_text(&p.why, wbuf, sizeof(wbuf)),
+			is_str(ds_psi_why_text(&p.bad, wbuf, sizeof(wbuf)),
 			    c[i].why, c[i].why);
 		}
 	}
@@ -165,9 +165,9 @@ main(void)
 		    "half avg10=0 avg60=0 avg300=0 total=1\n";
 
 		is_int(ds_psi_parse(again, &p), 0, "damaged again");
-		is_str(ds_psi_why_text(&p.why, buf, sizeof(buf)), "no total",
+		is_str(ds_psi_why_text(&p.bad, buf, sizeof(buf)), "no total",
 		    "damaged: the first bad line's reason kept");
-		is_int((int)p.bad, 2, "damaged: both bad lines counted");
+		is_int((int)p.bad.n, 2, "damaged: both bad lines counted");
 	}
 	{
 		char twice[] =
@@ -176,8 +176,8 @@ main(void)
 
 		is_int(ds_psi_parse(twice, &p), 0, "a kind twice: first kept");
 		is_u64(p.line[DS_PSI_FULL].total, 1, "the first full line");
-		is_int((int)p.first_bad, 2, "the second is bad");
-		is_str(ds_psi_why_text(&p.why, buf, sizeof(buf)),
+		is_int((int)p.bad.first, 2, "the second is bad");
+		is_str(ds_psi_why_text(&p.bad, buf, sizeof(buf)),
 		    "a second line of its kind", "a kind twice: why");
 	}
 

@@ -54,51 +54,51 @@ test_notes(void)
 	struct ds_buf b = { 0 };
 	struct ds_psi_note n;
 
-	n = (struct ds_psi_note){ NULL, DS_PSI_IO, 0, 7, 1,
-	    { DS_PSI_WHY_MISSING, 3 } };
+	n = (struct ds_psi_note){ NULL, DS_PSI_IO, 0,
+	    { 1, 7, DS_PSI_WHY_MISSING, 3 } };
 	is_int(ds_psi_note_msg(&n, &b), 1, "malformed line: a message");
 	is_str(b.data, "proc/pressure/io: line 7: no total, skipped",
 	    "malformed line: the line and why");
-	n = (struct ds_psi_note){ NULL, DS_PSI_IO, 0, 2, 3,
-	    { DS_PSI_WHY_REPEAT, 0 } };
+	n = (struct ds_psi_note){ NULL, DS_PSI_IO, 0,
+	    { 3, 2, DS_PSI_WHY_REPEAT, 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "proc/pressure/io: line 2: a second line of its kind; "
 	    "3 bad lines skipped", "three bad lines: the first, the count");
-	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL, 1, 2,
-	    { DS_PSI_WHY_TWICE, 0 } };
+	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL,
+	    { 2, 1, DS_PSI_WHY_TWICE, 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "cgroup /a: memory.pressure: line 1: avg10 twice; 2 bad "
 	    "lines, none to report", "no good line: the first, the count");
-	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL, 1, 1,
-	    { DS_PSI_WHY_DECIMALS, 1 } };
+	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL,
+	    { 1, 1, DS_PSI_WHY_DECIMALS, 1 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "cgroup /a: memory.pressure: line 1: avg60 has more than "
 	    "two decimals (the kernel prints two), no line to report",
 	    "the one line bad");
-	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "cgroup /a: memory.pressure: malformed, no line to "
 	    "report", "nothing to report");
-	n = (struct ds_psi_note){ NULL, DS_PSI_IRQ, -ENOENT, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ NULL, DS_PSI_IRQ, -ENOENT, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "proc/pressure/irq: not in this kernel (6.1+ with "
 	    "CONFIG_IRQ_TIME_ACCOUNTING)", "no irq");
-	n = (struct ds_psi_note){ "/a", DS_PSI_IO, -ENODEV, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ "/a", DS_PSI_IO, -ENODEV, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "cgroup /a: io.pressure: pressure accounting is off "
 	    "for this cgroup: echo 1 > cgroup.pressure", "accounting off");
-	n = (struct ds_psi_note){ NULL, DS_PSI_CPU, -EOPNOTSUPP, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ NULL, DS_PSI_CPU, -EOPNOTSUPP, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "proc/pressure/cpu: PSI is disabled in this kernel: "
 	    "boot with psi=1", "PSI off");
-	n = (struct ds_psi_note){ NULL, DS_PSI_IO, -EACCES, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ NULL, DS_PSI_IO, -EACCES, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "proc/pressure/io: Permission denied", "an errno");
-	n = (struct ds_psi_note){ "/deep", -1, -ELOOP, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ "/deep", -1, -ELOOP, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	ok(strncmp(b.data, "cgroup /deep: subtree skipped: nested deeper "
 	    "than ", 45) == 0, "too deep: %s", b.data);
-	n = (struct ds_psi_note){ "/x", -1, -EMFILE, 0, 0, { 0, 0 } };
+	n = (struct ds_psi_note){ "/x", -1, -EMFILE, { 0 } };
 	ds_psi_note_msg(&n, &b);
 	is_str(b.data, "cgroup /x: subtree skipped: Too many open files",
 	    "a subtree left out");

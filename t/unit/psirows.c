@@ -181,7 +181,7 @@ test_fatal(void)
 	struct ds_psi_sample s = { 0 };
 	struct ds_psi_src src;
 	struct ds_buf b = { 0 };
-	struct ds_psi_note n = { NULL, DS_PSI_IO, -EOPNOTSUPP, 0, 0, { 0, 0 } };
+	struct ds_psi_note n = { NULL, DS_PSI_IO, -EOPNOTSUPP, { 0 } };
 
 	memset(&src, 0, sizeof(src));
 	src.topfd = -1;

@@ -207,7 +207,7 @@ test_read(void)
 	    s.cg[0].p[DS_PSI_IO].line[DS_PSI_FULL].total == 50,
 	    "read: io and memory read, no irq");
 	ok(s.nnote == 1 && s.note[0].res == DS_PSI_MEMORY &&
-	    s.note[0].e == 0 && s.note[0].line == 2 && s.note[0].path == NULL,
+	    s.note[0].e == 0 && s.note[0].bad.first == 2 && s.note[0].path == NULL,
 	    "read: memory's malformed line 2 noted; irq missing quietly");
 	src.explicit = 1;
 	ds_psi_sample_read(&src, &s);
