@@ -182,8 +182,8 @@ ds_psi_why_text(const struct ds_psi_bad *bad, char *buf, size_t size)
 		snprintf(buf, size, "%.*s twice", kl, key);
 		return buf;
 	case DS_PSI_WHY_DECIMALS:
-		snprintf(buf, size, "%.*s has more than two decimals (the "
-		    "kernel prints two)", kl, key);
+		snprintf(buf, size, "%.*s has more decimals than the "
+		    "kernel prints", kl, key);
 		return buf;
 	case DS_PSI_WHY_PERCENT:
 		snprintf(buf, size, "%.*s is not a percentage from 0.00 to "

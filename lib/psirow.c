@@ -107,20 +107,17 @@ note_why(const struct ds_psi_note *n)
 	    strerror(-n->e);
 }
 
-/* A malformed line noted: "line 3: no total, skipped". */
+/* Malformed lines noted: "line 3: no total (1 line skipped)". */
 static void
 bad_line(const struct ds_psi_note *n, char *what, size_t size)
 {
 	char buf[80];
 	const char *why = ds_psi_why_text(&n->bad, buf, sizeof(buf));
 
-	if (n->bad.n > 1)
-		snprintf(what, size, "line %zu: %s; %zu bad lines%s",
-		    n->bad.first, why, n->bad.n,
-		    n->e == 0 ? " skipped" : ", none to report");
-	else
-		snprintf(what, size, "line %zu: %s, %s", n->bad.first, why,
-		    n->e == 0 ? "skipped" : "no line to report");
+	/* As diskstats' (ds_said_bad): the first, then how many. */
+	snprintf(what, size, "line %zu: %s (%zu line%s skipped%s)",
+	    n->bad.first, why, n->bad.n, n->bad.n == 1 ? "" : "s",
+	    n->e == 0 ? "" : ", no line to report");
 }
 
 int

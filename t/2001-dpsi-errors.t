@@ -20,17 +20,17 @@ test_must_fail 1 dpsi -R "$D/crafted/damaged" -H >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "damaged files: exit 1"
 is "$(cut -f2,3,7 "$TRASH/out" | tr '\t\n' ' ')" "io full 92732851 cpu some 1473177 " \
 	"damaged files: good lines printed, bad ones not"
-ok "malformed line named, and why" grep -qx 'dpsi: proc/pressure/io: line 1: total is not a count of microseconds, skipped' "$TRASH/err"
-ok "truncated file named, and what it lacks" grep -qx 'dpsi: proc/pressure/memory: line 1: no avg300, no line to report' "$TRASH/err"
+ok "malformed line named, and why" grep -qx 'dpsi: proc/pressure/io: line 1: total is not a count of microseconds (1 line skipped)' "$TRASH/err"
+ok "truncated file named, and what it lacks" grep -qx 'dpsi: proc/pressure/memory: line 1: no avg300 (1 line skipped, no line to report)' "$TRASH/err"
 
 # Each reason a line is refused is named, with the line; the good line
 # of the file still prints.
 for c in \
-	'some avg10=1.109 avg60=0.00 avg300=0.00 total=5|line 1: avg10 has more than two decimals (the kernel prints two), skipped' \
-	'some avg10=0.00 avg60=0.00 avg300=100.01 total=5|line 1: avg300 is not a percentage from 0.00 to 100.00, skipped' \
-	'some avg10=0.00 avg60=0.00 avg60=0.00 total=5|line 1: avg60 twice, skipped' \
-	'some avg10=0.00|line 1: no avg60, skipped' \
-	'stalled avg10=0.00 avg60=0.00 avg300=0.00 total=5|line 1: not a some or full line, skipped'
+	'some avg10=1.109 avg60=0.00 avg300=0.00 total=5|line 1: avg10 has more decimals than the kernel prints (1 line skipped)' \
+	'some avg10=0.00 avg60=0.00 avg300=100.01 total=5|line 1: avg300 is not a percentage from 0.00 to 100.00 (1 line skipped)' \
+	'some avg10=0.00 avg60=0.00 avg60=0.00 total=5|line 1: avg60 twice (1 line skipped)' \
+	'some avg10=0.00|line 1: no avg60 (1 line skipped)' \
+	'stalled avg10=0.00 avg60=0.00 avg300=0.00 total=5|line 1: not a some or full line (1 line skipped)'
 do
 	rm -rf "$TRASH/why" && mkdir -p "$TRASH/why/proc/pressure"
 	printf '%s\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=7\n' "${c%%|*}" >"$TRASH/why/proc/pressure/io"
@@ -43,7 +43,7 @@ done
 printf 'some avg10=0.001 avg60=0 avg300=0 total=1\nfull x\nfull y\n' >"$TRASH/why/proc/pressure/io"
 test_must_fail 1 dpsi -R "$TRASH/why" -r io -H >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "no good line: exit 1"
-is "$(cat "$TRASH/err")" "dpsi: proc/pressure/io: line 1: avg10 has more than two decimals (the kernel prints two); 3 bad lines, none to report" \
+is "$(cat "$TRASH/err")" "dpsi: proc/pressure/io: line 1: avg10 has more decimals than the kernel prints (3 lines skipped, no line to report)" \
 	"no good line: the first named, the count given"
 is "$(wc -c <"$TRASH/out")" 0 "no good line: no row"
 

@@ -129,8 +129,7 @@ main(void)
 			const char *line, *why;
 		} c[] = {
 			{ "some avg10=1.109 avg60=0.00 avg300=0.00 total=5",
-			  "avg10 has more than two decimals (the kernel "
-			  "prints two)" },
+			  "avg10 has more decimals than the kernel prints" },
 			{ "some avg10=0.00 avg60=0.00 avg300=100.01 total=5",
 			  "avg300 is not a percentage from 0.00 to 100.00" },
 			{ "full avg10=0.00 avg60=-1 avg300=0.00 total=5",

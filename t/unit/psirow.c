@@ -57,23 +57,24 @@ test_notes(void)
 	n = (struct ds_psi_note){ NULL, DS_PSI_IO, 0,
 	    { 1, 7, DS_PSI_WHY_MISSING, 3 } };
 	is_int(ds_psi_note_msg(&n, &b), 1, "malformed line: a message");
-	is_str(b.data, "proc/pressure/io: line 7: no total, skipped",
+	is_str(b.data, "proc/pressure/io: line 7: no total (1 line skipped)",
 	    "malformed line: the line and why");
 	n = (struct ds_psi_note){ NULL, DS_PSI_IO, 0,
 	    { 3, 2, DS_PSI_WHY_REPEAT, 0 } };
 	ds_psi_note_msg(&n, &b);
-	is_str(b.data, "proc/pressure/io: line 2: a second line of its kind; "
-	    "3 bad lines skipped", "three bad lines: the first, the count");
+	is_str(b.data, "proc/pressure/io: line 2: a second line of its kind "
+	    "(3 lines skipped)", "three bad lines: the first, the count");
 	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL,
 	    { 2, 1, DS_PSI_WHY_TWICE, 0 } };
 	ds_psi_note_msg(&n, &b);
-	is_str(b.data, "cgroup /a: memory.pressure: line 1: avg10 twice; 2 bad "
-	    "lines, none to report", "no good line: the first, the count");
+	is_str(b.data, "cgroup /a: memory.pressure: line 1: avg10 twice (2 lines "
+	    "skipped, no line to report)", "no good line: the first, the count");
 	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL,
 	    { 1, 1, DS_PSI_WHY_DECIMALS, 1 } };
 	ds_psi_note_msg(&n, &b);
-	is_str(b.data, "cgroup /a: memory.pressure: line 1: avg60 has more than "
-	    "two decimals (the kernel prints two), no line to report",
+	is_str(b.data, "cgroup /a: memory.pressure: line 1: avg60 has more "
+	    "decimals than the kernel prints (1 line skipped, no line to "
+	    "report)",
 	    "the one line bad");
 	n = (struct ds_psi_note){ "/a", DS_PSI_MEMORY, -EINVAL, { 0 } };
 	ds_psi_note_msg(&n, &b);
