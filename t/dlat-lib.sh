@@ -83,5 +83,6 @@ mkloop_dio() {
 	sync "$_img" 2>/dev/null || sync
 	_dev=$(losetup --direct-io=on -f --show "$_img") || return 1
 	echo "$_dev" >>"$TRASH/.loops"
+	_loop_defaults "${_dev#/dev/}"
 	echo "${_dev#/dev/}"
 }

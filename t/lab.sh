@@ -145,6 +145,7 @@ lab_start() {
 		return 1
 	fi
 	command -v udevadm >/dev/null 2>&1 && udevadm settle 2>/dev/null
+	_loop_defaults "$LAB_DEV"
 	_q=/sys/block/$LAB_DEV/queue
 	_lab_queue="$(sed 's/.*\[\(.*\)\].*/\1/' "$_q/scheduler") $(cat "$_q/nr_requests")"
 	# A reused loop device may keep a stale driver-tag depth: reset it.
