@@ -25,10 +25,11 @@
 # not the disk's.  Asserted: q2c mean within 10% of 20 ms (8 readers / 4
 # slots x 10 ms, Little's law); d2c mean from 10 ms to 10.8 ms; q2c at
 # least 25% in the buckets of 10-10.8 ms ([9.437, 11.534) ms, no wait),
-# at least 15% in those of 20-21.6 ms ([18.874, 23.069) ms, one service
-# time waited), at least 25% from 18.874 ms up, and at most 5% between
-# the first two modes (11.534 to 18.874 ms): the hidden wait made
-# visible, in whole service times.
+# at least 90% in the buckets near 10, 20, 30 and 40 ms (whole service
+# times; how they split among them is the tags' hand-out order, measured
+# from 14% to 40% at 20 ms), at least 25% from 18.874 ms up, and at most
+# 5% between the first two modes (11.534 to 18.874 ms): the hidden wait
+# made visible, in whole service times.
 # Nothing stays loaded afterwards.
 . "${0%/*}/lib.sh"
 . "$T/lab.sh"
@@ -122,14 +123,19 @@ tags() {
 	s20=$(share "$f.b" 18874.368 23068.672)
 	sw=$(share "$f.b" 18874.368 1e12)
 	sg=$(share "$f.b" 11534.336 18874.368)
-	echo "# 8 readers, 4 tags: q2c count $(col "$f.dl" read q2c count) mean $q us p50 $(col "$f.dl" read q2c p50_us) us; d2c mean $d us; q2c near 10 ms $s10%, near 20 ms $s20%, from 20 ms up $sw%, between $sg%; helper woke $late us late on average"
+	sk=$(awk -v a="$s10" -v b="$s20" -v c="$(share "$f.b" 29360.128 33554.432)" \
+	    -v d="$(share "$f.b" 37748.736 46137.344)" 'BEGIN { printf "%.1f", a + b + c + d }')
+	echo "# 8 readers, 4 tags: q2c count $(col "$f.dl" read q2c count) mean $q us p50 $(col "$f.dl" read q2c p50_us) us; d2c mean $d us; q2c near 10 ms $s10%, near 20 ms $s20%, at whole service times $sk%, from 20 ms up $sw%, between $sg%; helper woke $late us late on average"
 	awk -F'\t' -v d="$LAB_DEV" 'NR == 1 { for (i = 1; i <= NF; i++) n[$i] = i; next }
 	    $n["device"] == d && $n["op"] == "read" && $n["phase"] == "q2c" && $n["count"] > 0 {
 		printf "#   q2c [%s, %s) us: %s\n", $n["lo_us"], $n["hi_us"], $n["count"] }' "$f.b"
 	lab_check -p "8 readers: q2c mean within 10% of 20 ms" "$q" 18000 22000
 	lab_check -p "8 readers: d2c mean 10 ms up to 10.8 ms" "$d" 10000 10800
 	lab_check -p "8 readers: q2c near 10 ms (buckets of 10-10.8 ms) at least 25%" "$s10" 25 100
-	lab_check "8 readers: q2c near 20 ms (buckets of 20-21.6 ms) at least 15%" "$s20" 15 100
+	# How the waits split between one, two or three service times is
+	# the order the driver tags are handed out in, not a property of
+	# the disk; that each wait is a whole number of them is.
+	lab_check "8 readers: q2c at whole service times (the buckets near 10, 20, 30, 40 ms) at least 90%" "$sk" 90 100
 	lab_check "8 readers: q2c from 18.874 ms up (a service time waited) at least 25%" "$sw" 25 100
 	lab_check -p "8 readers: q2c between the modes (11.534-18.874 ms) at most 5%" "$sg" 0 5
 	lab_check_cmd "8 readers: dlat wrote no message" test ! -s "$f.err" -a ! -s "$f.berr"
