@@ -176,11 +176,15 @@ t/bench/out/bin/run: t/bench/run.c .flags
 bench: all $(BENCHBIN)
 	sh t/bench/bench.sh
 
+# Everything the tests and benches build, without running them (CI
+# checks that it compiles without a warning).
+build-tests: all $(UNITS) $(LABS) $(BENCHBIN)
+
 bench-clean:
 	rm -rf t/bench/out
 
 clean: bench-clean
-.PHONY: bench bench-clean
+.PHONY: bench bench-clean build-tests
 
 # make fuzz: each t/fuzz/NAME.c (but fuzz.h's helpers and replay.c) built
 # with libFuzzer, ASan and UBSan, then run for FUZZ_SECONDS from its

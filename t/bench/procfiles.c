@@ -20,7 +20,7 @@
 int
 main(int argc, char **argv)
 {
-	char buf[8192], rel[64];
+	char buf[8192], rel[512];
 	struct dirent *e;
 	DIR *d;
 	int procfd, fd, i, got;
@@ -40,7 +40,10 @@ main(int argc, char **argv)
 			continue;
 		got = 0;
 		for (i = 1; i < argc; i++) {
-			snprintf(rel, sizeof(rel), "%s/%s", e->d_name, argv[i]);
+			/* A name too long for rel is no file of /proc. */
+			if ((size_t)snprintf(rel, sizeof(rel), "%s/%s",
+			    e->d_name, argv[i]) >= sizeof(rel))
+				continue;
 			if ((fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC)) < 0)
 				continue;
 			if (read(fd, buf, sizeof(buf)) > 0)
