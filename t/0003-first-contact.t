@@ -39,7 +39,15 @@ usage_is "dpsi: count '0': out of range (1 to 4294967295)" dpsi 1 0
 usage_is "dxstat: interval '1e1': not a number" dxstat 1e1 1
 usage_is "dxstat: interval '1x': not a number" dxstat sda 1x
 usage_is "dxstat: count '2.5': not a whole number" dxstat 1 2.5
-usage_is "dxstat: extra operand '3': interval and count are the last two" dxstat 1 2 3
+usage_is "dxstat: extra operand '3': only interval and count" dxstat 1 2 3
+usage_is "dxstat: extra operand '3': only interval and count" dxstat 1 2 3 sda
+usage_is "dxstat: extra operand '3': only interval and count" dxstat sda 1 2 3
+# Numbers before the devices or after them, as iostat takes them; split
+# or among the devices they are refused.
+usage_is "dxstat: operand '2': interval and count go together, before or after the devices" dxstat 1 sda 2
+usage_is "dxstat: operand '1': a number among the devices (interval and count come first or last)" dxstat sda 1 sdb
+usage_is "dlat: operand '2': interval and count go together, before or after the devices" dlat 1 sda 2
+usage_is "dlat: extra operand '3': only interval and count" dlat 1 2 3 sda
 usage_is "dqueue: -o 'xml': unknown format (tsv, json, table, prom)" dqueue -o xml
 usage_is "dwho: -s 'nope': not a sort key (read write reads writes discard discards cancelled rchar wchar hit iodelay io pid, or a column name)" dwho -s nope
 usage_is "ddeleted: --min-size '3Q': not a size (bytes, or K M G T)" ddeleted --min-size 3Q

@@ -21,6 +21,18 @@ is "$(devs -R "$T1" sda1 loop0)" "sda1 loop0 " "named devices shown, partition o
 is "$(devs -R "$T1" 'nvme*')" "nvme0n1 " "a glob selects whole disks"
 is "$(devs -R "$T1" -p 'nvme*')" "nvme0n1 nvme0n1p1 " "a glob with -p, partitions too"
 is "$(devs -R "$T1" 'sd[ab]')" "sda " "a glob hides idle disks"
+# iostat's order: the interval and count before the devices give the
+# report they give after them (the since-boot report, then the window).
+dxstat -R "$T1" -o tsv 0.1 2 sda1 nvme0n1 >"$TRASH/first" 2>&1
+dxstat -R "$T1" -o tsv sda1 nvme0n1 0.1 2 >"$TRASH/last" 2>&1
+cut -f2- "$TRASH/first" >"$TRASH/first.v"
+cut -f2- "$TRASH/last" >"$TRASH/last.v"
+is "$(cut -f2 "$TRASH/first" | tr '\n' ' ')" "device sda1 nvme0n1 sda1 nvme0n1 " \
+    "0.1 2 sda1 nvme0n1: two reports of the two devices"
+ok "0.1 2 DEV... and DEV... 0.1 2: the same report" test_cmp "$TRASH/last.v" "$TRASH/first.v"
+dxstat -R "$T1" -o tsv -y 0.1 1 sda >"$TRASH/first"
+dxstat -R "$T1" -o tsv -y sda 0.1 1 >"$TRASH/last"
+is "$(cut -f2- "$TRASH/first")" "$(cut -f2- "$TRASH/last")" "-y 0.1 1 sda and -y sda 0.1 1: the same report"
 # Operands as dqueue takes them (one shared rule, lib/blockdev.c).
 is "$(devs -R "$T1" /dev/sda /dev/nvme0n1)" "sda nvme0n1 " "/dev/sda is sda"
 dxstat -R "$T1" -o tsv -H sda nosuch >"$TRASH/out" 2>"$TRASH/err"

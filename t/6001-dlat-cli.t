@@ -141,6 +141,21 @@ done
 # Sampling: interval reports; | head -1; >/dev/full.
 dlat -o tsv -H "$dev" 0.2 3 >"$TRASH/iv" 2>&1
 is "$?" 0 "interval 0.2 count 3: exit 0"
+# iostat's order too: the interval and count before the device.
+for order in after before; do
+	case $order in
+	after) dlat -o tsv -H "$dev" 1 1 >"$TRASH/ord.$order" 2>&1 & ;;
+	before) dlat -o tsv -H 1 1 "$dev" >"$TRASH/ord.$order" 2>&1 & ;;
+	esac
+	_p=$!
+	dlat_attached $_p 4 || echo "# dlat did not attach"
+	dd if="/dev/$dev" of=/dev/null bs=4k count=50 skip=1000 iflag=direct 2>/dev/null
+	wait $_p
+	echo "$?" >>"$TRASH/ord.$order"
+done
+is "$(awk -F'\t' '$3 == "read" && $4 == "d2c" { print $2, $5 } NF == 1' "$TRASH/ord.before")" "$dev 50
+0" "1 1 DEV: exit 0, the 50 reads of the window on DEV"
+is "$(cut -f2-5 "$TRASH/ord.before")" "$(cut -f2-5 "$TRASH/ord.after")" "1 1 DEV and DEV 1 1: the same rows"
 timeout 10 sh -c "dlat -o tsv '$dev' 0.1 2>/dev/null | head -1" >"$TRASH/head"
 is "$(cat "$TRASH/head")" "$(head -1 "$TRASH/tsv")" "| head -1: the header, then SIGPIPE ends it"
 test_must_fail 1 dlat -o tsv "$dev" 0.1 2 >/dev/full 2>"$TRASH/full"

@@ -1,4 +1,6 @@
 /* Start-up, the options every tool shares, usage and help, operands. */
+#include <string.h>
+
 #include "util.h"
 
 /* The common options' lines of --help, after a tool's own. */
@@ -187,32 +189,41 @@ tool_set_count(struct tool *t, const char *s)
 }
 
 /*
- * Take "interval [count]" from the end of the operands; *argc shrinks
- * by what was taken.  The last two operands that begin like numbers are
- * the interval and the count, and must be valid; one before them that
- * begins like a number is one too many.
+ * Take "interval [count]" from the operands; *argc shrinks by what was
+ * taken and the devices are left in argv[0..*argc).  As with iostat the
+ * numbers may come after the devices or before them ("1 3 sda" and
+ * "sda 1 3"): a device name never begins like a number.  The numbers
+ * must stand together at one end; a third one, or one among the
+ * devices, is refused.
  */
 void
 tool_interval(struct tool *t, int *argc, char **argv)
 {
-	int n = *argc, i;
+	int n = *argc, lead = 0, tail = 0, i;
 
-	if (n > 1 && tool_numeric(argv[n - 1]) && tool_numeric(argv[n - 2])) {
-		if (n > 2 && tool_numeric(argv[n - 3]))
-			tool_usage("extra operand '%s': interval and count "
-			    "are the last two", argv[n - 1]);
-		tool_set_interval(t, argv[n - 2]);
-		tool_set_count(t, argv[n - 1]);
-		n -= 2;
-	} else if (n > 0 && tool_numeric(argv[n - 1])) {
-		tool_set_interval(t, argv[n - 1]);
-		n--;
-	}
-	for (i = 0; i < n; i++)
+	while (lead < n && tool_numeric(argv[lead]))
+		lead++;
+	while (lead < n && tail < n - lead && tool_numeric(argv[n - 1 - tail]))
+		tail++;
+	if (lead > 0 && tail > 0)
+		tool_usage("operand '%s': interval and count go together, "
+		    "before or after the devices", argv[n - tail]);
+	if (lead + tail > 2)
+		tool_usage("extra operand '%s': only interval and count",
+		    argv[lead > 0 ? 2 : n - tail + 2]);
+	for (i = lead; i < n - tail; i++)
 		if (tool_numeric(argv[i]))
 			tool_usage("operand '%s': a number among the devices "
-			    "(interval and count come last)", argv[i]);
-	*argc = n;
+			    "(interval and count come first or last)", argv[i]);
+	if (lead > 0 || tail > 0) {
+		i = lead > 0 ? 0 : n - tail;
+		tool_set_interval(t, argv[i]);
+		if (lead + tail == 2)
+			tool_set_count(t, argv[i + 1]);
+	}
+	if (lead > 0)
+		memmove(argv, argv + lead, (size_t)(n - lead) * sizeof(*argv));
+	*argc = n - lead - tail;
 }
 
 /* For a tool whose only operands are "[interval [count]]". */
