@@ -7,16 +7,21 @@ CI=$TOP/.ci/run
 [ -f "$CI" ] || skip_all "no .ci/run"
 "$T/deps" --list >"$TRASH/deps"
 
-ok ".ci/run runs make check" grep -qx 'make check' "$CI"
+# README's test command for root, word for word: what a new user pastes
+# is what CI runs.
+cmd=$(sed -n 's/^    \(t\/deps && make check.*\)$/\1/p' "$TOP/README")
+is "$(printf '%s\n' "$cmd" | wc -l | tr -d ' ')" 1 "README: one test command for root"
+ok ".ci/run runs README's test command as written ($cmd)" grep -q "^$cmd ||" "$CI"
+ok "README: the same command with sudo" grep -qx "    sudo $cmd" "$TOP/README"
 ok ".ci/run runs make check SANITIZE=1" grep -qx 'make check SANITIZE=1' "$CI"
 # The sanitizer run starts from a clean tree: nothing built without it.
 is "$(awk '/^make check SANITIZE=1$/ { print prev; exit } { prev = $0 }' "$CI")" \
    "make clean >/dev/null" "SANITIZE=1 run follows make clean"
-is "$(grep -cE '^make check( SANITIZE=1)?$' "$CI")" 2 "the suite runs exactly twice"
-ok ".ci/run runs make check-package" grep -q '^make check-package' "$CI"
+is "$(grep -v '^[[:space:]]*echo' "$CI" | grep -cE '(^| )make check( SANITIZE=1)?( |$)')" 2 \
+   "the suite runs exactly twice"
 ok ".ci/run stops at the first failure (set -e)" grep -q '^set -e' "$CI"
+ok ".ci/run builds everything and refuses a warning" grep -q '^make build-tests' "$CI"
 # One list of test-only packages: t/deps has it, .ci/run calls t/deps.
-ok ".ci/run installs through t/deps" grep -qx 't/deps' "$CI"
 ok ".ci/run keeps no list of its own" test "$(grep -c 'apt-get install' "$CI")" -eq 0
 for p in valgrind clang libclang-rt-14-dev jq mandoc sysstat python3; do
 	ok "t/deps installs $p" grep -qx "$p" "$TRASH/deps"
