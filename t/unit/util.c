@@ -132,8 +132,8 @@ test_exits(void)
 	is_str(buf, "usage: tool [-n] thing\n", "usage(): the synopsis");
 	is_int(child(three_numbers, 2, buf, sizeof(buf)), 2,
 	    "three numbers: exit 2");
-	is_str(buf, "util: extra operand '3': interval and count are the "
-	    "last two\nusage: tool\n", "three numbers: the message");
+	is_str(buf, "util: extra operand '3': only interval and count\n"
+	    "usage: tool\n", "three numbers: the message");
 	is_int(child(help, 1, buf, sizeof(buf)), 0, "--help: exit 0");
 	ok(strncmp(buf, "usage: tool [-n] thing\n  -x            an option\n"
 	    "  -H            no header line", 75) == 0,
@@ -145,6 +145,7 @@ test_operands(void)
 {
 	char *a1[] = { "sda", "2", "5" }, *a2[] = { "sda", "0.5" };
 	char *a3[] = { "sda", "sdb" }, *a4[] = { "3", "4" };
+	char *a5[] = { "2", "5", "sda", "sdb" }, *a6[] = { "0.5", "sda" };
 	int ac;
 
 	ok(tool_numeric("1") && tool_numeric(".5") && tool_numeric("1x"),
@@ -166,6 +167,17 @@ test_operands(void)
 	ac = 2;
 	tool_interval(&t, &ac, a3);
 	ok(ac == 2 && !t.has_interval, "sda sdb: no interval");
+	tool_init(&t, argv0, &info_none);
+	ac = 4;
+	tool_interval(&t, &ac, a5);
+	ok(ac == 2 && t.interval_ns == 2000000000ull && t.count == 5 &&
+	    strcmp(a5[0], "sda") == 0 && strcmp(a5[1], "sdb") == 0,
+	    "2 5 sda sdb: interval 2 s, count 5, the devices moved first");
+	tool_init(&t, argv0, &info_none);
+	ac = 2;
+	tool_interval(&t, &ac, a6);
+	ok(ac == 1 && t.interval_ns == 500000000ull && t.count == 0 &&
+	    strcmp(a6[0], "sda") == 0, "0.5 sda: interval only, one device");
 	tool_init(&t, argv0, &info_none);
 	tool_interval_only(&t, 2, a4);
 	ok(t.interval_ns == 3000000000ull && t.count == 4,
