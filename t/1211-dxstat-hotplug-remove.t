@@ -96,7 +96,10 @@ is "$(row "$first" $b)" "" "B not in the first report"
 ok "B in the last report" test -n "$(row "$last" $b)"
 ok "B's reads counted once: r/s over the reports sums to 100 / 0.5 s at most" \
     awk -F'\t' -v d="loop$b" '$2 == d { s += $3 } END { exit !(s > 0 && s <= 100 / 0.4) }' "$TRASH/out"
-ok "R in every report" test "$(awk -F'\t' -v d="loop$r" '$2 == d' "$TRASH/out" | wc -l)" -eq 6
+# A sample that falls while R is being made again (udev may take a while
+# to make its node) has no R: the first and the last report have it.
+ok "R in the first and the last report" \
+    test -n "$(row "$first" $r)" -a -n "$(row "$last" $r)"
 ok "R after the first report: r/s at most 10 reads / 0.4 s (a reset, from zero)" \
     awk -F'\t' -v d="loop$r" -v t="$first" '$2 == d && $1 != t && $3 + 0 > 25 { bad = 1 } END { exit bad }' "$TRASH/out"
 # A loop device on this machine does well under a million I/Os a second.
