@@ -19,6 +19,19 @@ static const struct ds_col cols[] = {
 	{ "next", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
 };
 
+/*
+ * For a person: the value in its unit ("98.8%", "10.3 ms"), and the
+ * evidence cut to keep a row within 160 columns (whole in tsv, json).
+ */
+static const struct ds_col table_cols[] = {
+	{ "severity", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "finding", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "subject", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+	{ "value", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_RIGHT },
+	{ "evidence", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, DS_C_FILL },
+	{ "next", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 },
+};
+
 #define TICK_NS 100000000ull	/* in_flight and procs_blocked: 10 a second */
 #define WINDOW_MAX 3600u	/* seconds: samples stay bounded */
 
@@ -273,10 +286,48 @@ filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
 	return n;
 }
 
+/* Bytes for a person, 1024-based: "4.0 MiB", "118 KiB". */
+static void
+human_bytes(char *b, size_t size, double v, const char *per)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
+	    "PiB" };
+	int i = 0;
+
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(b, size, i == 0 || v >= 100 ? "%.0f %s%s" : "%.1f %s%s", v,
+	    u[i], per);
+}
+
+/* A finding's value in its unit, as the evidence speaks it. */
+static void
+value_text(char *b, size_t size, const struct ds_finding *f)
+{
+	double v = f->value;
+
+	if (strcmp(f->unit, "ratio") == 0)
+		snprintf(b, size, "%.1f%%", v * 100);
+	else if (strcmp(f->unit, "s") == 0)
+		snprintf(b, size, v >= 1 ? "%.2f s" : v >= 1e-3 ?
+		    "%.1f ms" : "%.0f us", v >= 1 ? v : v >= 1e-3 ?
+		    v * 1e3 : v * 1e6);
+	else if (strcmp(f->unit, "bytes") == 0)
+		human_bytes(b, size, v, "");
+	else if (strcmp(f->unit, "bytes/s") == 0)
+		human_bytes(b, size, v, "/s");
+	else
+		snprintf(b, size, v > -1e15 && v < 1e15 &&
+		    v == (double)(long long)v ? "%.0f" : "%.1f", v);
+}
+
 static void
 write_rows(struct tr *x, const struct ds_findings *f)
 {
 	struct ds_writer *w = &x->w;
+	char val[32];
 	size_t i;
 
 	tool_report_begin(&x->t, w);
@@ -286,7 +337,10 @@ write_rows(struct tr *x, const struct ds_findings *f)
 		ds_w_str(w, f->f[i].subject);
 		if (isnan(f->f[i].value))
 			ds_w_null(w);
-		else
+		else if (x->t.fmt == DS_FMT_TABLE) {
+			value_text(val, sizeof(val), &f->f[i]);
+			ds_w_str(w, val);
+		} else
 			ds_w_f(w, f->f[i].value);
 		ds_w_str(w, f->f[i].evidence);
 		ds_w_str(w, f->f[i].next);
@@ -383,8 +437,9 @@ main(int argc, char **argv)
 		    WINDOW_MAX);
 	tool_start(&x.t);
 	/* The writer first: -O help and a bad -O answer before the window. */
-	if (ds_writer_init(&x.w, stdout, x.t.fmt, cols,
-	    sizeof(cols) / sizeof(cols[0]), x.t.header, "dtriage") < 0)
+	if (ds_writer_init(&x.w, stdout, x.t.fmt, x.t.fmt == DS_FMT_TABLE ?
+	    table_cols : cols, sizeof(cols) / sizeof(cols[0]), x.t.header,
+	    "dtriage") < 0)
 		tool_errc(1, -ENOMEM, "writer");
 	tool_writer(&x.t, &x.w);
 	sample_window(&x);

@@ -175,6 +175,11 @@ struct ds_col {
 #define DS_C_WIDE	1u	/* left out of the default table (-O +COL) */
 #define DS_C_KB		2u	/* value in KiB: -h shows it in human units */
 #define DS_C_BYTES	4u	/* value in bytes: likewise */
+#define DS_C_FILL	16u	/* table: cut with "..." (U+2026) so that a row
+				   fits DS_TABLE_COLS; whole in other formats */
+#define DS_C_RIGHT	32u	/* table: a text column aligned right */
+
+#define DS_TABLE_COLS	160	/* the width a default table keeps within */
 
 /*
  * Rows are given one cell at a time, in column order, then ended with
@@ -2410,6 +2415,80 @@ struct ds_tr_psi {
 	double some, full;
 };
 
+/*
+ * A thread seen in an I/O wait at one of the window's looks: D, or S
+ * in io_uring's completion wait (ds_stalls_scan).
+ */
+struct ds_tr_task {
+	int pid, tid;
+	int wait;		/* enum ds_wait */
+	int kthread;
+	unsigned int look;	/* which look of the window */
+	char comm[16];		/* the thread's */
+};
+
+/* What a process the judgement names holds open (ds_procfds_read). */
+struct ds_tr_fds {
+	int pid;
+	size_t uring;		/* io_uring instances */
+	size_t cached;		/* files a page cache can serve */
+	size_t other;		/* pipes, sockets, character devices */
+	const char *netfs;	/* a network or FUSE mount its files are on */
+	const char *netfs_type;	/* its fstype */
+	int netfs_only;		/* every cached file is on such a mount */
+};
+
+/* A cgroup's I/O limit on a disk and its rate over the window. */
+struct ds_tr_iolim {
+	const char *cgroup;
+	int v1;			/* blkio.throttle, else io.max */
+	const char *disk;	/* the disk's name; NULL not a whole disk */
+	uint64_t lim[4];	/* rbps wbps riops wiops; UINT64_MAX none */
+	double rate[4];		/* over the window, the same units */
+	int have_rate;
+	uint64_t lat_target_us;	/* io.latency */
+	int have_lat;
+	double lat_avg_us;	/* io.stat avg_lat */
+	int have_latstat;
+	const int *pids;	/* its tasks */
+	size_t npids;
+};
+
+/* A cgroup with a memory limit, over the window. */
+struct ds_tr_memcg {
+	const char *cgroup;
+	int v1;
+	uint64_t limit, usage;	/* bytes, at the window's end */
+	double refault_bps;	/* bytes refaulted a second (file + anon) */
+	int have_refault;
+	double psi_some, psi_full;	/* percent of the window; have_psi */
+	int have_psi;
+	uint64_t failcnt;	/* v1: hits of the limit in the window */
+	const int *pids;
+	size_t npids;
+};
+
+/* Dirty pages against their limit (proc/vmstat, proc/sys/vm). */
+struct ds_tr_dirty {
+	int have;
+	double dirty, writeback;	/* bytes, at the window's end */
+	double thresh, bg_thresh;	/* bytes: the kernel's limits */
+	double dirtied_bps, written_bps;	/* over the window */
+	uint64_t bytes, ratio;		/* vm.dirty_bytes, vm.dirty_ratio */
+	uint64_t bg_bytes, bg_ratio;	/* the background pair */
+};
+
+/* Block I/O errors of a disk in the window. */
+struct ds_tr_err {
+	const char *disk;
+	uint64_t count;		/* kernel log messages */
+	uint64_t suppressed;	/* ratelimited: more may have happened */
+	uint64_t sector;
+	int have_sector;
+	const char *op, *kind;	/* of the first */
+	uint64_t scsi_ioerr, scsi_iotmo;	/* SCSI counters' increments */
+};
+
 struct ds_triage_in {
 	double window_s;	/* length of the window, seconds */
 	int since_boot;		/* a captured tree: counters since boot,
@@ -2434,6 +2513,24 @@ struct ds_triage_in {
 	int have_base;		/* a baseline directory was read */
 	int have_dlat;		/* dlat could run */
 	const char *dlat_why;	/* live without dlat: why (a no-latency row) */
+	/* Who waited, and on what, at the looks of the window. */
+	const struct ds_tr_task *task;
+	size_t ntask;
+	size_t nlooks;
+	const uint32_t *look_inflight;	/* per look: requests in flight on
+					   every disk together */
+	const struct ds_tr_fds *fds;
+	size_t nfds;
+	const char *kernel;	/* proc/sys/kernel/osrelease; NULL unknown */
+	/* Limits of the cgroups, dirty pages, errors. */
+	const struct ds_tr_iolim *iolim;
+	size_t niolim;
+	const struct ds_tr_memcg *memcg;
+	size_t nmemcg;
+	struct ds_tr_dirty dirty;
+	const struct ds_tr_err *err;
+	size_t nerr;
+	const char *err_why;	/* the kernel log unread live: why */
 };
 
 /* One finding row. */
@@ -2443,7 +2540,7 @@ struct ds_finding {
 	char subject[128];	/* device, "PID COMM", mount point, or "-" */
 	double value;		/* in base units: see the finding's unit */
 	const char *unit;	/* "s", "bytes", "bytes/s", "ratio", "count" */
-	char evidence[320];
+	char evidence[640];
 	char next[192];		/* the command of this suite that shows more */
 };
 

@@ -603,7 +603,33 @@ ds_w_row_end(struct ds_writer *w)
 static int
 right_aligned(const struct ds_col *c)
 {
-	return c->type != DS_T_STR;
+	return c->type != DS_T_STR || (c->flags & DS_C_RIGHT);
+}
+
+/*
+ * Columns a cell takes on a terminal: its characters, not its bytes
+ * (a table cell is valid UTF-8 once escaped).
+ */
+static size_t
+display_width(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* The byte length of s's first n characters. */
+static size_t
+display_prefix(const char *s, size_t len, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n-- == 0)
+			break;
+	return i;
 }
 
 /* A cell as a person reads it: local time, human units with -h. */
@@ -667,6 +693,30 @@ pad(struct ds_writer *w, size_t n)
 	}
 }
 
+/*
+ * A DS_C_FILL column takes what the others leave of DS_TABLE_COLS (at
+ * least its name), so that a long text is cut rather than the row
+ * wrapped on a terminal.
+ */
+static void
+fill_width(struct ds_writer *w)
+{
+	size_t v, i, total = 0, fill = w->nview, min;
+
+	for (v = 0; v < w->nview; v++) {
+		i = w->view[v];
+		total += w->width[i] + (v > 0 ? 2 : 0);
+		if ((w->cols[i].flags & DS_C_FILL) && fill == w->nview)
+			fill = v;
+	}
+	if (fill == w->nview || total <= DS_TABLE_COLS)
+		return;
+	i = w->view[fill];
+	min = strlen(w->cols[i].name) > 2 ? strlen(w->cols[i].name) : 2;
+	w->width[i] = total - w->width[i] < DS_TABLE_COLS - min ?
+	    DS_TABLE_COLS - (total - w->width[i]) : min;
+}
+
 static void
 table_flush(struct ds_writer *w)
 {
@@ -701,16 +751,20 @@ table_flush(struct ds_writer *w)
 			w->width[i] = strlen(w->cols[i].name);
 		for (r = 0; r < nrows; r++) {
 			k = r * w->nview + v;
-			if (off[k + 1] - off[k] > w->width[i])
-				w->width[i] = off[k + 1] - off[k];
+			if (display_width(t->data + off[k], off[k + 1] - off[k]) >
+			    w->width[i])
+				w->width[i] = display_width(t->data + off[k],
+				    off[k + 1] - off[k]);
 		}
 	}
+	fill_width(w);
 	if (w->reports > 0 && (w->header || nrows > 0))
 		emit(w, "\n", 1);
 	for (r = w->header ? 0 : 1; r <= nrows; r++) {
 		for (v = 0; v < w->nview; v++) {
 			const char *s;
-			size_t l, p;
+			size_t l, p, d;
+			int cut;
 
 			i = w->view[v];
 			if (r == 0) {
@@ -721,12 +775,20 @@ table_flush(struct ds_writer *w)
 				s = t->data + off[k];
 				l = off[k + 1] - off[k];
 			}
-			p = w->width[i] - l;
+			d = display_width(s, l);
+			cut = d > w->width[i];
+			if (cut) {
+				l = display_prefix(s, l, w->width[i] - 1);
+				d = w->width[i];
+			}
+			p = w->width[i] - d;
 			if (v > 0)
 				emit(w, "  ", 2);
 			if (right_aligned(&w->cols[i]))
 				pad(w, p);
 			emit(w, s, l);
+			if (cut)
+				emit(w, "\xe2\x80\xa6", 3);	/* U+2026 */
 			if (v + 1 < w->nview && !right_aligned(&w->cols[i]))
 				pad(w, p);
 		}
