@@ -79,7 +79,7 @@ t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Unit tests may use libm (the tools never do).
-t/unit/%: t/unit/%.c t/unit/tap.h t/unit/tree.h t/unit/oracle.o lib/diskstat.h lib/internal.h \
+t/unit/%: t/unit/%.c t/unit/*.h t/unit/oracle.o lib/diskstat.h lib/internal.h \
     $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< t/unit/oracle.o $(LIB) -lm
 

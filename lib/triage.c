@@ -1,147 +1,7 @@
 /*
- * dtriage's judgement: pure functions from one window's figures to
- * finding rows.  Nothing here reads a file; the caller samples, this
- * decides.  The rules follow what the numbers can and cannot say.
- *
- * FINDINGS (this list is dtriage(1)'s; keywords are stable)
- *
- * Units of value: s (seconds), bytes, bytes/s, ratio (0..1), count.
- * A value of NaN is "no value" (written as missing).
- *
- * verdict		first row; severity the worst of all; the sentence
- *			that answers "is the disk the problem, and whose?".
- *			value: io some share (ratio), next: that of the
- *			worst finding.
- *
- * io-pressure		always when PSI is readable.  Share of the window
- *			in which some task stalled on I/O (some) and in
- *			which every non-idle task did (full).  ok below 5%
- *			some; info from 5%; warn from 10% some; crit from
- *			20% full.  Why: 10% of a window is a second in ten
- *			that some task lost, the point at which users feel
- *			it; full means the whole machine made no progress,
- *			and a fifth of the time so is an outage in the
- *			making.  Below 5% nothing the disk does holds work
- *			up: a busy disk without pressure is not the problem.
- * psi-unavailable	info: PSI cannot be read, so whether I/O holds
- *			anything up is not known (boot with psi=1).
- * memory-pressure	memory some share from 5% (info), 10% (warn), full
- *			from 20% (crit): reclaim and refaults cause I/O.
- *
- * saturated		a device with more demand than it serves at once,
- *			only on evidence, named in the row:
- *			(a) at the request limit: in_flight at the limit
- *			(ds_tr_limit: nr_requests x hardware queues, or the
- *			device's queue_depth if lower) in at least 75% of at
- *			least 5 samples, and requests waiting before
- *			dispatch: dlat's q2c mean at least 1.5x its d2c
- *			mean and 0.5 ms above it (over at least 50 timed
- *			requests); without dlat, the tasks waiting on I/O
- *			(the sum of %iodelay, delay accounting on) at least
- *			1.5x the limit while this is the only device at its
- *			limit: more waiters than slots means a hidden queue.
- *			(b) by latency: r_await or w_await at least 1.5x the
- *			quiet-time median of the baseline (at least 50
- *			requests of that direction in the window) while
- *			aqu-sz is at least 2 and at least twice the
- *			quiet-time aqu-sz.  1.5x is well outside the spread
- *			of a device's own await from interval to interval
- *			(a few percent on the lab disk; tens of percent on
- *			shared cloud volumes) and twice the queue is what
- *			"longer than at quiet times" must at least mean.
- *			warn; crit with io some from 10%.  value: the
- *			latency submitters see (q2c, else await), s.
- * at-limit		in_flight pinned at the limit as in (a), but no
- *			evidence that requests wait for a slot (dlat absent
- *			and the waiters do not exceed the slots).  info;
- *			warn with io some from 5% (or PSI unknown: then
- *			nothing shows the queue holds nobody up).  next:
- *			dlat.
- * slow			latency at least 3x the quiet-time median while the
- *			queue is not twice its quiet length: the device
- *			itself is slower (failing media, a throttled or
- *			contended volume), not overloaded by us.  warn.
- * queue-long		aqu-sz at least 2 with none of the above and no
- *			baseline: a queue of N whose parallelism is unknown,
- *			never called saturated.  info; warn with io some
- *			from 5% or PSI unknown.  next: the snapshot command
- *			that starts a baseline.  value: aqu-sz, count.
- * busy			%util at least 90, not saturated: never idle, which
- *			with one request at a time says nothing about
- *			capacity; or a long queue served at quiet-time
- *			latency (the device works in parallel).  info.
- *			value: %util as a ratio.
- * sync-writes		small synchronous writes: w/s at least 5, aqu-sz at
- *			most 1.5 once the flushes counted twice are taken
- *			out (f/s x f_await: a flush runs for a write in
- *			flight), under 5% of writes merged, a flush for at
- *			least 0.4 of the writes (ext4 journals a commit
- *			block beside the data of each fsync), wareq-sz at
- *			most 64 KiB, w_await low (at most 2x the quiet-time
- *			w_await, else at most 20 ms), and a writer whose
- *			write syscall size is within 3x of wareq-sz.  The
- *			device is healthy; the application commits each
- *			record (fsync, O_DSYNC): batch them.  info; the
- *			writer is named.  value: w/s, count per second.
- * device-ok		a device that did I/O and fits none of the above.
- * merges-off		nomerges set while aqu-sz is at least 2 and the
- *			requests are small (areq-sz at most 32 KiB at 100/s
- *			or more): queued neighbours that could be joined are
- *			not.  warn.  next: dqueue.
- * rotational-none	rotational 1 with scheduler none: requests go to a
- *			seeking disk unsorted.  warn with aqu-sz from 2,
- *			else info; only for devices with I/O.  (virtio
- *			disks say rotational 1 when the host does not tell.)
- * plateau		a virtual disk whose throughput in the window is at
- *			least 95% of the history's p95 while aqu-sz is at
- *			least twice the quiet-time aqu-sz, and whose history
- *			shows that ceiling at queue depths differing by 2x
- *			or more (at least 3 intervals): throughput stopped
- *			growing with the queue, a provisioned cap (IOPS or
- *			MB/s) rather than the device.  warn.
- *
- * load			a process whose block bytes (read + write -
- *			cancelled) are at least 64 KiB/s and at least 10% of
- *			all processes' block bytes; the 3 largest.  info.
- *			value: bytes/s.  Writes are counted when dirtied,
- *			to the process that dirtied them (not the flusher).
- *			From /proc, a parent's figures include the children
- *			it reaped in the window and name no device (the
- *			evidence says so).  With dlat instead: for each disk
- *			the submitter of the most bytes to it (at least 64
- *			KiB/s), from the traced requests, one row per
- *			process (shown on the disk judged worst, then the
- *			one it sent most; the others counted).
- * no-latency		live, without dlat (no privilege, lockdown): why,
- *			once.  info.
- * sufferer		a process that waited for block I/O (delay
- *			accounting, summed over its threads) at least 10%
- *			of the window; the 3 largest.  info.  value: ratio.
- * delayacct-off	delay accounting is off: sufferers cannot be named.
- *			info; the evidence says how to turn it on.
- * page-cache		a process reading at least 1 MiB/s through syscalls
- *			with block reads under 10% of that: served by the
- *			page cache, not disk load.  info.
- * unreadable		processes whose I/O (subject "-") or open files
- *			(subject "fd") could not be read: without root,
- *			other users'.  info.
- * procs-blocked	tasks in uninterruptible sleep (vmstat's b), mean
- *			and most over the samples: info when any; warn when
- *			the mean is at least 4 and at least the CPU count (a
- *			pile-up rather than one waiting task).  value: mean.
- * iowait		CPU iowait share: idle time with I/O outstanding,
- *			which falls when the CPUs are busy; shown with that
- *			meaning, never a verdict.  info.  value: ratio.
- *
- * fs-full		Use% as df computes it at least 90% (warn), 98% or
- *			nothing available to users (crit).  value: ratio.
- * fs-inodes		IUse% at least 90% (warn), 98% (crit).
- * deleted-held		space held by deleted-open files of at least 1 MiB
- *			that is at least 1% of the filesystem or on one at
- *			least 90% full: info; warn when at least 10% of the
- *			filesystem or the filesystem is 90% full.  Names the
- *			holders and the reclaim command (ddeleted --truncate
- *			PID:FD, or restarting the holder).  value: bytes.
+ * The judgement of one window: pure functions from its figures to
+ * finding rows; nothing here reads a file.  The rules and their reasons
+ * are dtriage(1)'s FINDINGS; each threshold below says what it is.
  */
 #include <errno.h>
 #include <math.h>
@@ -152,45 +12,61 @@
 
 #include "internal.h"
 
-#define PSI_INFO	5.0	/* percent of the window, some */
-#define PSI_WARN	10.0
-#define PSI_CRIT_FULL	20.0
+#define PSI_INFO	5.0	/* io some, % of the window: info */
+#define PSI_WARN	10.0	/* a second in ten lost: warn */
+#define PSI_CRIT_FULL	20.0	/* full: no task progressed a fifth of it */
 
 #define PIN_FRAC	0.75	/* samples at the limit: "most of the window" */
-#define PIN_MIN_SAMPLES	5
-#define Q2C_RATIO	1.5	/* q2c mean against d2c mean */
+#define PIN_MIN_SAMPLES	5	/* fewer samples say nothing of "most" */
+#define Q2C_RATIO	1.5	/* q2c mean against d2c mean: a wait */
 #define Q2C_MIN_US	500.0	/* and at least this much above it */
 #define LAT_MIN_COUNT	50	/* requests dlat must have timed */
 #define WAITERS_RATIO	1.5	/* tasks waiting against slots */
 
-#define LAT_RATIO	1.5	/* await against quiet-time await */
-#define SLOW_RATIO	3.0
-#define AQU_RATIO	2.0	/* queue against quiet-time queue */
+#define LAT_RATIO	1.5	/* await against quiet-time await: high */
+#define SLOW_RATIO	3.0	/* the device itself slower */
+#define AQU_RATIO	2.0	/* queue against quiet-time queue: longer */
 #define AQU_LONG	2.0	/* a queue longer than one request */
-#define UTIL_BUSY	90.0	/* %util */
+#define UTIL_BUSY	90.0	/* %util: never idle */
 
-#define SYNC_MIN_WS	5.0
-#define SYNC_MAX_AQU	1.5
-#define SYNC_MAX_MERGE	5.0	/* %wrqm */
+#define SYNC_MIN_WS	5.0	/* w/s of a commit pattern */
+#define SYNC_MAX_AQU	1.5	/* a queue of one, flushes counted once */
+#define SYNC_MAX_MERGE	5.0	/* %wrqm: records not joined */
 #define SYNC_FLUSH	0.4	/* flushes per write */
-#define SYNC_MAX_KB	64.0
+#define SYNC_MAX_KB	64.0	/* wareq-sz of a record */
 #define SYNC_MAX_AWAIT	20.0	/* ms, without a baseline */
-#define SYNC_SIZE_RATIO	3.0
+#define SYNC_SIZE_RATIO	3.0	/* write call against request size */
 
-#define MERGE_MAX_KB	32.0
-#define MERGE_MIN_IOPS	100.0
+#define MERGE_MAX_KB	32.0	/* small requests merging would join */
+#define MERGE_MIN_IOPS	100.0	/* and many of them */
 
-#define CEIL_FRAC	0.95
-#define CEIL_MIN_N	3
+#define CEIL_FRAC	0.95	/* throughput at the history's ceiling */
+#define CEIL_MIN_N	3	/* intervals that show the ceiling */
 
-#define LOAD_MIN_BPS	65536.0
-#define LOAD_SHARE	0.10
-#define SUFFER_MIN	0.10
-#define CACHE_MIN_BPS	1048576.0
-#define CACHE_BLOCK	0.10
-#define TOP_N		3
+#define LOAD_MIN_BPS	65536.0	/* block I/O worth naming */
+#define LOAD_SHARE	0.10	/* of all block I/O */
+#define SUFFER_MIN	0.10	/* %iodelay of a sufferer, as io-pressure */
+#define CACHE_MIN_BPS	1048576.0	/* syscall reads of a page-cache reader */
+#define CACHE_BLOCK	0.10	/* block reads under this share of them */
+#define TOP_N		3	/* rows of one kind */
 
-#define BLOCKED_WARN	4.0
+#define BLOCKED_WARN	4.0	/* procs_blocked mean: a pile-up */
+
+#define FS_WARN		0.90	/* use: time to act */
+#define FS_CRIT		0.98	/* writes fail or are about to */
+#define HELD_MIN	(1u << 20)	/* deleted-open bytes worth a row */
+#define HELD_SHARE_INFO	0.01	/* of the filesystem */
+#define HELD_SHARE_WARN	0.10
+
+#define URING_IDLE_BPS	4096.0	/* a ring's process moving less: not disk I/O */
+#define URING_OTHER	0.10	/* other waits at most this share: io_uring's */
+#define TAG_LOOKS	0.50	/* looks with a thread waiting for a slot */
+#define LIMIT_FRAC	0.90	/* a rate at 90% of a limit is held by it */
+#define DIRTY_LOOKS	0.25	/* looks with a writer in balance_dirty_pages */
+#define THRASH_MIN_BPS	1048576.0	/* refaults a second worth a row */
+#define THRASH_USE	0.90	/* usage against the memory limit */
+#define THRASH_SHARE	0.10	/* of the disks' reads: warn */
+#define THRASH_CAUSE	0.50	/* of the disks' reads: memory is the cause */
 
 #define FS_WARN		0.90
 #define FS_CRIT		0.98
@@ -299,7 +175,69 @@ xv(const struct ds_xstat *x, int i)
 	return has(x, i) ? x->v[i] : 0;
 }
 
+/* The descriptors dtriage read of pid, or NULL. */
+static const struct ds_tr_fds *
+fds_of(const struct ds_triage_in *in, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < in->nfds; i++)
+		if (in->fds[i].pid == pid)
+			return &in->fds[i];
+	return NULL;
+}
+
+static const struct ds_tr_proc *
+proc_of(const struct ds_triage_in *in, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < in->nproc; i++)
+		if (in->proc[i].pid == pid)
+			return &in->proc[i];
+	return NULL;
+}
+
+static const char *
+comm_of(const struct ds_triage_in *in, const struct ds_tr_task *t)
+{
+	const struct ds_tr_proc *p = proc_of(in, t->pid);
+
+	return p != NULL && p->comm != NULL ? p->comm : t->comm;
+}
+
+/* "1 process", "2 processes". */
+static const char *
+plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* ---- Pressure ---------------------------------------------------------- */
+
+/* What the stalled threads of the window's looks waited on. */
+struct stalls {
+	size_t looks;		/* looks that found a stalled thread */
+	size_t disk;		/* thread-looks on block I/O */
+	size_t tag, tag_looks;	/* waiting for a request slot */
+	size_t uring, uring_looks;	/* io_uring waits with no disk I/O */
+	size_t dirty, dirty_looks;	/* held by the dirty limit */
+	size_t netfs, netfs_looks;	/* on a network or FUSE mount */
+	const struct ds_tr_task *uring_top, *dirty_top, *netfs_top;
+	const struct ds_tr_fds *netfs_fds;
+};
+
+static void stalls_sum(const struct ds_triage_in *in, struct stalls *s);
+static int uring_only(const struct stalls *s);
+static int uring_only_in(const struct ds_triage_in *in);
+static const struct ds_tr_err *err_of(const struct ds_triage_in *in,
+    const char *disk);
+static const struct ds_tr_iolim *limit_on(const struct ds_triage_in *in,
+    const char *disk);
+static const struct ds_tr_proc *top_of(const struct ds_triage_in *in,
+    const int *pids, size_t npids);
+static const struct ds_tr_proc *dirtier(const struct ds_triage_in *in);
+static double xw(const struct ds_tr_proc *p);
 
 static double
 io_some(const struct ds_triage_in *in)
@@ -328,15 +266,22 @@ psi_rows(const struct ds_triage_in *in, struct ds_findings *out)
 		    "whether I/O holds tasks up is not known (boot with psi=1)");
 		say(f->next, sizeof(f->next), "dpsi -r io 10 1");
 	} else {
+		int uring = uring_only_in(in);
+
 		s = in->io.full >= PSI_CRIT_FULL ? DS_TR_CRIT :
 		    in->io.some >= PSI_WARN ? DS_TR_WARN :
 		    in->io.some >= PSI_INFO ? DS_TR_INFO : DS_TR_OK;
+		/* io_uring's idle waits are iowait, not a disk's stall. */
+		if (uring && s > DS_TR_INFO)
+			s = DS_TR_INFO;
 		if ((f = add(out, s, "io-pressure", "io", in->io.some / 100,
 		    "ratio")) == NULL)
 			return -ENOMEM;
 		say(f->evidence, sizeof(f->evidence), "some %.1f%%, full %.1f%% "
 		    "of the %s%s", in->io.some, in->io.full, in->since_boot ?
 		    "last 10 s (avg10: a captured tree)" : "window",
+		    uring ? ": tasks waited in io_uring with no block I/O in "
+		    "flight, which the kernel counts as I/O; no disk held them" :
 		    s == DS_TR_OK ? ": I/O holds nothing up" :
 		    ": tasks stalled on I/O");
 		say(f->next, sizeof(f->next), "dpsi -r io 10 1");
@@ -416,6 +361,9 @@ struct devjudge {
 	int dir;		/* direction of the latency rule: 0 r, 1 w */
 	double await, qawait;	/* ms: window, quiet time */
 	int lat_high, lat_slow, queue_high, have_base;
+	int tagwait;		/* threads waited for a request slot */
+	size_t tag, tag_looks, looks;
+	int failing;		/* the kernel logged I/O errors for it */
 };
 
 static int
@@ -483,6 +431,8 @@ static void
 judge(const struct ds_triage_in *in, const struct ds_tr_dev *d,
     struct devjudge *j)
 {
+	struct stalls st;
+
 	memset(j, 0, sizeof(*j));
 	j->lim = ds_tr_limit(d);
 	inflight_sum(d, j->lim, &j->fl);
@@ -490,6 +440,13 @@ judge(const struct ds_triage_in *in, const struct ds_tr_dev *d,
 	j->dlat_wait = dlat_wait(d);
 	j->waiters = waiters(in);
 	against_base(in, d, j);
+	stalls_sum(in, &st);
+	j->tag = st.tag;
+	j->tag_looks = st.tag_looks;
+	j->looks = in->nlooks;
+	j->tagwait = st.tag_looks > 0 &&
+	    (double)st.tag_looks >= TAG_LOOKS * (double)in->nlooks;
+	j->failing = err_of(in, d->name) != NULL;
 }
 
 static int
@@ -519,7 +476,17 @@ ev_limit(char *e, size_t size, const struct ds_tr_dev *d,
 		    "%.1f ms for a slot, which iostat cannot show",
 		    d->lat->q2c_mean / 1000, d->lat->d2c_mean / 1000,
 		    (d->lat->q2c_mean - d->lat->d2c_mean) / 1000);
-	else if (j->waiters >= WAITERS_RATIO * (double)j->lim)
+	else if (j->tagwait) {
+		more(e, size, "; %.1f threads blocked waiting for a request slot "
+		    "(blk_mq_get_tag) in %zu of %zu looks: requests wait for a "
+		    "slot", (double)j->tag / (double)j->looks, j->tag_looks,
+		    j->looks);
+		if (d->lat != NULL)
+			more(e, size, " that dlat's q2c (%.1f ms against d2c %.1f "
+			    "ms) cannot see: a submission retried after finding "
+			    "no slot (io_uring's) is timed from its retry",
+			    d->lat->q2c_mean / 1000, d->lat->d2c_mean / 1000);
+	} else if (j->waiters >= WAITERS_RATIO * (double)j->lim)
 		more(e, size, "; %.1f tasks waiting on I/O for %llu slots: the "
 		    "rest wait before dispatch (aqu-sz %.1f counts only the "
 		    "slots)", j->waiters, (unsigned long long)j->lim,
@@ -760,7 +727,8 @@ dev_state(const struct ds_triage_in *in, const struct ds_tr_dev *d,
     const struct devjudge *j, size_t npinned, struct ds_findings *out)
 {
 	double aqu = xv(&d->x, DS_X_AQUSZ);
-	int hidden = j->dlat_wait == 1 || (j->dlat_wait < 0 && npinned == 1 &&
+	int hidden = j->dlat_wait == 1 || (j->tagwait && npinned == 1) ||
+	    (j->dlat_wait < 0 && npinned == 1 &&
 	    j->waiters >= WAITERS_RATIO * (double)j->lim);
 
 	if (j->pinned && hidden)
@@ -774,7 +742,8 @@ dev_state(const struct ds_triage_in *in, const struct ds_tr_dev *d,
 		if (p != NULL || in->nproc == 0)
 			return row_sync(d, p, out);
 	}
-	if (j->have_base && j->lat_slow)
+	/* A disk that fails requests is failing (io-errors), not slow. */
+	if (j->have_base && j->lat_slow && !j->failing)
 		return row_slow(d, j, out);
 	/* Pinned, but dlat shows nothing waits for a slot: only busy. */
 	if (j->pinned && j->dlat_wait == 0)
@@ -984,6 +953,57 @@ dlat_load(const struct ds_triage_in *in, size_t i)
 }
 
 /*
+ * A disk's load row from dlat's largest submitter.  A kernel thread
+ * there may only carry others' I/O: blk-throttle releases a cgroup's
+ * held bios from a worker, the flusher writes what writers dirtied; the
+ * row then names those who caused it.
+ */
+static struct ds_finding *
+load_row(const struct ds_triage_in *in, const struct ds_tr_dev *d, double v,
+    struct ds_findings *out)
+{
+	const struct ds_tr_load *l = &d->load;
+	const struct ds_tr_proc *kp = proc_of(in, l->pid), *p = NULL;
+	const struct ds_tr_iolim *lim = NULL;
+	struct ds_finding *f;
+	char s[96];
+	int kthread = kp != NULL ? kp->kthread : strncmp(l->comm, "kworker",
+	    7) == 0;
+
+	if (kthread && (lim = limit_on(in, d->name)) != NULL)
+		p = top_of(in, lim->pids, lim->npids);
+	else if (kthread)
+		p = dirtier(in);
+	if (p != NULL)
+		snprintf(s, sizeof(s), "%d %s", p->pid, p->comm ? p->comm : "?");
+	else
+		snprintf(s, sizeof(s), "%d %s", l->pid, l->comm);
+	if ((f = add(out, DS_TR_INFO, "load", s, p != NULL ? block_bps(&p->rate) :
+	    v, "bytes/s")) == NULL)
+		return NULL;
+	if (p != NULL && lim != NULL)
+		say(f->evidence, sizeof(f->evidence), "on %s: %s/s of block I/O "
+		    "from /proc, held at its cgroup %s's limit and released by "
+		    "%s, the submitter dlat sees (%.0f%% of the disk's %s/s)",
+		    d->name, HUMAN(block_bps(&p->rate)), lim->cgroup, l->comm,
+		    l->total > 0 ? (double)l->bytes / (double)l->total * 100 :
+		    0, HUMAN((double)l->total / in->window_s));
+	else if (p != NULL)
+		say(f->evidence, sizeof(f->evidence), "on %s: dirtied %s/s that "
+		    "%s, the flusher dlat sees, writes back (%.0f%% of the "
+		    "disk's %s/s)", d->name, HUMAN(xw(p)), l->comm,
+		    l->total > 0 ? (double)l->bytes / (double)l->total * 100 :
+		    0, HUMAN((double)l->total / in->window_s));
+	else
+		say(f->evidence, sizeof(f->evidence), "on %s: submitted %.0f%% "
+		    "of its block I/O (%s/s of %s/s), traced per device and "
+		    "process by dlat", d->name, l->total > 0 ?
+		    (double)l->bytes / (double)l->total * 100 : 0, HUMAN(v),
+		    HUMAN((double)l->total / in->window_s));
+	return f;
+}
+
+/*
  * With dlat: each disk's largest submitter, from the traced requests,
  * one row per process (the subject is its identity, in prom a series):
  * a process that leads several disks is shown on the one judged worst,
@@ -994,7 +1014,6 @@ rows_load_dlat(const struct ds_triage_in *in, struct ds_findings *out)
 {
 	struct ds_finding *f;
 	size_t i, j, *rank, nmore;
-	char s[96];
 
 	if ((rank = calloc(in->ndev ? in->ndev : 1, sizeof(*rank))) == NULL)
 		return -ENOMEM;
@@ -1021,16 +1040,10 @@ rows_load_dlat(const struct ds_triage_in *in, struct ds_findings *out)
 		if (j < in->ndev)
 			continue;	/* shown on another disk */
 		v = (double)l->bytes / in->window_s;
-		snprintf(s, sizeof(s), "%d %s", l->pid, l->comm);
-		if ((f = add(out, DS_TR_INFO, "load", s, v, "bytes/s")) == NULL) {
+		if ((f = load_row(in, d, v, out)) == NULL) {
 			free(rank);
 			return -ENOMEM;
 		}
-		say(f->evidence, sizeof(f->evidence), "on %s: submitted %.0f%% "
-		    "of its block I/O (%s/s of %s/s), traced per device and "
-		    "process by dlat", d->name, l->total > 0 ?
-		    (double)l->bytes / (double)l->total * 100 : 0, HUMAN(v),
-		    HUMAN((double)l->total / in->window_s));
 		if (nmore > 0)
 			more(f->evidence, sizeof(f->evidence), "; the largest "
 			    "submitter to %zu more disk%s too", nmore,
@@ -1131,7 +1144,11 @@ rows_cache(const struct ds_triage_in *in, struct ds_findings *out)
 	n = top(in, cache_bps, CACHE_MIN_BPS, idx, TOP_N);
 	for (i = 0; i < n; i++) {
 		const struct ds_tr_proc *p = &in->proc[idx[i]];
+		const struct ds_tr_fds *fd = fds_of(in, p->pid);
 
+		/* rchar counts pipes, sockets and /dev/zero too. */
+		if (fd != NULL && fd->cached == 0)
+			continue;
 		subject(s, sizeof(s), p);
 		if ((f = add(out, DS_TR_INFO, "page-cache", s,
 		    p->rate.v[DS_WR_RCHAR], "bytes/s")) == NULL)
@@ -1146,10 +1163,11 @@ rows_cache(const struct ds_triage_in *in, struct ds_findings *out)
 		if ((f = add(out, DS_TR_INFO, "unreadable", "-",
 		    (double)in->procs_unreadable, "count")) == NULL)
 			return -ENOMEM;
-		say(f->evidence, sizeof(f->evidence), "the I/O of %zu processes "
+		say(f->evidence, sizeof(f->evidence), "the I/O of %zu %s "
 		    "could not be read (permission: without root, other users'; "
-		    "as root, another namespace's): their load is not counted",
-		    in->procs_unreadable);
+		    "as root, another namespace's): %s load is not counted",
+		    in->procs_unreadable, plural(in->procs_unreadable, "process",
+		    "processes"), plural(in->procs_unreadable, "its", "their"));
 		say(f->next, sizeof(f->next), "dwho -n 10 5 1");
 	}
 	if (in->fds_unreadable > 0) {
@@ -1157,8 +1175,10 @@ rows_cache(const struct ds_triage_in *in, struct ds_findings *out)
 		    (double)in->fds_unreadable, "count")) == NULL)
 			return -ENOMEM;
 		say(f->evidence, sizeof(f->evidence), "the open files of %zu "
-		    "processes could not be read: space they hold in deleted "
-		    "files is not counted", in->fds_unreadable);
+		    "%s could not be read: space %s hold%s in deleted files is "
+		    "not counted", in->fds_unreadable, plural(in->fds_unreadable,
+		    "process", "processes"), plural(in->fds_unreadable, "it",
+		    "they"), plural(in->fds_unreadable, "s", ""));
 		say(f->next, sizeof(f->next), "ddeleted -s");
 	}
 	return 0;
@@ -1180,14 +1200,30 @@ rows_tasks(const struct ds_triage_in *in, struct ds_findings *out)
 			max = in->blocked[i];
 	}
 	if (in->nblocked > 0 && max > 0) {
+		struct stalls st;
+
+		stalls_sum(in, &st);
 		mean = sum / (double)in->nblocked;
 		warn = in->ncpus > BLOCKED_WARN ? in->ncpus : BLOCKED_WARN;
-		if ((f = add(out, mean >= warn ? DS_TR_WARN : DS_TR_INFO,
-		    "procs-blocked", "-", mean, "count")) == NULL)
+		if ((f = add(out, mean >= warn && !uring_only(&st) ?
+		    DS_TR_WARN : DS_TR_INFO, "procs-blocked", "-", mean,
+		    "count")) == NULL)
 			return -ENOMEM;
-		say(f->evidence, sizeof(f->evidence), "%.1f tasks in "
-		    "uninterruptible sleep on average, %u at most, over %zu "
-		    "samples (vmstat's b)", mean, max, in->nblocked);
+		say(f->evidence, sizeof(f->evidence), "%.1f tasks in an I/O "
+		    "wait on average, %u at most, over %zu samples (vmstat's b: "
+		    "the kernel's iowait tasks, in D or in io_uring's wait in "
+		    "S)", mean, max, in->nblocked);
+		if (in->nlooks > 0)
+			more(f->evidence, sizeof(f->evidence), "; at %zu looks "
+			    "on average %.1f in block I/O, %.1f waiting for a "
+			    "slot, %.1f in io_uring with no disk I/O, %.1f "
+			    "held by the dirty limit, %.1f on network or FUSE "
+			    "files", in->nlooks, (double)st.disk /
+			    (double)in->nlooks, (double)st.tag /
+			    (double)in->nlooks, (double)st.uring /
+			    (double)in->nlooks, (double)st.dirty /
+			    (double)in->nlooks, (double)st.netfs /
+			    (double)in->nlooks);
 		say(f->next, sizeof(f->next), "dwho -s %%iodelay -n 10 5 1");
 	}
 	if (in->have_iowait) {
@@ -1221,10 +1257,12 @@ row_held(const struct ds_tr_fs *fs, struct ds_findings *out)
 	    DS_TR_WARN : DS_TR_INFO, "deleted-held", fs->mount,
 	    (double)fs->held, "bytes")) == NULL)
 		return -ENOMEM;
-	say(f->evidence, sizeof(f->evidence), "%s held by %llu deleted "
-	    "file(s) of %llu process(es) (%.1f%% of the fs; df counts it, du "
-	    "cannot):", HUMAN(fs->held), (unsigned long long)fs->held_files,
-	    (unsigned long long)fs->held_procs, share * 100);
+	say(f->evidence, sizeof(f->evidence), "%s held by %llu deleted %s of "
+	    "%llu %s (%.1f%% of the fs; df counts it, du cannot):",
+	    HUMAN(fs->held), (unsigned long long)fs->held_files,
+	    plural(fs->held_files, "file", "files"),
+	    (unsigned long long)fs->held_procs, plural(fs->held_procs,
+	    "process", "processes"), share * 100);
 	for (i = 0; i < fs->nholder && i < TOP_N; i++) {
 		const struct ds_tr_holder *h = &fs->holder[i];
 
@@ -1283,6 +1321,552 @@ fs_rows(const struct ds_triage_in *in, struct ds_findings *out)
 		}
 		if (row_held(fs, out) < 0)
 			return -ENOMEM;
+	}
+	return 0;
+}
+
+static const char *state_phrase(const char *finding);
+
+/* Bytes a second a process wrote (dirtied), 0 unknown. */
+static double
+xw(const struct ds_tr_proc *p)
+{
+	return (p->rate.have & (1u << DS_WR_WRITE)) ? p->rate.v[DS_WR_WRITE] : 0;
+}
+
+/* ---- Stalls that are not a disk's ------------------------------------- */
+
+/*
+ * An io_uring wait is on a disk only when its process did block I/O in
+ * the window and some disk had a request in flight at that look: a ring
+ * waiting on a pipe or a socket counts as iowait too (Linux 6.5+).
+ */
+static int
+uring_idle(const struct ds_triage_in *in, const struct ds_tr_task *t)
+{
+	const struct ds_tr_proc *p = proc_of(in, t->pid);
+
+	if (in->look_inflight != NULL && t->look < in->nlooks &&
+	    in->look_inflight[t->look] == 0)
+		return 1;
+	return p != NULL && block_bps(&p->rate) < URING_IDLE_BPS;
+}
+
+/* A user thread in a page-cache wait whose files are all on a netfs. */
+static const struct ds_tr_fds *
+on_netfs(const struct ds_triage_in *in, const struct ds_tr_task *t)
+{
+	const struct ds_tr_fds *f;
+
+	if (t->kthread)
+		return NULL;
+	f = fds_of(in, t->pid);
+	if (f == NULL || f->netfs == NULL)
+		return NULL;
+	if (t->wait == DS_WAIT_FUSE || t->wait == DS_WAIT_NFS ||
+	    t->wait == DS_WAIT_CIFS || (t->wait == DS_WAIT_BLOCK &&
+	    f->netfs_only))
+		return f;
+	return NULL;
+}
+
+
+/* Counts per look, so that "looks" counts each look once. */
+static void
+count_look(size_t *looks, unsigned int *last, unsigned int look)
+{
+	if (*last != look + 1) {
+		(*looks)++;
+		*last = look + 1;
+	}
+}
+
+static void
+stalls_sum(const struct ds_triage_in *in, struct stalls *s)
+{
+	unsigned int l_any = 0, l_tag = 0, l_uring = 0, l_dirty = 0,
+	    l_netfs = 0;
+	const struct ds_tr_fds *nf;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	/* The tasks come in look order. */
+	for (i = 0; i < in->ntask; i++) {
+		const struct ds_tr_task *t = &in->task[i];
+
+		if (t->wait == DS_WAIT_NONE || t->wait == DS_WAIT_OTHER)
+			continue;
+		count_look(&s->looks, &l_any, t->look);
+		if ((nf = on_netfs(in, t)) != NULL) {
+			s->netfs++;
+			count_look(&s->netfs_looks, &l_netfs, t->look);
+			if (s->netfs_top == NULL) {
+				s->netfs_top = t;
+				s->netfs_fds = nf;
+			}
+		} else if (t->wait == DS_WAIT_URING && uring_idle(in, t)) {
+			s->uring++;
+			count_look(&s->uring_looks, &l_uring, t->look);
+			if (s->uring_top == NULL)
+				s->uring_top = t;
+		} else if (t->wait == DS_WAIT_DIRTY) {
+			s->dirty++;
+			count_look(&s->dirty_looks, &l_dirty, t->look);
+			if (s->dirty_top == NULL)
+				s->dirty_top = t;
+		} else if (t->wait == DS_WAIT_FUSE || t->wait == DS_WAIT_NFS ||
+		    t->wait == DS_WAIT_CIFS) {
+			/* A kernel thread serving a loop device's file. */
+			s->disk++;
+		} else {
+			s->disk++;
+			if (t->wait == DS_WAIT_TAG) {
+				s->tag++;
+				count_look(&s->tag_looks, &l_tag, t->look);
+			}
+		}
+	}
+}
+
+/*
+ * The io pressure is io_uring's idle waits alone: nearly every stalled
+ * thread we saw sat in io_uring with nothing on a disk.
+ */
+static int
+uring_only(const struct stalls *s)
+{
+	size_t other = s->disk + s->dirty + s->netfs;
+
+	return s->uring > 0 && (double)other <= URING_OTHER * (double)(s->uring +
+	    other);
+}
+
+static int
+uring_only_in(const struct ds_triage_in *in)
+{
+	struct stalls s;
+
+	stalls_sum(in, &s);
+	return uring_only(&s);
+}
+
+static int
+row_uring(const struct ds_triage_in *in, const struct stalls *s,
+    struct ds_findings *out)
+{
+	const struct ds_tr_task *t = s->uring_top;
+	struct ds_finding *f;
+	char subj[96];
+	int kv[2] = { 0, 0 };
+
+	if (t == NULL)
+		return 0;
+	snprintf(subj, sizeof(subj), "%d %s", t->pid, comm_of(in, t));
+	if ((f = add(out, DS_TR_INFO, "io-uring-wait", subj,
+	    (double)s->uring / (double)(in->nlooks ? in->nlooks : 1),
+	    "count")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "threads waited in io_uring "
+	    "(wchan io_cqring_wait) with no block I/O of theirs in flight in "
+	    "%zu of %zu looks: since Linux 6.5 the kernel counts an io_uring "
+	    "completion wait as iowait, so PSI io, iowait and procs_blocked "
+	    "rise with no disk involved", s->uring_looks, in->nlooks);
+	if (in->kernel != NULL && sscanf(in->kernel, "%d.%d", &kv[0],
+	    &kv[1]) == 2 && (kv[0] > 6 || (kv[0] == 6 && kv[1] >= 15)))
+		more(f->evidence, sizeof(f->evidence), "; the application can "
+		    "opt out with IORING_ENTER_NO_IOWAIT (this kernel, %s, has "
+		    "it)", in->kernel);
+	else
+		more(f->evidence, sizeof(f->evidence), "; an application can "
+		    "opt out with IORING_ENTER_NO_IOWAIT from Linux 6.15%s%s%s",
+		    in->kernel ? " (this kernel is " : "",
+		    in->kernel ? in->kernel : "", in->kernel ? ")" : "");
+	say(f->next, sizeof(f->next), "dwho -s %%iodelay -n 10 5 1");
+	return 0;
+}
+
+static int
+row_netfs(const struct ds_triage_in *in, const struct stalls *s,
+    struct ds_findings *out)
+{
+	const struct ds_tr_task *t = s->netfs_top;
+	struct ds_finding *f;
+
+	if (t == NULL || s->netfs_looks * 2 < s->looks)
+		return 0;
+	if ((f = add(out, held_up(in) ? DS_TR_WARN : DS_TR_INFO, "netfs-wait",
+	    s->netfs_fds->netfs, (double)s->netfs / (double)in->nlooks,
+	    "count")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "tasks waited on files of this "
+	    "%s mount in %zu of %zu looks (%d %s, wchan class %s): real I/O, of "
+	    "a mount, not of a local disk", s->netfs_fds->netfs_type ?
+	    s->netfs_fds->netfs_type : "network", s->netfs_looks, in->nlooks,
+	    t->pid, comm_of(in, t), ds_wait_name((enum ds_wait)t->wait));
+	say(f->next, sizeof(f->next), "dwho -s %%iodelay -n 10 5 1");
+	return 0;
+}
+
+/* Thread-looks of s's tasks among pids (a cgroup's). */
+static size_t
+stalled_in(const struct ds_triage_in *in, const int *pids, size_t npids,
+    size_t *looks)
+{
+	unsigned int last = 0;
+	size_t i, k, n = 0;
+
+	*looks = 0;
+	for (i = 0; i < in->ntask; i++) {
+		const struct ds_tr_task *t = &in->task[i];
+
+		if (t->wait == DS_WAIT_NONE || t->wait == DS_WAIT_OTHER)
+			continue;
+		for (k = 0; k < npids && pids[k] != t->pid; k++)
+			;
+		if (k == npids)
+			continue;
+		n++;
+		count_look(looks, &last, t->look);
+	}
+	return n;
+}
+
+static const char *const lim_v2[4] = { "rbps", "wbps", "riops", "wiops" };
+static const char *const lim_v1[4] = { "read_bps_device", "write_bps_device",
+    "read_iops_device", "write_iops_device" };
+static const char *const lim_what[4] = { "bytes/s read", "bytes/s written",
+    "reads/s", "writes/s" };
+
+/* The limit l is held at: its index, or -1. */
+static int
+held_limit(const struct ds_tr_iolim *l)
+{
+	double best = 0, r;
+	int k, at = -1;
+
+	if (!l->have_rate)
+		return -1;
+	for (k = 0; k < 4; k++) {
+		if (l->lim[k] == UINT64_MAX || l->lim[k] == 0)
+			continue;
+		r = l->rate[k] / (double)l->lim[k];
+		if (r >= LIMIT_FRAC && r > best) {
+			best = r;
+			at = k;
+		}
+	}
+	return at;
+}
+
+/* The process of pids with the most block I/O, or NULL. */
+static const struct ds_tr_proc *
+top_of(const struct ds_triage_in *in, const int *pids, size_t npids)
+{
+	const struct ds_tr_proc *best = NULL, *p;
+	size_t k;
+
+	for (k = 0; k < npids; k++)
+		if ((p = proc_of(in, pids[k])) != NULL && (best == NULL ||
+		    block_bps(&p->rate) > block_bps(&best->rate)))
+			best = p;
+	return best;
+}
+
+/* The state a device's row gives it, "device-ok" when it did no I/O. */
+static const char *
+dev_finding(const struct ds_findings *out, const char *disk)
+{
+	size_t i, k;
+
+	for (i = 0; disk != NULL && i < out->n; i++)
+		for (k = 0; k < NDEV_ORDER; k++)
+			if (strcmp(out->f[i].finding, dev_order[k]) == 0 &&
+			    strcmp(out->f[i].subject, disk) == 0)
+				return dev_order[k];
+	return "device-ok";
+}
+
+static int
+row_cglimit(const struct ds_triage_in *in, const struct ds_tr_iolim *l,
+    int k, struct ds_findings *out)
+{
+	const struct ds_tr_dev *d = NULL;
+	const char *state = dev_finding(out, l->disk);
+	struct ds_finding *f;
+	size_t i, n, looks, shown = 0;
+
+	for (i = 0; l->disk != NULL && i < in->ndev; i++)
+		if (strcmp(in->dev[i].name, l->disk) == 0)
+			d = &in->dev[i];
+	n = stalled_in(in, l->pids, l->npids, &looks);
+	if ((f = add(out, held_up(in) || looks * 2 >= in->nlooks ? DS_TR_WARN :
+	    DS_TR_INFO, "cgroup-limit", l->cgroup, l->rate[k],
+	    k < 2 ? "bytes/s" : "count")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "held at its own limit on %s: "
+	    "%s=%llu (%s), %.1f %s in the window", l->disk ? l->disk : "?",
+	    l->v1 ? lim_v1[k] : lim_v2[k], (unsigned long long)l->lim[k],
+	    l->v1 ? "blkio.throttle" : "io.max", l->rate[k], lim_what[k]);
+	for (i = 0; i < l->npids && shown < TOP_N; i++) {
+		const struct ds_tr_proc *p = proc_of(in, l->pids[i]);
+
+		if (p == NULL)
+			continue;
+		more(f->evidence, sizeof(f->evidence), "%s%d %s", shown ? ", " :
+		    "; its tasks ", p->pid, p->comm ? p->comm : "?");
+		shown++;
+	}
+	if (l->npids > shown && shown > 0)
+		more(f->evidence, sizeof(f->evidence), " and %zu more",
+		    l->npids - shown);
+	if (n > 0)
+		more(f->evidence, sizeof(f->evidence), " waited in %zu of %zu "
+		    "looks", looks, in->nlooks);
+	if (d != NULL && (strcmp(state, "device-ok") == 0 ||
+	    strcmp(state, "busy") == 0 || strcmp(state, "sync-writes") == 0))
+		more(f->evidence, sizeof(f->evidence), "; %s has headroom "
+		    "(%%util %.1f, aqu-sz %.2f): the wait is the limit's, not "
+		    "the disk's", d->name, xv(&d->x, DS_X_UTIL),
+		    xv(&d->x, DS_X_AQUSZ));
+	else if (d != NULL)
+		more(f->evidence, sizeof(f->evidence), "; %s is %s too",
+		    d->name, state_phrase(state));
+	say(f->next, sizeof(f->next), "dwho -g 5 1");
+	return 0;
+}
+
+static int
+rows_cglimit(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	size_t i;
+	int k, e;
+
+	for (i = 0; i < in->niolim; i++)
+		if ((k = held_limit(&in->iolim[i])) >= 0 &&
+		    (e = row_cglimit(in, &in->iolim[i], k, out)) < 0)
+			return e;
+	return 0;
+}
+
+/* The limit a disk's cgroup is held at, for its load row. */
+static const struct ds_tr_iolim *
+limit_on(const struct ds_triage_in *in, const char *disk)
+{
+	size_t i;
+
+	for (i = 0; i < in->niolim; i++)
+		if (in->iolim[i].disk != NULL &&
+		    strcmp(in->iolim[i].disk, disk) == 0 &&
+		    held_limit(&in->iolim[i]) >= 0)
+			return &in->iolim[i];
+	return NULL;
+}
+
+/* "vm.dirty_bytes 16777216" or "vm.dirty_ratio 20%". */
+static void
+dirty_setting(char *b, size_t size, uint64_t bytes, uint64_t ratio,
+    const char *what)
+{
+	if (bytes > 0)
+		snprintf(b, size, "vm.dirty_%sbytes %llu", what,
+		    (unsigned long long)bytes);
+	else
+		snprintf(b, size, "vm.dirty_%sratio %llu%%", what,
+		    (unsigned long long)ratio);
+}
+
+/* The writer the dirty limit holds: the stalled one that dirties most. */
+static const struct ds_tr_proc *
+dirtier(const struct ds_triage_in *in)
+{
+	const struct ds_tr_proc *best = NULL, *p;
+	size_t i;
+
+	for (i = 0; i < in->ntask; i++) {
+		if (in->task[i].wait != DS_WAIT_DIRTY ||
+		    (p = proc_of(in, in->task[i].pid)) == NULL)
+			continue;
+		if (best == NULL || xw(p) > xw(best))
+			best = p;
+	}
+	return best;
+}
+
+static int
+row_dirty(const struct ds_triage_in *in, const struct stalls *s,
+    struct ds_findings *out)
+{
+	const struct ds_tr_dirty *dy = &in->dirty;
+	const struct ds_tr_proc *p;
+	struct ds_finding *f;
+	char subj[96], lim[64], bg[64];
+
+	if (s->dirty_looks == 0 || (double)s->dirty_looks < DIRTY_LOOKS *
+	    (double)in->nlooks)
+		return 0;
+	p = dirtier(in);
+	if (p != NULL)
+		snprintf(subj, sizeof(subj), "%d %s", p->pid,
+		    p->comm ? p->comm : "?");
+	else
+		snprintf(subj, sizeof(subj), "%d %s", s->dirty_top->pid,
+		    comm_of(in, s->dirty_top));
+	if ((f = add(out, DS_TR_WARN, "dirty-throttled", subj,
+	    p != NULL ? xw(p) : NAN, "bytes/s")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "held by the dirty-page limit: "
+	    "in balance_dirty_pages in %zu of %zu looks", s->dirty_looks,
+	    in->nlooks);
+	if (dy->have) {
+		dirty_setting(lim, sizeof(lim), dy->bytes, dy->ratio, "");
+		dirty_setting(bg, sizeof(bg), dy->bg_bytes, dy->bg_ratio,
+		    "background_");
+		more(f->evidence, sizeof(f->evidence), "; dirty + writeback "
+		    "%s against the kernel's limit of %s (%s; %s)",
+		    HUMAN(dy->dirty + dy->writeback), HUMAN(dy->thresh), lim, bg);
+	}
+	if (p != NULL)
+		more(f->evidence, sizeof(f->evidence), "; it dirties %s/s, the "
+		    "flusher writes back %s/s: it waits for the disk because of "
+		    "the limit; write less or sync in larger batches, or raise "
+		    "the limit", HUMAN(xw(p)), HUMAN(dy->written_bps));
+	say(f->next, sizeof(f->next), "dwho -s kB_wr/s -n 10 5 1");
+	return 0;
+}
+
+/* The disks' reads, bytes a second. */
+static double
+disk_reads(const struct ds_triage_in *in)
+{
+	double v = 0;
+	size_t i;
+
+	for (i = 0; i < in->ndev; i++)
+		v += xv(&in->dev[i].x, DS_X_RKBS) * 1024;
+	return v;
+}
+
+/* A memory cgroup that thrashes: at its limit, refaulting. */
+static int
+thrashing(const struct ds_tr_memcg *m)
+{
+	return m->have_refault && m->refault_bps >= THRASH_MIN_BPS &&
+	    m->limit > 0 && (double)m->usage >= THRASH_USE * (double)m->limit;
+}
+
+static int
+row_thrash(const struct ds_triage_in *in, const struct ds_tr_memcg *m,
+    struct ds_findings *out)
+{
+	double reads = disk_reads(in), share;
+	struct ds_finding *f;
+	enum ds_tr_sev sev;
+
+	share = reads > 0 ? m->refault_bps / reads : 0;
+	if (share > 1)
+		share = 1;
+	sev = share >= THRASH_SHARE || (m->have_psi &&
+	    m->psi_some >= PSI_INFO) || (in->mem.have &&
+	    in->mem.some >= PSI_INFO) ? DS_TR_WARN : DS_TR_INFO;
+	if (in->mem.have && in->mem.full >= PSI_CRIT_FULL)
+		sev = DS_TR_CRIT;
+	if ((f = add(out, sev, "memory-thrash", m->cgroup, m->refault_bps,
+	    "bytes/s")) == NULL)
+		return -ENOMEM;
+	say(f->evidence, sizeof(f->evidence), "at its memory limit of %s (%s), "
+	    "using %s: it refaulted %s/s of what it had to drop, %.0f%% of the "
+	    "disks' reads", HUMAN(m->limit), m->v1 ? "memory.limit_in_bytes" :
+	    "memory.max", HUMAN(m->usage), HUMAN(m->refault_bps), share * 100);
+	if (m->have_psi)
+		more(f->evidence, sizeof(f->evidence), "; its memory pressure "
+		    "some %.1f%%", m->psi_some);
+	if (m->failcnt > 0)
+		more(f->evidence, sizeof(f->evidence), "; the limit hit %llu "
+		    "times", (unsigned long long)m->failcnt);
+	more(f->evidence, sizeof(f->evidence), ": the disk serves what memory "
+	    "could not keep; raise the limit or shrink the working set");
+	say(f->next, sizeof(f->next), "dpsi -r memory 10 1");
+	return 0;
+}
+
+static int
+rows_thrash(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < in->nmemcg; i++)
+		if (thrashing(&in->memcg[i]) &&
+		    (e = row_thrash(in, &in->memcg[i], out)) < 0)
+			return e;
+	return 0;
+}
+
+static const struct ds_tr_err *
+err_of(const struct ds_triage_in *in, const char *disk)
+{
+	size_t i;
+
+	for (i = 0; i < in->nerr; i++)
+		if (strcmp(in->err[i].disk, disk) == 0 &&
+		    (in->err[i].count > 0 || in->err[i].scsi_ioerr > 0 ||
+		    in->err[i].scsi_iotmo > 0))
+			return &in->err[i];
+	return NULL;
+}
+
+static int
+rows_errors(const struct ds_triage_in *in, struct ds_findings *out)
+{
+	struct ds_finding *f;
+	size_t i;
+
+	for (i = 0; i < in->nerr; i++) {
+		const struct ds_tr_err *e = &in->err[i];
+
+		if (err_of(in, e->disk) != e)
+			continue;
+		if ((f = add(out, DS_TR_CRIT, "io-errors", e->disk,
+		    (double)(e->count > 0 ? e->count : e->scsi_ioerr +
+		    e->scsi_iotmo), "count")) == NULL)
+			return -ENOMEM;
+		if (e->count > 0) {
+			say(f->evidence, sizeof(f->evidence), "%llu I/O %s in "
+			    "the kernel log in the window, the first '%s'",
+			    (unsigned long long)e->count,
+			    plural(e->count, "error", "errors"),
+			    e->kind ? e->kind : "I/O error");
+			if (e->have_sector)
+				more(f->evidence, sizeof(f->evidence), " at "
+				    "sector %llu", (unsigned long long)e->sector);
+			if (e->op != NULL && *e->op != '\0')
+				more(f->evidence, sizeof(f->evidence), " (%s)",
+				    e->op);
+			if (e->suppressed > 0)
+				more(f->evidence, sizeof(f->evidence), "; %llu "
+				    "more messages suppressed by the log's rate "
+				    "limit", (unsigned long long)e->suppressed);
+		} else
+			say(f->evidence, sizeof(f->evidence), "no message in "
+			    "the kernel log");
+		if (e->scsi_ioerr > 0 || e->scsi_iotmo > 0)
+			more(f->evidence, sizeof(f->evidence), "; SCSI "
+			    "ioerr_cnt +%llu, iotmo_cnt +%llu",
+			    (unsigned long long)e->scsi_ioerr,
+			    (unsigned long long)e->scsi_iotmo);
+		more(f->evidence, sizeof(f->evidence), ": the disk fails "
+		    "requests; a failing disk is slow as well, so its latency "
+		    "says nothing of its load");
+		say(f->next, sizeof(f->next), "dxstat -y 1 5 %s", e->disk);
+	}
+	if (in->err_why != NULL) {
+		if ((f = add(out, DS_TR_INFO, "unreadable", "kmsg", NAN,
+		    "count")) == NULL)
+			return -ENOMEM;
+		say(f->evidence, sizeof(f->evidence), "the kernel log could not "
+		    "be read (%s): I/O errors were not looked for",
+		    in->err_why);
+		say(f->next, sizeof(f->next), "dtriage");
 	}
 	return 0;
 }
@@ -1346,34 +1930,89 @@ state_phrase(const char *finding)
 	return finding;
 }
 
-/* The sentence of the verdict row, from the rows already made. */
-static void
+/* A memory-thrash row whose refaults are most of the disks' reads. */
+static const struct ds_finding *
+thrash_cause(const struct ds_triage_in *in, const struct ds_findings *fs)
+{
+	double reads = disk_reads(in);
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		if (strcmp(fs->f[i].finding, "memory-thrash") == 0 &&
+		    reads > 0 && fs->f[i].value >= THRASH_CAUSE * reads)
+			return &fs->f[i];
+	return NULL;
+}
+
+/*
+ * The sentence of the verdict row, from the rows already made, and the
+ * row it rests on (its subject and next are the verdict's), or NULL.
+ * A cause that is not a disk's comes before the disk's state: a
+ * failing disk, memory that makes the reads, a cgroup's own limit, the
+ * dirty limit, a network mount, io_uring's idle waits.
+ */
+static const struct ds_finding *
 verdict_text(const struct ds_triage_in *in, const struct ds_findings *fs,
     char *e, size_t size)
 {
-	const struct ds_finding *d = worst_dev(fs), *l, *s, *f;
+	const struct ds_finding *d = worst_dev(fs), *c, *l, *s, *f;
 
-	if (d != NULL && strcmp(d->finding, "saturated") == 0)
+	if ((c = first_of(fs, "io-errors")) != NULL)
+		say(e, size, "the disk is the problem: %s is failing (%.0f I/O "
+		    "%s in the window)", c->subject, c->value,
+		    c->value == 1 ? "error" : "errors");
+	else if ((c = thrash_cause(in, fs)) != NULL)
+		say(e, size, "memory is the cause: cgroup %s thrashes at its "
+		    "memory limit and its refaults are the disks' reads; %s is "
+		    "the symptom", c->subject, d != NULL ? d->subject :
+		    "the disk");
+	else if (d != NULL && strcmp(d->finding, "saturated") == 0) {
+		c = d;
 		say(e, size, "the disk is the problem: %s is saturated %s",
 		    d->subject, strncmp(d->evidence, "by latency", 10) == 0 ?
 		    "(latency and queue well above its quiet time)" :
 		    "at its request limit (requests wait for a slot)");
-	else if (d != NULL && strcmp(d->finding, "sync-writes") == 0)
+	} else if ((c = first_of(fs, "cgroup-limit")) != NULL &&
+	    c->sev >= DS_TR_WARN)
+		say(e, size, "not the disk: tasks of cgroup %s are held at "
+		    "their own I/O limit (%.*s)", c->subject,
+		    (int)strcspn(c->evidence + strlen("held at its own limit "),
+		    ";"), c->evidence + strlen("held at its own limit "));
+	else if ((c = first_of(fs, "dirty-throttled")) != NULL)
+		say(e, size, "writers are held by the dirty-page limit: %s "
+		    "dirties faster than %s writes back", c->subject,
+		    d != NULL ? d->subject : "the disk");
+	else if ((c = first_of(fs, "memory-thrash")) != NULL &&
+	    c->sev >= DS_TR_WARN)
+		say(e, size, "memory: cgroup %s thrashes at its memory limit; "
+		    "its refaults are part of the disks' reads", c->subject);
+	else if (d != NULL && strcmp(d->finding, "sync-writes") == 0) {
+		c = d;
 		say(e, size, "the disk is healthy: writes to %s follow an "
 		    "application commit pattern (small synchronous writes); "
 		    "batch them", d->subject);
-	else if (d != NULL && held_up(in))
+	} else if ((c = first_of(fs, "netfs-wait")) != NULL)
+		say(e, size, "not a local disk: tasks stall on I/O of the "
+		    "mount %s", c->subject);
+	else if (uring_only_in(in) && (c = first_of(fs, "io-uring-wait")) !=
+	    NULL)
+		say(e, size, "no disk holds anything up: the I/O pressure "
+		    "(some %.1f%%) is io_uring waiting with no block I/O in "
+		    "flight (%s)", in->io.have ? in->io.some : 0, c->subject);
+	else if (d != NULL && held_up(in)) {
+		c = d;
 		say(e, size, "I/O holds tasks up%s; %s is %s, not shown to be "
 		    "saturated", in->io.have ? "" : " (PSI unknown)", d->subject,
 		    state_phrase(d->finding));
-	else if (in->io.have && held_up(in))
+	} else if (in->io.have && held_up(in))
 		say(e, size, "tasks stall on I/O (some %.1f%%) with no device "
 		    "busy: look at the sufferers and at memory", in->io.some);
-	else if (d != NULL)
+	else if (d != NULL) {
+		c = d;
 		say(e, size, "the disk is not the problem: %s is %s but nothing "
 		    "waits on it (io some %.1f%%)", d->subject,
 		    state_phrase(d->finding), in->io.some);
-	else
+	} else
 		say(e, size, "the disk holds nothing up%s", in->io.have ? "" :
 		    " that the figures show (PSI unknown)");
 	if ((l = load_of(fs, d)) != NULL)
@@ -1385,6 +2024,7 @@ verdict_text(const struct ds_triage_in *in, const struct ds_findings *fs,
 	if ((f = first_of(fs, "deleted-held")) != NULL)
 		more(e, size, "; %s held by deleted files on %s",
 		    HUMAN(f->value), f->subject);
+	return c;
 }
 
 static int
@@ -1417,22 +2057,23 @@ static int
 verdict(const struct ds_triage_in *in, struct ds_findings *out)
 {
 	struct ds_finding v, *f;
-	const struct ds_finding *d;
+	const struct ds_finding *d, *c;
 	size_t i;
 
 	sort_rows(out, 0);
 	memset(&v, 0, sizeof(v));
 	v.sev = out->worst;
 	v.finding = "verdict";
-	d = worst_dev(out);
-	snprintf(v.subject, sizeof(v.subject), "%s", d != NULL &&
-	    d->sev >= DS_TR_WARN ? d->subject : "-");
 	v.value = in->io.have ? in->io.some / 100 : NAN;
 	v.unit = "ratio";
-	verdict_text(in, out, v.evidence, sizeof(v.evidence));
-	/* The device's command when it is among the worst, it says most. */
-	snprintf(v.next, sizeof(v.next), "%s", d != NULL && d->sev == v.sev ?
-	    d->next : v.sev >= DS_TR_WARN && out->n > 0 ? out->f[0].next :
+	c = verdict_text(in, out, v.evidence, sizeof(v.evidence));
+	d = c != NULL ? c : worst_dev(out);
+	snprintf(v.subject, sizeof(v.subject), "%s", d != NULL &&
+	    d->sev >= DS_TR_WARN ? d->subject : "-");
+	/* The cause's command: it says most. */
+	snprintf(v.next, sizeof(v.next), "%s", d != NULL && (d->sev == v.sev ||
+	    (c != NULL && c->sev >= DS_TR_WARN)) ? d->next :
+	    v.sev >= DS_TR_WARN && out->n > 0 ? out->f[0].next :
 	    "dpsi -r io 10 1");
 	if (add(out, v.sev, "verdict", "-", 0, "ratio") == NULL)
 		return -ENOMEM;
@@ -1446,11 +2087,17 @@ verdict(const struct ds_triage_in *in, struct ds_findings *out)
 int
 ds_triage(const struct ds_triage_in *in, struct ds_findings *out)
 {
+	struct stalls st;
 	int e;
 
 	out->n = 0;
 	out->worst = DS_TR_OK;
+	stalls_sum(in, &st);
 	if ((e = psi_rows(in, out)) < 0 || (e = dev_rows(in, out)) < 0 ||
+	    (e = rows_errors(in, out)) < 0 || (e = rows_cglimit(in, out)) < 0 ||
+	    (e = rows_thrash(in, out)) < 0 || (e = row_dirty(in, &st, out)) < 0 ||
+	    (e = row_netfs(in, &st, out)) < 0 ||
+	    (e = row_uring(in, &st, out)) < 0 ||
 	    (e = rows_load(in, out)) < 0 || (e = rows_suffer(in, out)) < 0 ||
 	    (e = rows_cache(in, out)) < 0 || (e = rows_tasks(in, out)) < 0 ||
 	    (e = fs_rows(in, out)) < 0 || (e = verdict(in, out)) < 0)
