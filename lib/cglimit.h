@@ -91,6 +91,54 @@ int ds_iolimit_rate(const struct ds_iolimit *a, const struct ds_iolimit *b,
     double secs, double rate[DS_LIM_N]);
 void ds_iolimits_free(struct ds_iolimits *s);
 
+/* have_refault bits. */
+#define DS_REFAULT_FILE	1u
+#define DS_REFAULT_ANON	2u
+/* have_events bits. */
+#define DS_MEMEV_MAX	1u
+#define DS_MEMEV_OOM	2u
+#define DS_MEMEV_HIGH	4u
+#define DS_MEMEV_OOM_KILL 8u
+
+struct ds_memcg {		/* a cgroup with a memory limit */
+	char *cgroup;
+	int v1;
+	uint64_t ino;
+	uint64_t limit;		/* bytes: memory.max, memory.limit_in_bytes;
+				   UINT64_MAX none (v2 with memory.high only) */
+	uint64_t high;		/* v2 memory.high; UINT64_MAX none */
+	uint64_t usage;		/* memory.current, memory.usage_in_bytes */
+	uint64_t refault_file, refault_anon;	/* memory.stat workingset_refault_file/_anon
+				   (v1: total_workingset_refault_*, hierarchical like v2);
+				   before 5.9 workingset_refault, file pages only */
+	int have_refault;	/* DS_REFAULT_FILE, DS_REFAULT_ANON */
+	uint64_t failcnt;	/* v1 memory.failcnt */
+	int have_failcnt;
+	uint64_t psi_some_us, psi_full_us;	/* v2 memory.pressure totals */
+	int have_psi;		/* bit (1 << DS_PSI_SOME), (1 << DS_PSI_FULL) */
+	uint64_t ev_max, ev_oom;	/* v2 memory.events "max N", "oom N" */
+	uint64_t ev_high, ev_oom_kill;	/* "high N", "oom_kill N" (4.13+) */
+	int have_events;	/* DS_MEMEV_* */
+};
+struct ds_memcgs {
+	struct ds_memcg *m;	/* sorted by cgroup, v2 first */
+	size_t n, cap;
+	size_t bad;		/* malformed values */
+	unsigned int hier;	/* DS_CG_V2, DS_CG_V1 */
+	size_t skipped;
+	int truncated;
+};
+/*
+ * Every cgroup whose memory limit (or v2 memory.high) is set, v2 and
+ * v1.  A limit of 2^62 bytes or more is none (v1 prints PAGE_COUNTER_MAX
+ * pages as 9223372036854771712).  Replaces out; errors as
+ * ds_iolimits_read.
+ */
+int ds_memcgs_read(const struct ds_root *r, struct ds_memcgs *out);
+const struct ds_memcg *ds_memcgs_find(const struct ds_memcgs *s,
+    const char *cgroup, int v1);
+void ds_memcgs_free(struct ds_memcgs *s);
+
 /*
  * A process's cgroup for a controller, "blkio"/"io" or "memory": the v1
  * line of that controller when a v1 hierarchy has it, else the v2 "0::"
@@ -121,6 +169,14 @@ int ds_blkio_limit_parse(const char *text, int k, struct ds_iolimits *cg);
  */
 int ds_blkio_rwstat_parse(const char *text, int bytes, struct ds_iolimits *cg);
 
+/* A limit's text: "max" or >= 2^62 is none (UINT64_MAX).  -EINVAL. */
+int ds_memlimit_parse(const char *text, uint64_t *out);
+/* memory.stat's refaults (v1: the total_ keys) into m; -EINVAL for a
+   bad value of those keys (the others are not looked at). */
+int ds_memstat_parse(const char *text, int v1, struct ds_memcg *m);
+/* memory.events into m; -EINVAL for a bad value of the keys read. */
+int ds_memevents_parse(const char *text, struct ds_memcg *m);
+
 /*
  * Where a controller's hierarchies are mounted, below the root: the v2
  * mount when it is there and has v2ctl enabled (or cannot say), the v1
@@ -149,8 +205,10 @@ int ds_cgfile_read(int dirfd, const char *name, struct ds_buf *b);
  */
 int ds_cgtext_line(const char **p, char *buf, size_t size);
 
-/* The same reader with a bound on the cgroups each walk reads. */
+/* The same readers with a bound on the cgroups each walk reads. */
 int ds_iolimits_read_max(const struct ds_root *r, struct ds_iolimits *out,
+    size_t max);
+int ds_memcgs_read_max(const struct ds_root *r, struct ds_memcgs *out,
     size_t max);
 
 #endif
