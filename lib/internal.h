@@ -1233,5 +1233,6 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
     const struct ds_lat *h);
 
 #include "cglimit.h"
+#include "dirty.h"
 
 #endif
