@@ -1234,5 +1234,7 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 
 #include "stall.h"
 #include "kmsg.h"
+#include "cglimit.h"
+#include "dirty.h"
 
 #endif
