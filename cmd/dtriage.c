@@ -6,8 +6,13 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 
 #include "util/util.h"
+#include "cglimit.h"
+#include "dirty.h"
+#include "kmsg.h"
+#include "stall.h"
 
 static const struct ds_col cols[] = {
 	{ "severity", DS_T_STR, DS_P_LABEL, "severity", NULL, 0, 0, 0 },
@@ -34,6 +39,9 @@ static const struct ds_col table_cols[] = {
 
 #define TICK_NS 100000000ull	/* in_flight and procs_blocked: 10 a second */
 #define WINDOW_MAX 3600u	/* seconds: samples stay bounded */
+#define LOOK_TICKS 10		/* a look at the stalled threads: 1 a second */
+#define LOOK_TASKS 65536	/* threads kept over all the looks */
+#define LOOK_SPACE 20		/* a look's time: at most 1/20 of the window */
 
 struct sample {
 	struct ds_diskstats ds;
@@ -61,6 +69,22 @@ struct tr {
 	int have_base;
 	struct ds_tr_dlat dl;	/* dlat's tracing, when it could start */
 	struct ds_tr_lat *lat;	/* per bd entry */
+	/* The looks at stalled threads: tasks, and in flight at each. */
+	struct ds_stalls st;
+	struct ds_tr_task *task;
+	size_t ntask, taskcap;
+	uint32_t *look_fl;
+	size_t nlooks, lookcap;
+	uint64_t look_next;	/* CLOCK_BOOTTIME of the next look allowed */
+	uint64_t mono0_us, mono1_us;	/* the window, the kernel log's clock */
+	uint64_t *scsi0;	/* per disk: ioerr_cnt, iotmo_cnt at the start */
+	/* Limits and pages read at the start and the end of the window. */
+	struct ds_iolimits lim[2];
+	struct ds_memcgs mem[2];
+	struct ds_dirty dirty[2];
+	int have_dirty[2];
+	struct ds_ioerrs ioerr;
+	char kernel[128];
 	struct ds_buf buf, scratch;
 	struct ds_writer w;
 };
@@ -94,6 +118,11 @@ take(struct tr *x, struct sample *s)
 	s->mem_ok = ds_psi_read(&x->t.r, "proc/pressure/memory", &x->scratch,
 	    &s->mem) == 0;
 	s->ps_ok = ds_procstat_read(&x->t.r, &x->scratch, &s->ps) == 0;
+	/* Unreadable limits and pages are judged as absent. */
+	(void)ds_iolimits_read(&x->t.r, &x->lim[s - x->s]);
+	(void)ds_memcgs_read(&x->t.r, &x->mem[s - x->s]);
+	x->have_dirty[s - x->s] = ds_dirty_read(&x->t.r, &x->scratch,
+	    &x->dirty[s - x->s]) == 0;
 	if ((e = ds_procs_read(&x->t.r, fl, NULL, 0, NULL, NULL, &s->pr)) < 0)
 		tool_errc(1, e, "%s", tool_path(&x->t, s->pr.failed ?
 		    s->pr.failed : "proc"));
@@ -108,11 +137,62 @@ lat_dev(struct tr *x, size_t i, struct ds_tr_load *load)
 }
 
 /* One tick: each disk's in_flight, and the blocked tasks. */
+/*
+ * A look at the threads in an I/O wait (D, and io_uring's wait in S)
+ * when the kernel counts some.  A look reads every thread's stat: on a
+ * host of many threads the looks are spaced so as to take at most 5%
+ * of the window.
+ */
 static void
-tick(struct tr *x)
+look(struct tr *x, uint32_t inflight)
+{
+	uint64_t t0 = ds_boottime_ns(), t1;
+	size_t i;
+	void *p;
+
+	if (t0 < x->look_next)
+		return;
+	if (ds_stalls_scan(&x->t.r, 1, &x->scratch, &x->st) < 0)
+		return;
+	t1 = ds_boottime_ns();
+	x->look_next = t1 + LOOK_SPACE * (t1 - t0);
+	if (x->nlooks == x->lookcap) {
+		x->lookcap = x->lookcap ? x->lookcap * 2 : 16;
+		if ((p = realloc(x->look_fl, x->lookcap * sizeof(*x->look_fl))) ==
+		    NULL)
+			tool_errc(1, -ENOMEM, "looks");
+		x->look_fl = p;
+	}
+	x->look_fl[x->nlooks] = inflight;
+	for (i = 0; i < x->st.n && x->ntask < LOOK_TASKS; i++) {
+		const struct ds_stall *t = &x->st.t[i];
+		struct ds_tr_task *k;
+
+		if (x->ntask == x->taskcap) {
+			x->taskcap = x->taskcap ? x->taskcap * 2 : 64;
+			if ((p = realloc(x->task, x->taskcap *
+			    sizeof(*x->task))) == NULL)
+				tool_errc(1, -ENOMEM, "looks");
+			x->task = p;
+		}
+		k = &x->task[x->ntask++];
+		memset(k, 0, sizeof(*k));
+		k->pid = t->pid;
+		k->tid = t->tid;
+		k->wait = t->wait;
+		k->kthread = t->kthread;
+		k->look = (unsigned int)x->nlooks;
+		memcpy(k->comm, t->comm, sizeof(k->comm));
+	}
+	x->nlooks++;
+}
+
+static void
+tick(struct tr *x, int looking)
 {
 	struct ds_procstat ps;
 	const struct ds_disk *d;
+	uint32_t sum = 0;
 	size_t i;
 
 	if (x->nfl >= x->nmax)
@@ -123,13 +203,28 @@ tick(struct tr *x)
 			x->fl[i * x->nmax + x->nfl] = d != NULL &&
 			    d->v[DS_IN_FLIGHT] <= UINT32_MAX ?
 			    (uint32_t)d->v[DS_IN_FLIGHT] : 0;
+			sum += x->fl[i * x->nmax + x->nfl];
 		}
 		x->nfl++;
 	}
 	if (ds_procstat_read(&x->t.r, &x->scratch, &ps) == 0 &&
-	    (ps.have & DS_PS_BLOCKED) && x->nblocked < x->nmax)
+	    (ps.have & DS_PS_BLOCKED) && x->nblocked < x->nmax) {
 		x->blocked[x->nblocked++] = ps.procs_blocked > UINT32_MAX ?
 		    UINT32_MAX : (uint32_t)ps.procs_blocked;
+		if (looking && ps.procs_blocked > 0)
+			look(x, sum);
+	}
+}
+
+static void scsi_counters(struct tr *x, struct ds_tr_err *err);
+
+static uint64_t
+mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /*
@@ -139,7 +234,7 @@ tick(struct tr *x)
 static void
 sample_window(struct tr *x)
 {
-	uint64_t end, next;
+	uint64_t end, next, n;
 	int e;
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
@@ -153,24 +248,28 @@ sample_window(struct tr *x)
 		tool_errc(1, -ENOMEM, "samples");
 	if (x->t.r.live && ds_tr_dlat_open(&x->t.r, &x->dl) < 0)
 		tool_errc(1, -ENOMEM, "block-latency tracing");
-	if (x->t.r.live)
+	if (x->t.r.live) {
 		take(x, &x->s[0]);
+		scsi_counters(x, NULL);
+	}
+	x->mono0_us = mono_us();
 	end = ds_boottime_ns() + (x->t.r.live ? x->window_ns : 0);
-	for (next = ds_boottime_ns(); !tool_stop && next < end;
-	    next += TICK_NS) {
-		tick(x);
+	for (next = ds_boottime_ns(), n = 0; !tool_stop && next < end;
+	    next += TICK_NS, n++) {
+		tick(x, n % LOOK_TICKS == LOOK_TICKS / 2 || next + TICK_NS >= end);
 		ds_tr_dlat_tend(&x->dl);
 		while (!tool_stop && ds_sleep_until(next + TICK_NS < end ?
 		    next + TICK_NS : end) == -EINTR)
 			;
 	}
 	/* Interrupted: the window so far is judged, shorter. */
+	x->mono1_us = mono_us();
 	if (x->t.r.live)
 		ds_tr_dlat_close(&x->t.r, &x->dl);
 	take(x, &x->s[1]);
 	if (x->t.r.live)
 		return;
-	tick(x);
+	tick(x, 1);
 	/* Since boot: CPU time from zero. */
 	x->s[0].ps.have = DS_PS_CPU;
 	x->s[0].ps.ncpu_fields = DS_CPU_N;
@@ -246,6 +345,328 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 	d->virt = ds_tr_virtual(&x->t.r, name, &x->scratch);
 	d->base = x->have_base ? ds_base_find(&x->base, name) : NULL;
 	d->lat = lat_dev(x, i, &d->load);
+}
+
+/*
+ * SCSI's error counters of every disk: at the window's start into
+ * x->scsi0, and at its end as increments into err (UINT64_MAX: none).
+ */
+static void
+scsi_counters(struct tr *x, struct ds_tr_err *err)
+{
+	uint64_t ioerr, iotmo;
+	size_t i;
+
+	if (err == NULL && (x->scsi0 = calloc(x->bd.n ? 2 * x->bd.n : 1,
+	    sizeof(*x->scsi0))) == NULL)
+		tool_errc(1, -ENOMEM, "counters");
+	for (i = 0; i < x->bd.n; i++) {
+		if (ds_scsi_errcnt(&x->t.r, x->bd.name[i], &x->scratch, &ioerr,
+		    &iotmo) < 0)
+			ioerr = iotmo = UINT64_MAX;
+		if (err == NULL) {
+			x->scsi0[2 * i] = ioerr;
+			x->scsi0[2 * i + 1] = iotmo;
+		} else if (x->scsi0 != NULL && ioerr != UINT64_MAX &&
+		    x->scsi0[2 * i] != UINT64_MAX) {
+			err[i].scsi_ioerr = ioerr >= x->scsi0[2 * i] ?
+			    ioerr - x->scsi0[2 * i] : 0;
+			err[i].scsi_iotmo = iotmo >= x->scsi0[2 * i + 1] ?
+			    iotmo - x->scsi0[2 * i + 1] : 0;
+		}
+	}
+}
+
+/* The whole disk a name in the kernel log is, or of which it is a part. */
+static ssize_t
+disk_of(const struct ds_blockdevs *bd, const char *dev)
+{
+	const char *rest;
+	size_t i, l;
+
+	for (i = 0; i < bd->n; i++) {
+		l = strlen(bd->name[i]);
+		if (strncmp(dev, bd->name[i], l) != 0)
+			continue;
+		rest = dev + l;
+		if (*rest == '\0')
+			return (ssize_t)i;
+		/* sda1 of sda, nvme0n1p1 of nvme0n1. */
+		if (*rest == 'p')
+			rest++;
+		if (*rest != '\0' && strspn(rest, "0123456789") == strlen(rest))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/*
+ * The kernel log's block I/O errors of the window, per disk (a captured
+ * tree: all its log holds), with SCSI's counters.  Live and refused,
+ * in->err_why says so.
+ */
+static struct ds_tr_err *
+errors(struct tr *x, struct ds_triage_in *in)
+{
+	struct ds_tr_err *err;
+	ssize_t k;
+	size_t i;
+	int e;
+
+	if ((err = calloc(x->bd.n ? x->bd.n : 1, sizeof(*err))) == NULL)
+		tool_errc(1, -ENOMEM, "errors");
+	for (i = 0; i < x->bd.n; i++)
+		err[i].disk = x->bd.name[i];
+	e = ds_kmsg_ioerrs(&x->t.r, x->t.r.live ? x->mono0_us : 0,
+	    x->t.r.live ? x->mono1_us : UINT64_MAX, &x->ioerr);
+	if (e == -EACCES || e == -EPERM)
+		in->err_why = x->t.r.live ? "reading /dev/kmsg needs "
+		    "CAP_SYSLOG, or kernel.dmesg_restrict 0" : NULL;
+	else if (e < 0 && x->t.r.live)
+		in->err_why = "/dev/kmsg could not be read";
+	for (i = 0; e == 0 && i < x->ioerr.n; i++) {
+		const struct ds_ioerr *o = &x->ioerr.e[i];
+
+		if ((k = disk_of(&x->bd, o->dev)) < 0)
+			continue;
+		if (err[k].count == 0) {
+			err[k].sector = o->sector;
+			err[k].have_sector = o->have_sector;
+			err[k].op = o->op;
+			err[k].kind = o->kind;
+		}
+		err[k].count += o->count;
+		err[k].suppressed += o->suppressed;
+	}
+	if (x->t.r.live)
+		scsi_counters(x, err);
+	in->err = err;
+	in->nerr = x->bd.n;
+	return err;
+}
+
+/* A filesystem whose I/O is a network's or a FUSE daemon's. */
+static int
+netfs_type(const char *fstype)
+{
+	static const char *const t[] = { "nfs", "nfs4", "cifs", "smb3",
+	    "ceph", "9p", "afs", "lustre", "glusterfs", "fuse" };
+	size_t i;
+
+	if (strncmp(fstype, "fuse.", 5) == 0)
+		return 1;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(fstype, t[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* What pid holds open, with the network or FUSE mount of its files. */
+static int
+fds_of(struct tr *x, const struct ds_mounts *ms, int pid, struct ds_tr_fds *f)
+{
+	struct ds_procfds p;
+	size_t i, k, net = 0;
+
+	if (ds_procfds_read(&x->t.r, pid, &p) < 0 || p.denied)
+		return -1;
+	memset(f, 0, sizeof(*f));
+	f->pid = pid;
+	f->uring = p.uring;
+	f->cached = p.cached;
+	f->other = p.other;
+	for (i = 0; i < p.ndev; i++)
+		for (k = 0; k < ms->n; k++) {
+			const struct ds_mount *m = &ms->m[k];
+
+			if (m->major != p.dev[i].major ||
+			    m->minor != p.dev[i].minor || !netfs_type(m->fstype))
+				continue;
+			if (f->netfs == NULL) {
+				f->netfs = m->mnt;
+				f->netfs_type = m->fstype;
+			}
+			net++;
+			break;
+		}
+	f->netfs_only = p.ndev > 0 && net == p.ndev && !p.more_devs;
+	return 0;
+}
+
+static int
+has_pid(const struct ds_tr_fds *f, size_t n, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (f[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The descriptors of the processes the judgement may name: the user
+ * threads seen stalled, and the readers that may be page-cache ones.
+ */
+#define FDS_MAX 256
+static struct ds_tr_fds *
+fds(struct tr *x, struct ds_triage_in *in, const struct ds_mounts *ms)
+{
+	struct ds_tr_fds *f;
+	size_t i, n = 0;
+
+	if (!x->t.r.live ||
+	    (f = calloc(FDS_MAX, sizeof(*f))) == NULL)
+		return NULL;
+	for (i = 0; i < x->ntask && n < FDS_MAX; i++)
+		if (!x->task[i].kthread && !has_pid(f, n, x->task[i].pid) &&
+		    fds_of(x, ms, x->task[i].pid, &f[n]) == 0)
+			n++;
+	for (i = 0; i < in->nproc && n < FDS_MAX; i++) {
+		const struct ds_who_rate *r = &in->proc[i].rate;
+
+		if ((r->have & (1u << DS_WR_RCHAR)) &&
+		    r->v[DS_WR_RCHAR] >= 1048576 && !in->proc[i].kthread &&
+		    !has_pid(f, n, in->proc[i].pid) &&
+		    fds_of(x, ms, in->proc[i].pid, &f[n]) == 0)
+			n++;
+	}
+	in->fds = f;
+	in->nfds = n;
+	return f;
+}
+
+/* The disk of a device number, or NULL. */
+static const char *
+disk_name(struct tr *x, unsigned int major, unsigned int minor)
+{
+	const struct ds_disk *d;
+	size_t i;
+
+	for (i = 0; i < x->bd.n; i++)
+		if ((d = ds_diskstats_find(&x->s[1].ds, x->bd.name[i], i)) !=
+		    NULL && d->major == major && d->minor == minor)
+			return x->bd.name[i];
+	return NULL;
+}
+
+/* The cgroups' I/O limits with their rates over the window. */
+static struct ds_tr_iolim *
+iolimits(struct tr *x, struct ds_triage_in *in, double secs)
+{
+	struct ds_tr_iolim *t;
+	size_t i, n = 0;
+	int k;
+
+	if ((t = calloc(x->lim[1].n ? x->lim[1].n : 1, sizeof(*t))) == NULL)
+		tool_errc(1, -ENOMEM, "limits");
+	for (i = 0; i < x->lim[1].n; i++) {
+		const struct ds_iolimit *b = &x->lim[1].l[i], *a;
+		struct ds_tr_iolim *o = &t[n];
+		double rate[DS_LIM_N];
+		int *pids;
+
+		o->cgroup = b->cgroup;
+		o->v1 = b->v1;
+		o->disk = disk_name(x, b->major, b->minor);
+		memcpy(o->lim, b->lim, sizeof(o->lim));
+		o->lat_target_us = b->lat_target_us;
+		o->have_lat = b->have_lat;
+		o->lat_avg_us = (double)b->lat_avg_us;
+		o->have_latstat = (b->have_latstat & DS_LATSTAT_AVG) != 0;
+		a = x->t.r.live ? ds_iolimits_find(&x->lim[0], b) : NULL;
+		if (a != NULL && secs > 0 &&
+		    ds_iolimit_rate(a, b, secs, rate) == 0) {
+			for (k = 0; k < DS_LIM_N; k++)
+				o->rate[k] = rate[k] < 0 ? 0 : rate[k];
+			o->have_rate = 1;
+		}
+		if (ds_cgroup_pids(&x->t.r, "blkio", b->v1, b->cgroup, &pids,
+		    &o->npids) == 0)
+			o->pids = pids;
+		n++;
+	}
+	in->iolim = t;
+	in->niolim = n;
+	return t;
+}
+
+/* The memory cgroups with their refaults over the window. */
+static struct ds_tr_memcg *
+memcgs(struct tr *x, struct ds_triage_in *in, double secs)
+{
+	uint64_t page = x->have_dirty[1] && x->dirty[1].page_size > 0 ?
+	    x->dirty[1].page_size : 4096;
+	struct ds_tr_memcg *t;
+	size_t i;
+	int *pids;
+
+	if ((t = calloc(x->mem[1].n ? x->mem[1].n : 1, sizeof(*t))) == NULL)
+		tool_errc(1, -ENOMEM, "memory cgroups");
+	for (i = 0; i < x->mem[1].n; i++) {
+		const struct ds_memcg *b = &x->mem[1].m[i], *a;
+		struct ds_tr_memcg *o = &t[i];
+
+		o->cgroup = b->cgroup;
+		o->v1 = b->v1;
+		o->limit = b->limit != UINT64_MAX ? b->limit : b->high;
+		o->usage = b->usage;
+		a = x->t.r.live ? ds_memcgs_find(&x->mem[0], b->cgroup,
+		    b->v1) : NULL;
+		if (a != NULL && a->ino == b->ino && secs > 0 &&
+		    a->have_refault && b->have_refault &&
+		    b->refault_file + b->refault_anon >=
+		    a->refault_file + a->refault_anon) {
+			o->refault_bps = (double)(b->refault_file +
+			    b->refault_anon - a->refault_file -
+			    a->refault_anon) * (double)page / secs;
+			o->have_refault = 1;
+		}
+		if (a != NULL && secs > 0 && (a->have_psi & b->have_psi &
+		    (1u << DS_PSI_SOME)) && b->psi_some_us >= a->psi_some_us) {
+			o->psi_some = (double)(b->psi_some_us - a->psi_some_us) /
+			    (secs * 1e4);
+			o->have_psi = 1;
+		}
+		if (a != NULL && a->have_failcnt && b->have_failcnt &&
+		    b->failcnt >= a->failcnt)
+			o->failcnt = b->failcnt - a->failcnt;
+		if (ds_cgroup_pids(&x->t.r, "memory", b->v1, b->cgroup, &pids,
+		    &o->npids) == 0)
+			o->pids = pids;
+	}
+	in->memcg = t;
+	in->nmemcg = x->mem[1].n;
+	return t;
+}
+
+/* Dirty pages at the window's end against their limit. */
+static void
+dirty(struct tr *x, struct ds_triage_in *in, double secs)
+{
+	const struct ds_dirty *a = &x->dirty[0], *b = &x->dirty[1];
+	double page = b->page_size > 0 ? (double)b->page_size : 4096;
+	struct ds_tr_dirty *o = &in->dirty;
+
+	if (!x->have_dirty[1])
+		return;
+	o->have = 1;
+	o->dirty = (double)b->nr_dirty * page;
+	o->writeback = (double)b->nr_writeback * page;
+	o->thresh = (double)b->thresh * page;
+	o->bg_thresh = (double)b->bg_thresh * page;
+	o->bytes = b->bytes;
+	o->ratio = b->ratio;
+	o->bg_bytes = b->bg_bytes;
+	o->bg_ratio = b->bg_ratio;
+	if (x->t.r.live && x->have_dirty[0] && secs > 0) {
+		if (b->nr_dirtied >= a->nr_dirtied)
+			o->dirtied_bps = (double)(b->nr_dirtied -
+			    a->nr_dirtied) * page / secs;
+		if (b->nr_written >= a->nr_written)
+			o->written_bps = (double)(b->nr_written -
+			    a->nr_written) * page / secs;
+	}
 }
 
 /* The block filesystems, each once, with their deleted-open space. */
@@ -357,6 +778,10 @@ judge(struct tr *x)
 	struct ds_findings f = { 0 };
 	struct ds_mounts ms = { 0 };
 	struct ds_deleted del = { 0 };
+	struct ds_tr_err *err;
+	struct ds_tr_fds *fd;
+	struct ds_tr_iolim *lim;
+	struct ds_tr_memcg *mem;
 	uint64_t ns = x->s[1].up - x->s[0].up;
 	long tck = sysconf(_SC_CLK_TCK);
 	double secs;
@@ -392,10 +817,39 @@ judge(struct tr *x)
 	in.procs_unreadable = x->s[1].pr.unreadable;
 	in.nfs = filesystems(x, &ms, &del, &in.fs);
 	in.fds_unreadable = del.denied;
+	in.task = x->task;
+	in.ntask = x->ntask;
+	in.nlooks = x->nlooks;
+	in.look_inflight = x->look_fl;
+	if (ds_kernel_release(&x->t.r, &x->scratch, x->kernel,
+	    sizeof(x->kernel)) == 0)
+		in.kernel = x->kernel;
+	err = errors(x, &in);
+	fd = fds(x, &in, &ms);
+	lim = iolimits(x, &in, x->t.r.live ? in.window_s : 0);
+	mem = memcgs(x, &in, x->t.r.live ? in.window_s : 0);
+	dirty(x, &in, x->t.r.live ? in.window_s : 0);
 	if ((e = ds_triage(&in, &f)) < 0)
 		tool_errc(1, e, "triage");
 	write_rows(x, &f);
 	e = ds_triage_exit(&f);
+	for (i = 0; i < in.niolim; i++)
+		free((void *)lim[i].pids);
+	for (i = 0; i < in.nmemcg; i++)
+		free((void *)mem[i].pids);
+	free(lim);
+	free(mem);
+	free(fd);
+	free(err);
+	for (i = 0; i < 2; i++) {
+		ds_iolimits_free(&x->lim[i]);
+		ds_memcgs_free(&x->mem[i]);
+	}
+	ds_ioerrs_free(&x->ioerr);
+	ds_stalls_free(&x->st);
+	free(x->task);
+	free(x->look_fl);
+	free(x->scsi0);
 	for (i = 0; i < in.nfs; i++)
 		free((void *)in.fs[i].holder);
 	free(in.fs);

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -829,5 +830,52 @@ ds_proc_cgroup_for(const char *text, const char *controller,
 	*path = v2p;
 	*len = (size_t)(v2e - v2p);
 	*v1 = 0;
+	return 0;
+}
+
+int
+ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
+    const char *cgroup, int **pids, size_t *n)
+{
+	struct ds_cgmounts m;
+	struct ds_buf b = { 0 };
+	char rel[8300];
+	const char *p;
+	uint64_t v;
+	size_t cap = 0;
+	int *a = NULL, *q, e;
+
+	*pids = NULL;
+	*n = 0;
+	if ((e = ds_cgmounts_find(r, ctl, ctl, &m)) < 0)
+		return e;
+	if ((v1 ? m.v1 : m.v2)[0] == '\0')
+		return -ENOENT;
+	if ((size_t)snprintf(rel, sizeof(rel), "%s/%s/cgroup.procs",
+	    v1 ? m.v1 : m.v2, cgroup) >= sizeof(rel))
+		return -ENAMETOOLONG;
+	if ((e = ds_read_file(r, rel, &b)) < 0) {
+		ds_buf_free(&b);
+		return e;
+	}
+	for (p = b.data; *p != '\0'; p += strcspn(p, "\n"), p += *p != '\0') {
+		const char *end;
+
+		if (ds_parse_u64(p, &end, &v) < 0 || (*end != '\n' &&
+		    *end != '\0') || v < 1 || v > INT_MAX)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((q = reallocarray(a, cap, sizeof(*a))) == NULL) {
+				free(a);
+				ds_buf_free(&b);
+				return -ENOMEM;
+			}
+			a = q;
+		}
+		a[(*n)++] = (int)v;
+	}
+	ds_buf_free(&b);
+	*pids = a;
 	return 0;
 }

@@ -145,6 +145,12 @@ void ds_memcgs_free(struct ds_memcgs *s);
  * path; *v1 says which.  text is proc/PID/cgroup; *path points into it,
  * *len bytes.  -ENOENT when neither, -EINVAL for another controller.
  */
+/*
+ * The processes of a cgroup (its cgroup.procs) in the hierarchy of
+ * controller ctl, v1 or the v2 one: *pids allocated (free it), *n.
+ */
+int ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
+    const char *cgroup, int **pids, size_t *n);
 int ds_proc_cgroup_for(const char *text, const char *controller,
     const char **path, size_t *len, int *v1);
 

@@ -1264,12 +1264,16 @@ struct ds_procstat {
 	unsigned int ncpu_fields;	/* how many it had (4 on 2.4, 10 now) */
 	unsigned int ncpus;	/* "cpuN" lines: online CPUs */
 	uint64_t procs_running;	/* tasks runnable now */
-	uint64_t procs_blocked;	/* tasks in uninterruptible I/O wait now */
+	uint64_t procs_blocked;	/* tasks in an I/O wait now (D, or io_uring's
+				   completion wait in S since Linux 6.5) */
 	unsigned int have;	/* DS_PS_* */
 };
 
 int ds_procstat_read(const struct ds_root *r, struct ds_buf *scratch,
     struct ds_procstat *s);
+/* The kernel's release (proc/sys/kernel/osrelease) into out; -EINVAL. */
+int ds_kernel_release(const struct ds_root *r, struct ds_buf *scratch,
+    char *out, size_t size);
 /*
  * The share of CPU time that was iowait between two reads, in percent:
  * the iowait increment over the sum of the increments of user to steal

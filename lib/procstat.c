@@ -141,3 +141,29 @@ ds_procstat_iowait(const struct ds_procstat *a, const struct ds_procstat *b,
 	*pct = (double)io * 100.0 / (double)total;
 	return 0;
 }
+
+int
+ds_kernel_release(const struct ds_root *r, struct ds_buf *scratch, char *out,
+    size_t size)
+{
+	size_t n;
+	int e;
+
+	if (size == 0)
+		return -EINVAL;
+	out[0] = '\0';
+	if ((e = ds_read_file(r, "proc/sys/kernel/osrelease", scratch)) < 0)
+		return e;
+	n = strcspn(scratch->data, "\n");
+	if (n == 0 || n >= size)
+		return -EINVAL;
+	memcpy(out, scratch->data, n);
+	out[n] = '\0';
+	/* A release is printable ASCII: anything else is not trusted. */
+	for (n = 0; out[n] != '\0'; n++)
+		if (out[n] <= ' ' || out[n] > '~') {
+			out[0] = '\0';
+			return -EINVAL;
+		}
+	return 0;
+}

@@ -1349,7 +1349,8 @@ uring_idle(const struct ds_triage_in *in, const struct ds_tr_task *t)
 	if (in->look_inflight != NULL && t->look < in->nlooks &&
 	    in->look_inflight[t->look] == 0)
 		return 1;
-	return p != NULL && block_bps(&p->rate) < URING_IDLE_BPS;
+	/* Not among the active processes: it moved nothing. */
+	return p == NULL || block_bps(&p->rate) < URING_IDLE_BPS;
 }
 
 /* A user thread in a page-cache wait whose files are all on a netfs. */
