@@ -1232,4 +1232,5 @@ void ds_blklat_row_lat(const struct ds_blklat_snap *s,
 int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
     const struct ds_lat *h);
 
+#include "devid.h"
 #endif
