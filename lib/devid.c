@@ -1,5 +1,5 @@
 /*
- * Device identity from sysfs.
+ * Device identity from sysfs, and the identities of a snapshot file.
  * The kernel name of a disk is only this boot's: device-mapper numbers
  * its devices in the order they were made, so a history kept by name
  * needs what the device is.  See ds_devid_read for the order.
@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,4 +131,154 @@ ds_devid_read(const struct ds_root *r, const char *name,
 			return 0;
 	}
 	return 0;
+}
+
+int
+ds_devid_name_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len >= DS_DISK_NAME_MAX)
+		return 0;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x21 || (unsigned char)s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+int
+ds_devid_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len >= DS_DEVID_MAX || s[0] == ' ' ||
+	    s[len - 1] == ' ')
+		return 0;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* "id NAME IDENTITY\n" appended to head. */
+static int
+line(struct ds_buf *head, const char *name, const char *id)
+{
+	size_t n = strlen(name), k = strlen(id);
+	char *p;
+	int e;
+
+	if ((e = ds_buf_reserve(head, 3 + n + 1 + k + 1)) < 0)
+		return e;
+	p = head->data + head->len;
+	memcpy(p, "id ", 3);
+	memcpy(p + 3, name, n);
+	p[3 + n] = ' ';
+	memcpy(p + 4 + n, id, k);
+	p[4 + n + k] = '\n';
+	head->len += 5 + n + k;
+	head->data[head->len] = '\0';
+	return 0;
+}
+
+int
+ds_snap_ids(const struct ds_root *r, struct ds_buf *head)
+{
+	struct ds_blockdevs bd = { 0 };
+	char id[DS_DEVID_MAX];
+	size_t i;
+	int e;
+
+	if ((e = ds_blockdevs_read(r, &bd)) < 0)
+		return e == -ENOMEM ? e : 0;
+	for (i = 0; i < bd.n; i++) {
+		const char *name = bd.name[i];
+
+		if (!ds_devid_name_ok(name, strlen(name)) ||
+		    ds_devid_read(r, name, id) < 0 || id[0] == '\0')
+			continue;
+		if (line(head, name, id) < 0) {
+			ds_blockdevs_free(&bd);
+			return -ENOMEM;
+		}
+	}
+	ds_blockdevs_free(&bd);
+	return 0;
+}
+
+int
+ds_devids_add(struct ds_devids *ids, const char *name, const char *id,
+    size_t len)
+{
+	struct ds_devid_ent *e;
+	int r;
+
+	if (strlen(name) >= DS_DISK_NAME_MAX)
+		return -EINVAL;
+	if (ids->n == ids->cap) {
+		size_t cap = ids->cap ? ids->cap * 2 : 16;
+
+		if ((e = realloc(ids->e, cap * sizeof(*e))) == NULL)
+			return -ENOMEM;
+		ids->e = e;
+		ids->cap = cap;
+	}
+	if ((r = ds_buf_reserve(&ids->pool, len + 1)) < 0)
+		return r;
+	e = &ids->e[ids->n++];
+	strcpy(e->name, name);
+	e->off = ids->pool.len;
+	memcpy(ids->pool.data + ids->pool.len, id, len);
+	ids->pool.len += len;
+	ids->pool.data[ids->pool.len++] = '\0';
+	return 0;
+}
+
+static int
+cmpent(const void *a, const void *b)
+{
+	return strcmp(((const struct ds_devid_ent *)a)->name,
+	    ((const struct ds_devid_ent *)b)->name);
+}
+
+int
+ds_devids_sort(struct ds_devids *ids)
+{
+	size_t i;
+
+	/* qsort(3) wants a valid array even for zero entries. */
+	if (ids->n < 2)
+		return 0;
+	qsort(ids->e, ids->n, sizeof(*ids->e), cmpent);
+	for (i = 1; i < ids->n; i++)
+		if (strcmp(ids->e[i - 1].name, ids->e[i].name) == 0)
+			return -EEXIST;
+	return 0;
+}
+
+const char *
+ds_devids_get(const struct ds_devids *ids, const char *name)
+{
+	size_t lo = 0, hi = ids->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ids->e[mid].name, name);
+
+		if (c == 0)
+			return ids->pool.data + ids->e[mid].off;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void
+ds_devids_free(struct ds_devids *ids)
+{
+	free(ids->e);
+	ds_buf_free(&ids->pool);
+	memset(ids, 0, sizeof(*ids));
 }

@@ -456,6 +456,7 @@ void ds_diskstats_free(struct ds_diskstats *s);
  *
  *	uptime 350735.47		(seconds since boot, CLOCK_BOOTTIME)
  *	time 1764470000.123		(optional: Unix time, seconds)
+ *	id sda wwid=naa.5000c500a1b2c3d4	(optional: what a disk is)
  *	   8       0 sda 1 2 3 ...	(the verbatim /proc/diskstats text)
  */
 struct ds_snap {
@@ -655,7 +656,8 @@ uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
 /*
  * dxstat -s: proc/diskstats verbatim into text, and into head the
  * snapshot's header lines (ds_snap_format; its time only on the live
- * system).  -errno with *rel the file that failed (NULL: the format).
+ * system), then an id line per whole disk whose identity sysfs gives.
+ * -errno with *rel the file that failed (NULL: the format).
  */
 int ds_snap_take(const struct ds_root *r, struct ds_buf *text,
     struct ds_buf *scratch, struct ds_buf *head, const char **rel);

@@ -1,9 +1,12 @@
 /*
  * Device identity: ds_devid_read on fixture trees shaped as sysfs is
  * (dm, NVMe, SCSI through symlinks, virtio, loop), its order and
- * escaping, the bounds, symlinks that point out of the root.
+ * escaping, the bounds, symlinks that point out of the root; then the
+ * id lines of a snapshot: written by ds_snap_take, read back by
+ * ds_snap_head_ids, and the malformed ones refused.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +114,8 @@ t_read(void)
 	is_str(idof("sdg"), "", "device -> ../../../../outside stays in the root");
 	is_str(idof("sdh"), "", "wwid -> an absolute path out of the root: "
 	    "taken inside it");
+	ok(ds_devid_ok(idof("vdb"), strlen(idof("vdb"))),
+	    "what is read is a valid id-line identity");
 
 	is_str(idof(""), "E22", "empty name: -EINVAL");
 	is_str(idof(".."), "E22", "\"..\": -EINVAL");
@@ -132,6 +137,151 @@ t_read(void)
 		skip("an unreadable attribute: -EACCES", "root reads anything");
 }
 
+static void
+t_checks(void)
+{
+	ok(ds_devid_name_ok("sda", 3), "name: sda");
+	ok(!ds_devid_name_ok("", 0), "name: empty");
+	ok(!ds_devid_name_ok("a b", 3), "name: a space");
+	ok(!ds_devid_name_ok("a\tb", 3), "name: a tab");
+	ok(!ds_devid_name_ok("a\001", 2), "name: a control byte");
+	ok(ds_devid_ok("wwid=t10.ATA QEMU", 17), "identity: inner space");
+	ok(!ds_devid_ok(" x", 2), "identity: leading space");
+	ok(!ds_devid_ok("x ", 2), "identity: trailing space");
+	ok(!ds_devid_ok("x\ty", 3), "identity: a tab");
+	ok(!ds_devid_ok("x\377", 2), "identity: a high byte");
+	ok(!ds_devid_ok("", 0), "identity: empty");
+}
+
+/* text parsed as a snapshot header: 0 or -errno; why into *why. */
+static int
+head(const char *text, struct ds_devids *ids, const char **why,
+    size_t *line)
+{
+	struct ds_buf w = { 0 };
+	struct ds_lines l;
+	struct ds_snap s;
+	char path[4096];
+	int fd, e;
+
+	tree_put("snap", text);
+	tree_path(path, sizeof(path), "snap");
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return -errno;
+	ds_lines_fd(&l, fd, &w);
+	memset(&s, 0, sizeof(s));
+	e = ds_snap_head_ids(&l, &s, ids);
+	*why = s.why;
+	*line = s.why_line;
+	if (e == 0) {
+		/* The counters follow, none taken for damage. */
+		e = ds_diskstats_fill(&l, &s.ds);
+		if (e == 0 && s.ds.bad != 0)
+			e = -EBADMSG;
+		ds_diskstats_free(&s.ds);
+	}
+	close(fd);
+	ds_buf_free(&w);
+	return e;
+}
+
+static void
+t_lines(void)
+{
+	struct ds_devids ids = { 0 };
+	const char *why;
+	size_t line;
+
+	is_int(head("uptime 10.00\nid sdb wwid=naa.2\nid sda serial=A B\n"
+	    "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids, &why, &line), 0,
+	    "id lines read, the counters after them");
+	is_int((int)ids.n, 2, "two identities");
+	is_str(ds_devids_get(&ids, "sda"), "serial=A B", "sda's, inner space kept");
+	is_str(ds_devids_get(&ids, "sdb"), "wwid=naa.2", "sdb's (sorted)");
+	ok(ds_devids_get(&ids, "sdc") == NULL, "none for sdc");
+	is_int(head("id sda  serial=X  \t\nuptime 10.00\n", &ids, &why, &line),
+	    0, "before uptime, with trailing blanks");
+	is_str(ds_devids_get(&ids, "sda"), "serial=X", "trailing blanks dropped");
+	is_int(head("uptime 10.00\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids,
+	    &why, &line), 0, "no id lines: valid");
+	is_int((int)ids.n, 0, "no identities (emptied from the last file)");
+
+	is_int(head("uptime 1\nid sda\n", &ids, &why, &line), -EINVAL,
+	    "id without identity refused");
+	is_str(why, "id line: no identity", "why");
+	is_int((int)line, 2, "on line 2");
+	is_int(head("uptime 1\nid sda x\001y\n", &ids, &why, &line), -EINVAL,
+	    "control byte refused");
+	is_str(why, "id line: identity too long or not printable", "why");
+	is_int(head("uptime 1\nid   \n", &ids, &why, &line), -EINVAL,
+	    "no name refused");
+	is_str(why, "id line: not a device name", "why");
+	is_int(head("uptime 1\nid sda a\nid sda b\n", &ids, &why, &line),
+	    -EINVAL, "a name twice refused when kept");
+	is_str(why, "id line: a device named twice", "why");
+	is_int(head("uptime 1\nid sda a\nid sda b\n", NULL, &why, &line), 0,
+	    "not kept: only each line checked");
+	is_int(head("id sda a\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids,
+	    &why, &line), -EINVAL, "still no uptime line: refused");
+	is_str(why, "no uptime line before the diskstats lines", "why");
+	{
+		char text[600];
+
+		memset(text, 'z', sizeof(text));
+		memcpy(text, "uptime 1\nid sda ", 16);
+		strcpy(text + 16 + DS_DEVID_MAX, "\n");
+		is_int(head(text, &ids, &why, &line), -EINVAL,
+		    "an identity of DS_DEVID_MAX bytes refused");
+	}
+	/* An id line among the counters is damage, as any other line. */
+	is_int(head("uptime 1\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\nid sda x\n",
+	    &ids, &why, &line), -EBADMSG, "id after the counters: damage");
+	ds_devids_free(&ids);
+}
+
+/* ds_snap_take on the tree: the header has the id lines, read back. */
+static void
+t_take(void)
+{
+	struct ds_buf text = { 0 }, scratch = { 0 }, hd = { 0 };
+	struct ds_devids ids = { 0 };
+	const char *rel, *why;
+	char *all;
+	size_t line;
+
+	tree_put("root/proc/uptime", "100.00 50.00\n");
+	tree_put("root/proc/diskstats", "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n"
+	    " 253 0 dm-0 1 2 3 4 5 6 7 8 9 10 11\n");
+	is_int(ds_snap_take(&r, &text, &scratch, &hd, &rel), 0, "ds_snap_take");
+	ok(strstr(hd.data, "uptime 100.000000000\n") == hd.data,
+	    "the uptime line first");
+	ok(strstr(hd.data, "\nid dm-0 dm-uuid=LVM-Q2kX7dG3aBcD\n") != NULL,
+	    "id line of dm-0");
+	ok(strstr(hd.data, "\nid sda wwid=naa.5000c500a1b2c3d4\n") != NULL,
+	    "id line of sda (through its links)");
+	ok(strstr(hd.data, "loop0") == NULL && strstr(hd.data, "zram0") == NULL,
+	    "none for loop0 and zram0");
+	ok(strstr(hd.data, "naa.outside") == NULL, "nothing from outside");
+	ok(strstr(hd.data, "id dm-0") < strstr(hd.data, "id sda"),
+	    "in name order");
+	if ((all = malloc(hd.len + text.len + 1)) == NULL)
+		exit(1);
+	memcpy(all, hd.data, hd.len);
+	memcpy(all + hd.len, text.data, text.len);
+	all[hd.len + text.len] = '\0';
+	is_int(head(all, &ids, &why, &line), 0,
+	    "the snapshot reads back, no damaged line");
+	is_str(ds_devids_get(&ids, "vdb"), "serial=ab\\x01c\\x5cd\\xffe f",
+	    "an escaped identity round trip");
+	is_str(ds_devids_get(&ids, "sdb"), "wwid=t10.ATA QEMU HARDDISK QM00001",
+	    "an identity with spaces round trip");
+	free(all);
+	ds_devids_free(&ids);
+	ds_buf_free(&text);
+	ds_buf_free(&scratch);
+	ds_buf_free(&hd);
+}
+
 int
 main(void)
 {
@@ -145,6 +295,9 @@ main(void)
 		return 1;
 	}
 	t_read();
+	t_checks();
+	t_lines();
+	t_take();
 	ds_root_close(&r);
 	tree_remove();
 	return tap_done();
