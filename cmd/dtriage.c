@@ -10,6 +10,7 @@
 
 #include "util/util.h"
 #include "cglimit.h"
+#include "devid.h"
 #include "dirty.h"
 #include "kmsg.h"
 #include "stall.h"
@@ -306,6 +307,21 @@ baseline(struct tr *x, struct ds_triage_in *in)
 	in->base_dir = DS_BASE_DIR;
 }
 
+/*
+ * The disk's history, found by what the disk is now: its name may have
+ * been another device's (dm-3 after a reboot).  An identity that cannot
+ * be read is unknown, which the baseline allows for.
+ */
+static const struct ds_base_dev *
+base_dev(struct tr *x, const char *name)
+{
+	char id[DS_DEVID_MAX];
+
+	if (ds_devid_read(&x->t.r, name, id) < 0)
+		id[0] = '\0';
+	return ds_base_find(&x->base, name, id);
+}
+
 /* One disk's row of input: the window's figures and its queue. */
 static void
 device(struct tr *x, size_t i, struct ds_tr_dev *d)
@@ -343,7 +359,7 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 	ds_queue_free(&q);
 	(void)ds_tr_queue_depth(&x->t.r, name, &x->scratch, &d->queue_depth);
 	d->virt = ds_tr_virtual(&x->t.r, name, &x->scratch);
-	d->base = x->have_base ? ds_base_find(&x->base, name) : NULL;
+	d->base = x->have_base ? base_dev(x, name) : NULL;
 	d->lat = lat_dev(x, i, &d->load);
 }
 

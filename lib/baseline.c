@@ -39,9 +39,14 @@ struct sfile {
 
 /* ---- Devices ----------------------------------------------------------- */
 
-/* The device's place, or where it would go (*found 0). */
+/*
+ * The place of the device name with identity id (NULL: the first of
+ * that name), or where it would go (*found 0).  Records are sorted by
+ * name, then identity, so one name's histories are side by side.
+ */
 static size_t
-dev_find(const struct ds_base *b, const char *name, int *found)
+dev_find(const struct ds_base *b, const char *name, const char *id,
+    int *found)
 {
 	size_t lo = 0, hi = b->n;
 
@@ -49,29 +54,30 @@ dev_find(const struct ds_base *b, const char *name, int *found)
 		size_t mid = lo + (hi - lo) / 2;
 		int c = strcmp(b->d[mid].name, name);
 
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
+		if (c == 0 && id != NULL)
+			c = strcmp(b->d[mid].id, id);
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	*found = 0;
+	*found = lo < b->n && strcmp(b->d[lo].name, name) == 0 &&
+	    (id == NULL || strcmp(b->d[lo].id, id) == 0);
 	return lo;
 }
 
+/* The record of name with identity id ("": unknown), made if new. */
 static struct ds_base_dev *
-dev_get(struct ds_base *b, const char *name)
+dev_get(struct ds_base *b, const char *name, const char *id)
 {
 	struct ds_base_dev *d;
+	char *copy;
 	size_t i;
 	int found;
 
 	if (strlen(name) >= DS_DISK_NAME_MAX)
 		return NULL;
-	i = dev_find(b, name, &found);
+	i = dev_find(b, name, id, &found);
 	if (found)
 		return &b->d[i];
 	if (b->n == b->cap) {
@@ -82,11 +88,14 @@ dev_get(struct ds_base *b, const char *name)
 		b->d = d;
 		b->cap = cap;
 	}
+	if ((copy = strdup(id)) == NULL)
+		return NULL;
 	memmove(&b->d[i + 1], &b->d[i], (b->n - i) * sizeof(*b->d));
 	b->n++;
 	d = &b->d[i];
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, name);
+	d->id = copy;
 	return d;
 }
 
@@ -102,14 +111,15 @@ cap32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-int
-ds_base_add(struct ds_base *b, const char *name, const struct ds_xstat *x,
-    const uint64_t d[DS_NCOUNTERS])
+/* ds_base_add for the device of identity id. */
+static int
+add_id(struct ds_base *b, const char *name, const char *id,
+    const struct ds_xstat *x, const uint64_t d[DS_NCOUNTERS])
 {
 	struct ds_base_dev *dev;
 	struct ds_base_iv *iv;
 
-	if ((dev = dev_get(b, name)) == NULL)
+	if ((dev = dev_get(b, name, id)) == NULL)
 		return strlen(name) >= DS_DISK_NAME_MAX ? -EINVAL : -ENOMEM;
 	dev->intervals++;
 	if (dev->niv < DS_BASE_KEEP) {
@@ -142,6 +152,13 @@ ds_base_add(struct ds_base *b, const char *name, const struct ds_xstat *x,
 	if (!((x->have >> DS_X_AQUSZ) & 1u))
 		iv->aqu = 3e38f;
 	return 0;
+}
+
+int
+ds_base_add(struct ds_base *b, const char *name, const struct ds_xstat *x,
+    const uint64_t d[DS_NCOUNTERS])
+{
+	return add_id(b, name, "", x, d);
 }
 
 /* ---- Medians and ceilings ---------------------------------------------- */
@@ -230,14 +247,34 @@ ds_base_finish(struct ds_base *b)
 	return 0;
 }
 
+/*
+ * A history recorded without identity ("") exists only when no file
+ * gave that name one: it may be any device's.  Otherwise the history
+ * is the identity's own; a device whose identity is unknown now takes
+ * its name's history only when there is one.
+ */
 const struct ds_base_dev *
-ds_base_find(const struct ds_base *b, const char *name)
+ds_base_find(const struct ds_base *b, const char *name, const char *id)
 {
 	size_t i;
 	int found;
 
-	i = dev_find(b, name, &found);
-	return found ? &b->d[i] : NULL;
+	if (id != NULL && *id != '\0') {
+		i = dev_find(b, name, id, &found);
+		if (found)
+			return &b->d[i];
+	}
+	i = dev_find(b, name, NULL, &found);
+	if (!found)
+		return NULL;
+	if (b->d[i].id[0] == '\0')
+		return &b->d[i];
+	if (id != NULL && *id != '\0')
+		return NULL;
+	/* Unknown now: one identity on record is it; two, neither. */
+	if (i + 1 < b->n && strcmp(b->d[i + 1].name, name) == 0)
+		return NULL;
+	return &b->d[i];
 }
 
 void
@@ -245,8 +282,10 @@ ds_base_free(struct ds_base *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		free(b->d[i].iv);
+		free(b->d[i].id);
+	}
 	free(b->d);
 	memset(b, 0, sizeof(*b));
 }
@@ -276,12 +315,13 @@ cmpfile(const void *a, const void *b)
 }
 
 /*
- * Open name in dir and read its snapshot header into s, l left at the
- * diskstats text.  The fd, or -errno (-EINVAL: not a snapshot).
+ * Open name in dir and read its snapshot header into s and its id lines
+ * into ids, l left at the diskstats text.  The fd, or -errno (-EINVAL:
+ * not a snapshot).
  */
 static int
 snap_open(int dirfd, const char *name, struct ds_lines *l,
-    struct ds_buf *window, struct ds_snap *s)
+    struct ds_buf *window, struct ds_snap *s, struct ds_devids *ids)
 {
 	int fd, e;
 
@@ -289,11 +329,110 @@ snap_open(int dirfd, const char *name, struct ds_lines *l,
 	if (fd < 0)
 		return -errno;
 	ds_lines_fd(l, fd, window);
-	if ((e = ds_snap_head(l, s)) < 0) {
+	if ((e = ds_snap_head_ids(l, s, ids)) < 0) {
 		close(fd);
 		return e;
 	}
 	return fd;
+}
+
+/* ---- Identities -------------------------------------------------------- */
+
+/* Per device name, the identities the directory's files record for it. */
+struct named {
+	char name[DS_DISK_NAME_MAX];
+	char *id;		/* the first recorded */
+	int many;		/* and another one */
+};
+
+struct namedset {
+	struct named *e;	/* sorted by name */
+	size_t n, cap;
+};
+
+static size_t
+named_find(const struct namedset *m, const char *name, int *found)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(m->e[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < m->n && strcmp(m->e[lo].name, name) == 0;
+	return lo;
+}
+
+/* A file records id for name.  0 or -ENOMEM. */
+static int
+named_add(struct namedset *m, const char *name, const char *id)
+{
+	struct named *e;
+	size_t i;
+	int found;
+
+	i = named_find(m, name, &found);
+	if (found) {
+		if (strcmp(m->e[i].id, id) != 0)
+			m->e[i].many = 1;
+		return 0;
+	}
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+
+		if ((e = realloc(m->e, cap * sizeof(*e))) == NULL)
+			return -ENOMEM;
+		m->e = e;
+		m->cap = cap;
+	}
+	memmove(&m->e[i + 1], &m->e[i], (m->n - i) * sizeof(*m->e));
+	e = &m->e[i];
+	/* Names of an id line are shorter than DS_DISK_NAME_MAX. */
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->many = 0;
+	if ((e->id = strdup(id)) == NULL) {
+		memmove(&m->e[i], &m->e[i + 1], (m->n - i) * sizeof(*m->e));
+		return -ENOMEM;
+	}
+	m->n++;
+	return 0;
+}
+
+static void
+named_free(struct namedset *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->e[i].id);
+	free(m->e);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * The identity of name in a file: the one it records; else, the file
+ * recording none, the one the directory records for that name, or ""
+ * when it records none (any device); NULL when it records several
+ * (which one the file saw cannot be told).
+ */
+static const char *
+file_id(const struct ds_devids *ids, const struct namedset *m,
+    const char *name)
+{
+	const char *id;
+	size_t i;
+	int found;
+
+	if ((id = ds_devids_get(ids, name)) != NULL)
+		return id;
+	i = named_find(m, name, &found);
+	if (!found)
+		return "";
+	return m->e[i].many ? NULL : m->e[i].id;
 }
 
 static void
@@ -303,25 +442,49 @@ skip(struct ds_base *b, const char *name)
 		snprintf(b->first_bad, sizeof(b->first_bad), "%s", name);
 }
 
-/* One directory entry: a regular file whose header is a snapshot's. */
+/* What listing the directory gathers besides the files. */
+struct listing {
+	ds_base_keep keep;
+	void *arg;
+	struct ds_buf window;
+	struct ds_devids ids;	/* one file's */
+	struct namedset named;	/* every file's, of the devices kept */
+};
+
+/*
+ * One directory entry: a regular file whose header is a snapshot's;
+ * the identities it records go into ls->named.
+ */
 static int
-list_one(int dirfd, const char *name, struct ds_buf *window, struct ds_base *b,
+list_one(int dirfd, const char *name, struct listing *ls, struct ds_base *b,
     struct sfile *f)
 {
 	struct ds_lines l;
 	struct ds_snap s;
 	struct stat st;
-	int fd;
+	size_t i;
+	int fd, e;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISREG(st.st_mode))
 		return 0;
 	memset(&s, 0, sizeof(s));
-	if ((fd = snap_open(dirfd, name, &l, window, &s)) < 0) {
+	if ((fd = snap_open(dirfd, name, &l, &ls->window, &s,
+	    &ls->ids)) < 0) {
+		if (fd == -ENOMEM)
+			return fd;
 		skip(b, name);
 		return 0;
 	}
 	close(fd);
+	for (i = 0; i < ls->ids.n; i++) {
+		const char *dev = ls->ids.e[i].name;
+
+		if ((ls->keep == NULL || ls->keep(dev, ls->arg)) &&
+		    (e = named_add(&ls->named, dev,
+		    ls->ids.pool.data + ls->ids.e[i].off)) < 0)
+			return e;
+	}
 	if ((f->name = strdup(name)) == NULL)
 		return -ENOMEM;
 	f->uptime_ns = s.uptime_ns;
@@ -333,7 +496,7 @@ list_one(int dirfd, const char *name, struct ds_buf *window, struct ds_base *b,
 }
 
 static int
-list_files(int dirfd, struct ds_buf *window, struct ds_base *b,
+list_files(int dirfd, struct listing *ls, struct ds_base *b,
     struct sfile **out, size_t *nout)
 {
 	struct sfile *f = NULL, *t;
@@ -362,7 +525,7 @@ list_files(int dirfd, struct ds_buf *window, struct ds_base *b,
 			}
 			f = t;
 		}
-		if ((e = list_one(dirfd, de->d_name, window, b, &f[n])) < 0)
+		if ((e = list_one(dirfd, de->d_name, ls, b, &f[n])) < 0)
 			break;
 		n += (size_t)e;
 		e = 0;
@@ -380,9 +543,10 @@ list_files(int dirfd, struct ds_buf *window, struct ds_base *b,
 
 /* ---- Pairing ----------------------------------------------------------- */
 
-/* The kept devices of one file. */
+/* The kept devices of one file, and the identities it records. */
 struct sample {
 	struct ds_diskstats ds;
+	struct ds_devids ids;
 	uint64_t uptime_ns, time_ns;
 };
 
@@ -398,7 +562,7 @@ sample_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
 
 	memset(&sn, 0, sizeof(sn));
 	ds->n = ds->bad = ds->first_bad = 0;
-	if ((fd = snap_open(dirfd, f->name, &l, window, &sn)) < 0)
+	if ((fd = snap_open(dirfd, f->name, &l, window, &sn, &s->ids)) < 0)
 		return fd;
 	s->uptime_ns = sn.uptime_ns;
 	s->time_ns = sn.time_ns;
@@ -439,10 +603,12 @@ same_series(const struct sample *prev, const struct sample *cur)
 }
 
 static int
-pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
+pair(const struct sample *prev, const struct sample *cur,
+    const struct namedset *named, struct ds_base *b)
 {
 	uint64_t d[DS_NCOUNTERS], itv = cur->uptime_ns - prev->uptime_ns;
 	const struct ds_disk *p;
+	const char *ip, *ic;
 	struct ds_xstat x;
 	uint32_t have;
 	size_t i;
@@ -455,8 +621,15 @@ pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
 		/* A device that appeared: its counters start here. */
 		if ((p = ds_diskstats_find(&prev->ds, c->name, i)) == NULL)
 			continue;
+		/* The name was another device's, or may have been. */
+		ip = file_id(&prev->ids, named, c->name);
+		ic = file_id(&cur->ids, named, c->name);
+		if (ip == NULL || ic == NULL || strcmp(ip, ic) != 0) {
+			b->id_split++;
+			continue;
+		}
 		if (ds_disk_delta(p, c, d, &have) == DS_DELTA_RESET) {
-			struct ds_base_dev *dv = dev_get(b, c->name);
+			struct ds_base_dev *dv = dev_get(b, c->name, ic);
 
 			if (dv == NULL)
 				return -ENOMEM;
@@ -464,7 +637,7 @@ pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
 			continue;
 		}
 		ds_xstat_compute(d, have, itv, &x);
-		if ((e = ds_base_add(b, c->name, &x, d)) < 0 && e != -EINVAL)
+		if ((e = add_id(b, c->name, ic, &x, d)) < 0 && e != -EINVAL)
 			return e;
 	}
 	return 0;
@@ -472,7 +645,7 @@ pair(const struct sample *prev, const struct sample *cur, struct ds_base *b)
 
 static int
 pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
-    void *arg, struct ds_base *b)
+    void *arg, const struct namedset *named, struct ds_base *b)
 {
 	struct sample s[2];
 	struct ds_buf window = { 0 };
@@ -496,13 +669,15 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 		b->last_ns = s[cur].time_ns;
 		if (!have_prev || !same_series(&s[!cur], &s[cur]))
 			b->series++;
-		else if ((e = pair(&s[!cur], &s[cur], b)) < 0)
+		else if ((e = pair(&s[!cur], &s[cur], named, b)) < 0)
 			break;
 		have_prev = 1;
 		cur = !cur;
 	}
 	ds_diskstats_free(&s[0].ds);
 	ds_diskstats_free(&s[1].ds);
+	ds_devids_free(&s[0].ids);
+	ds_devids_free(&s[1].ids);
 	ds_buf_free(&window);
 	return e;
 }
@@ -511,20 +686,24 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 static int
 ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
 {
-	struct ds_buf window = { 0 };
+	struct listing ls;
 	struct sfile *f = NULL;
 	size_t n = 0;
 	int e;
 
 	ds_base_free(out);
-	e = list_files(dirfd, &window, out, &f, &n);
-	ds_buf_free(&window);
-	if (e < 0)
-		return e;
+	memset(&ls, 0, sizeof(ls));
+	ls.keep = keep;
+	ls.arg = arg;
+	e = list_files(dirfd, &ls, out, &f, &n);
+	ds_buf_free(&ls.window);
+	ds_devids_free(&ls.ids);
 	/* Listing counted the files that are no snapshot; pairing recounts. */
-	if ((e = pair_files(dirfd, f, n, keep, arg, out)) == 0)
+	if (e == 0 && (e = pair_files(dirfd, f, n, keep, arg, &ls.named,
+	    out)) == 0)
 		e = ds_base_finish(out);
 	files_free(f, n);
+	named_free(&ls.named);
 	return e;
 }
 

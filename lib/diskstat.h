@@ -461,6 +461,7 @@ void ds_diskstats_free(struct ds_diskstats *s);
  *
  *	uptime 350735.47		(seconds since boot, CLOCK_BOOTTIME)
  *	time 1764470000.123		(optional: Unix time, seconds)
+ *	id sda wwid=naa.5000c500a1b2c3d4	(optional: what a disk is)
  *	   8       0 sda 1 2 3 ...	(the verbatim /proc/diskstats text)
  */
 struct ds_snap {
@@ -495,6 +496,7 @@ struct ds_base_iv {
 
 struct ds_base_dev {
 	char name[DS_DISK_NAME_MAX];
+	char *id;		/* the device's identity; "": none recorded */
 	struct ds_base_iv *iv;	/* ring of up to DS_BASE_KEEP */
 	size_t niv, ivcap, head;	/* kept, room; the oldest's place when full */
 	size_t intervals;	/* paired intervals seen, kept or not */
@@ -520,6 +522,9 @@ struct ds_base {
 	size_t skipped;		/* files that were no snapshot (not counted) */
 	size_t series;		/* runs of one boot each (a reboot splits) */
 	size_t pairs;		/* intervals paired */
+	size_t id_split;	/* device intervals not paired: the name's
+				   identity changed, or is unknown and the
+				   directory records several for it */
 	uint64_t first_ns, last_ns;	/* wall clock of first and last file,
 					   0 when they had no time line */
 	char first_bad[256];	/* the first file skipped, for a message */
@@ -534,16 +539,25 @@ typedef int (*ds_base_keep)(const char *name, void *arg);
  * uptime.  A file whose uptime is not above its predecessor's, or whose
  * boot time (time - uptime) moved by more than 60 s, starts a new
  * series: it is not paired with the one before.  A device is paired
- * with its own previous line by name; a device that appears is paired
- * from its second file on; counters that restarted (ds_disk_delta's
- * reset) skip that interval.  Calls ds_base_finish.  Replaces out.
+ * with its own previous line by name, when both files give the name the
+ * same identity (their "id" lines; a file without one for the name is
+ * taken to give the one the other files give, when they give only one);
+ * a device that appears is paired from its second file on; counters
+ * that restarted (ds_disk_delta's reset) skip that interval.  Each
+ * identity of a name keeps its own history.  Calls ds_base_finish.
+ * Replaces out.
  */
 int ds_base_read(const struct ds_root *r, const char *dir, ds_base_keep keep,
     void *arg, struct ds_base *out);
 
-/* The device's baseline, or NULL (after ds_base_finish). */
+/*
+ * The baseline of the device name whose identity is now id (NULL or "":
+ * unknown), or NULL (after ds_base_finish): the history of that
+ * identity; a history no file gave an identity, whatever id is; with id
+ * unknown, the name's history when it has only one.
+ */
 const struct ds_base_dev *ds_base_find(const struct ds_base *b,
-    const char *name);
+    const char *name, const char *id);
 
 /*
  * The device called name in s, looked for first at index hint (devices
@@ -660,7 +674,8 @@ uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
 /*
  * dxstat -s: proc/diskstats verbatim into text, and into head the
  * snapshot's header lines (ds_snap_format; its time only on the live
- * system).  -errno with *rel the file that failed (NULL: the format).
+ * system), then an id line per whole disk whose identity sysfs gives.
+ * -errno with *rel the file that failed (NULL: the format).
  */
 int ds_snap_take(const struct ds_root *r, struct ds_buf *text,
     struct ds_buf *scratch, struct ds_buf *head, const char **rel);

@@ -1236,5 +1236,6 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 #include "kmsg.h"
 #include "cglimit.h"
 #include "dirty.h"
+#include "devid.h"
 
 #endif

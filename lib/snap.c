@@ -1,6 +1,7 @@
 /*
  * dxstat's snapshot files: a header of "uptime S.NS" and "time S.NS"
- * lines, then the diskstats text as the kernel printed it.
+ * lines and of "id NAME IDENTITY" lines (lib/devid.c), then the
+ * diskstats text as the kernel printed it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -69,6 +70,45 @@ head_line(const char *p, size_t l, size_t lineno, struct ds_snap *s,
 	return 1;
 }
 
+/*
+ * An id line: 1 taken (into ids, when not NULL), -EINVAL with s->why
+ * set, or -ENOMEM.
+ */
+static int
+id_line(const char *p, size_t l, size_t lineno, struct ds_snap *s,
+    struct ds_devids *ids)
+{
+	char name[DS_DISK_NAME_MAX];
+	size_t a, n, b;
+
+	/* "id", blanks, the name, blanks, the identity to the end. */
+	for (a = 2; a < l && (p[a] == ' ' || p[a] == '\t'); a++)
+		;
+	for (n = a; n < l && p[n] != ' ' && p[n] != '\t'; n++)
+		;
+	for (b = n; b < l && (p[b] == ' ' || p[b] == '\t'); b++)
+		;
+	/* Trailing blanks are no part of it (a hand-edited file). */
+	while (l > b && (p[l - 1] == ' ' || p[l - 1] == '\t'))
+		l--;
+	s->why_line = lineno;
+	if (!ds_devid_name_ok(p + a, n - a)) {
+		s->why = "id line: not a device name";
+		return -EINVAL;
+	}
+	if (!ds_devid_ok(p + b, l - b)) {
+		s->why = l == b ? "id line: no identity" :
+		    "id line: identity too long or not printable";
+		return -EINVAL;
+	}
+	s->why_line = 0;
+	if (ids == NULL)
+		return 1;
+	memcpy(name, p + a, n - a);
+	name[n - a] = '\0';
+	return ds_devids_add(ids, name, p + b, l - b) < 0 ? -ENOMEM : 1;
+}
+
 static void
 head_init(struct ds_snap *s)
 {
@@ -94,22 +134,59 @@ head_end(struct ds_snap *s, int seen, size_t lineno)
 int
 ds_snap_head(struct ds_lines *l, struct ds_snap *s)
 {
+	return ds_snap_head_ids(l, s, NULL);
+}
+
+/* The end of the header: the uptime line seen, the ids sorted. */
+static int
+head_done(struct ds_snap *s, int seen, size_t lineno,
+    struct ds_devids *ids)
+{
+	int e;
+
+	if ((e = head_end(s, seen, lineno)) < 0 || ids == NULL)
+		return e;
+	if (ds_devids_sort(ids) < 0) {
+		s->why = "id line: a device named twice";
+		s->why_line = lineno;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+ds_snap_head_ids(struct ds_lines *l, struct ds_snap *s,
+    struct ds_devids *ids)
+{
 	char *p;
 	size_t len;
 	int seen = 0, e;
 
 	head_init(s);
+	if (ids != NULL) {
+		ids->n = 0;
+		ids->pool.len = 0;
+	}
 	for (;;) {
 		if ((e = ds_lines_next(l, &p, &len)) < 0)
 			return e;
 		if (e == 0)
-			return head_end(s, seen, l->lineno + 1);
+			return head_done(s, seen, l->lineno + 1, ids);
 		/* A cut line is as long as any header line too long. */
-		if ((e = head_line(p, len, l->lineno, s, &seen)) < 0)
+		if (!has_key(p, len, "id"))
+			e = head_line(p, len, l->lineno, s, &seen);
+		else if (!l->cut)
+			e = id_line(p, len, l->lineno, s, ids);
+		else {
+			s->why = "id line too long";
+			s->why_line = l->lineno;
+			e = -EINVAL;
+		}
+		if (e < 0)
 			return e;
 		if (e == 0) {
 			ds_lines_again(l);
-			return head_end(s, seen, l->lineno);
+			return head_done(s, seen, l->lineno, ids);
 		}
 	}
 }

@@ -114,7 +114,11 @@ ds_snap_take(const struct ds_root *r, struct ds_buf *text,
 	 * was read some other time, maybe on another machine: "now" would
 	 * be a lie, and the line is optional.
 	 */
-	return ds_snap_format(head, up, r->live ? ds_realtime_ns() : 0, "", 0);
+	if ((e = ds_snap_format(head, up, r->live ? ds_realtime_ns() : 0, "",
+	    0)) < 0)
+		return e;
+	/* What each disk is: its history is kept by that, not by name. */
+	return ds_snap_ids(r, head);
 }
 
 void

@@ -86,14 +86,26 @@ is "$?" 0 "-s exits 0"
 is "$(sed -n 1p "$TRASH/s1")" "uptime 1000.000000000" "-s: uptime line"
 # A captured tree is another moment, maybe another machine: no "time now".
 is "$(grep -c '^time' "$TRASH/s1")" 0 "-s under -R: no time line"
-tail -n +2 "$TRASH/s1" >"$TRASH/s1.ds"
+# What each disk is: only dm-0 and dm-1 of the tree say (dm/name).
+is "$(sed -n '2,3p' "$TRASH/s1")" "id dm-0 dm-name=vg0-root
+id dm-1 dm-name=vg0-swap" "-s: an id line per disk that has an identity, by name"
+tail -n +4 "$TRASH/s1" >"$TRASH/s1.ds"
 ok "-s: then the diskstats text verbatim" test_cmp "$T1/proc/diskstats" "$TRASH/s1.ds"
 dxstat -R "$T1" -s -w "$TRASH/s2"
-tail -n +2 "$TRASH/s2" >"$TRASH/s2.ds"
+tail -n +4 "$TRASH/s2" >"$TRASH/s2.ds"
 ok "-s -w writes the file" test_cmp "$TRASH/s1.ds" "$TRASH/s2.ds"
 is "$(ls -a "$TRASH" | grep s2 | grep -vx -e s2 -e s2.ds)" "" "-s -w: no temporary file left"
-dxstat -R "$T1" -f "$TRASH/s1" -o tsv -H >"$TRASH/f1"
+dxstat -R "$T1" -f "$TRASH/s1" -o tsv -H >"$TRASH/f1" 2>"$TRASH/err"
 is "$(cut -f2- "$TRASH/f1")" "$(cut -f2- "$TRASH/opt")" "-R TREE -f SNAP: the same since-boot report as the tree"
+is "$(cat "$TRASH/err")" "" "-f SNAP: id lines are no damaged lines"
+sed -e '/^id /d' -e 's/^uptime 1000/uptime 900/' "$TRASH/s1" >"$TRASH/s0"
+dxstat -f "$TRASH/s0" -f "$TRASH/s1" -o tsv -H -a -p >"$TRASH/f01" 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:" "-f: a file without id lines paired with one with them"
+is "$(cut -f2 "$TRASH/f01" | tr '\n' ' ')" "sda sda1 sdb nvme0n1 nvme0n1p1 dm-0 dm-1 loop0 zram0 " \
+    "-f: every device paired"
+printf 'uptime 1\nid sda\n' >"$TRASH/badid"
+test_must_fail 1 dxstat -f "$TRASH/badid" >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:dxstat: $TRASH/badid: line 2: id line: no identity" "-f: a malformed id line refused, said"
 is "$(devs -f "$TRASH/s1")" "sda nvme0n1 dm-0 dm-1 zram0 " \
     "-f SNAP without -R: partitions by name (the file may come from elsewhere)"
 # -N with -f and no root: the local /sys is not the snapshot's machine,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,7 +187,7 @@ t_dir(void)
 	is_u64(b.first_ns, UINT64_C(1764470000000000000), "first file's time");
 	is_int((int)b.n, 2, "two devices");
 
-	d = ds_base_find(&b, "vdb");
+	d = ds_base_find(&b, "vdb", NULL);
 	ok(d != NULL, "vdb has a baseline");
 	if (d == NULL)
 		goto out;
@@ -202,7 +203,7 @@ t_dir(void)
 	is_int((int)rnd(d->ceil_aqu_min * 10), 80, "vdb: at aqu-sz 8.0");
 	is_int((int)d->resets, 0, "vdb: no resets");
 
-	d = ds_base_find(&b, "vdc");
+	d = ds_base_find(&b, "vdc", NULL);
 	ok(d != NULL, "vdc, which appeared after a reboot");
 	if (d == NULL)
 		goto out;
@@ -216,9 +217,9 @@ t_dir(void)
 	/* keep: only the devices asked about are held. */
 	is_int(ds_base_read(&r, "snaps", only_vdb, NULL, &b), 0, "read again");
 	is_int((int)b.n, 1, "keep: one device");
-	ok(ds_base_find(&b, "vdc") == NULL, "keep: vdc not held");
-	ok(ds_base_find(&b, "vdb") != NULL &&
-	    ds_base_find(&b, "vdb")->quiet_r == 5, "keep: vdb the same");
+	ok(ds_base_find(&b, "vdc", NULL) == NULL, "keep: vdc not held");
+	ok(ds_base_find(&b, "vdb", NULL) != NULL &&
+	    ds_base_find(&b, "vdb", NULL)->quiet_r == 5, "keep: vdb the same");
 
 	is_int(ds_base_read(&r, "missing", NULL, NULL, &b), -ENOENT,
 	    "a missing directory is -ENOENT");
@@ -271,6 +272,152 @@ t_mtime(void)
 	ds_base_free(&b);
 }
 
+/*
+ * Files PREFIX0.snap... in sub, one every 10 s from uptime up0 of the
+ * boot at wall time boot; before each but the first, c reads 1000 times
+ * at ms each; id[i] is file i's id line for c (NULL: none).
+ */
+static void
+series(const char *sub, const char *prefix, struct cnt *c, double boot,
+    double up0, double ms, int n, const char *const *id)
+{
+	char path[256];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%s", top, sub);
+	mkdir(path, 0755);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			reads(c, 1000, ms);
+		snprintf(path, sizeof(path), "%s/%s/%s%d.snap", top, sub,
+		    prefix, i);
+		if ((f = fopen(path, "w")) == NULL) {
+			perror(path);
+			exit(1);
+		}
+		fprintf(f, "uptime %.2f\ntime %.3f\n", up0 + i * 10,
+		    boot + up0 + i * 10);
+		if (id[i] != NULL)
+			fprintf(f, "id %s %s\n", c->name, id[i]);
+		line(f, c);
+		fclose(f);
+	}
+}
+
+static int
+base(const char *sub, struct ds_base *b)
+{
+	struct ds_root r;
+	int e;
+
+	if (ds_root_open(&r, top) < 0)
+		return -1;
+	e = ds_base_read(&r, sub, NULL, NULL, b);
+	ds_root_close(&r);
+	return e;
+}
+
+/* The quiet r_await of dm-3 with identity id, ms x 10; -1: no baseline. */
+static long
+await_of(const struct ds_base *b, const char *id)
+{
+	const struct ds_base_dev *d = ds_base_find(b, "dm-3", id);
+
+	return d == NULL ? -1 : rnd(d->r_await * 10);
+}
+
+#define A "dm-uuid=LVM-AAAA"
+#define B "dm-uuid=LVM-BBBB"
+
+/*
+ * dm-3 was volume A for a boot, then B: each history its own, and a
+ * file without identity belongs to whichever the directory allows.
+ */
+static void
+t_ids(void)
+{
+	static const char *const aaa[] = { A, A, A, A, A, A };
+	static const char *const bbb[] = { B, B, B, B, B, B };
+	static const char *const swap[] = { A, A, A, A, B, B, B, B };
+	static const char *const old[] = { NULL, NULL, NULL, A, A, A };
+	static const char *const none[] = { NULL, NULL, NULL, NULL };
+	static const char *const amb[] = { A, A, NULL, NULL, B, B };
+	struct cnt c = { "dm-3", 3, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct ds_base b = { 0 };
+	char path[256];
+	FILE *f;
+
+	/* A reboot between them: A at 10 ms, then B at 2 ms. */
+	series("moved", "a", &c, T0, 100, 10.0, 6, aaa);
+	memset(&c.rd, 0, sizeof(c) - offsetof(struct cnt, rd));
+	series("moved", "b", &c, T0 + 5000, 100, 2.0, 6, bbb);
+	is_int(base("moved", &b), 0, "moved: read");
+	is_int((int)b.series, 2, "moved: two boots");
+	is_int((int)b.n, 2, "moved: dm-3 twice, one per identity");
+	is_int((int)await_of(&b, A), 100, "moved: A's own history, 10 ms");
+	is_int((int)await_of(&b, B), 20, "moved: B's own history, 2 ms");
+	ok(ds_base_find(&b, "dm-3", B) != NULL &&
+	    ds_base_find(&b, "dm-3", B)->intervals == 5 &&
+	    strcmp(ds_base_find(&b, "dm-3", B)->id, B) == 0,
+	    "moved: B's 5 intervals, its identity kept");
+	is_int((int)await_of(&b, "dm-uuid=LVM-CCCC"), -1,
+	    "moved: a third volume has no history");
+	is_int((int)await_of(&b, NULL), -1,
+	    "moved: unknown now, two on record: neither");
+	is_int((int)await_of(&b, ""), -1, "moved: \"\" is unknown too");
+
+	/* The same boot: the name changed hands between two files. */
+	memset(&c.rd, 0, sizeof(c) - offsetof(struct cnt, rd));
+	series("swap", "s", &c, T0, 100, 10.0, 8, swap);
+	is_int(base("swap", &b), 0, "swap: read");
+	is_int((int)b.series, 1, "swap: one boot");
+	is_int((int)b.id_split, 1, "swap: the interval across the change unused");
+	ok(ds_base_find(&b, "dm-3", A) != NULL &&
+	    ds_base_find(&b, "dm-3", A)->intervals == 3 &&
+	    ds_base_find(&b, "dm-3", B) != NULL &&
+	    ds_base_find(&b, "dm-3", B)->intervals == 3,
+	    "swap: three intervals each");
+
+	/* Files from before identities: the one identity on record. */
+	memset(&c.rd, 0, sizeof(c) - offsetof(struct cnt, rd));
+	series("old", "o", &c, T0, 100, 10.0, 6, old);
+	is_int(base("old", &b), 0, "old: read");
+	is_int((int)b.n, 1, "old: one history");
+	ok(ds_base_find(&b, "dm-3", A) != NULL &&
+	    ds_base_find(&b, "dm-3", A)->intervals == 5,
+	    "old: all 5 intervals are A's (only A recorded)");
+	ok(ds_base_find(&b, "dm-3", NULL) == ds_base_find(&b, "dm-3", A),
+	    "old: unknown now: the one on record");
+	is_int((int)await_of(&b, B), -1, "old: B is not A: no history");
+
+	/* No identity anywhere: any device's. */
+	memset(&c.rd, 0, sizeof(c) - offsetof(struct cnt, rd));
+	series("none", "n", &c, T0, 100, 10.0, 4, none);
+	snprintf(path, sizeof(path), "%s/none/bad.snap", top);
+	if ((f = fopen(path, "w")) != NULL) {
+		fputs("uptime 1.00\nid dm-3\n", f);
+		fclose(f);
+	}
+	is_int(base("none", &b), 0, "none: read");
+	is_int((int)b.skipped, 1, "none: a malformed id line: not a snapshot");
+	is_int((int)await_of(&b, A), 100, "none: history for any identity");
+	is_int((int)await_of(&b, NULL), 100, "none: and for an unknown one");
+	ok(b.n == 1 && b.d[0].id[0] == '\0', "none: kept as no identity");
+
+	/* Unknown between two identities: those intervals are no one's. */
+	memset(&c.rd, 0, sizeof(c) - offsetof(struct cnt, rd));
+	series("amb", "m", &c, T0, 100, 10.0, 6, amb);
+	is_int(base("amb", &b), 0, "ambiguous: read");
+	is_int((int)b.id_split, 3, "ambiguous: A-?, ?-?, ?-B unused");
+	ok(ds_base_find(&b, "dm-3", A) != NULL &&
+	    ds_base_find(&b, "dm-3", A)->intervals == 1 &&
+	    ds_base_find(&b, "dm-3", B) != NULL &&
+	    ds_base_find(&b, "dm-3", B)->intervals == 1,
+	    "ambiguous: one interval each");
+	ds_base_free(&b);
+}
+
 /* The ring keeps the last DS_BASE_KEEP intervals of a device. */
 static void
 t_ring(void)
@@ -305,8 +452,8 @@ t_ring(void)
 	x.have = 1u << DS_X_RAWAIT;
 	ds_base_add(&b, "old", &x, d);
 	ds_base_finish(&b);
-	ok(ds_base_find(&b, "old") != NULL &&
-	    ds_base_find(&b, "old")->quiet_r == 0, "no aqu-sz: not quiet");
+	ok(ds_base_find(&b, "old", NULL) != NULL &&
+	    ds_base_find(&b, "old", NULL)->quiet_r == 0, "no aqu-sz: not quiet");
 	ds_base_free(&b);
 }
 
@@ -322,6 +469,7 @@ main(void)
 	mkdir(dir, 0755);
 	t_dir();
 	t_mtime();
+	t_ids();
 	t_ring();
 	cleanup();
 	return tap_done();

@@ -66,14 +66,16 @@ ds_diskstats_parse(const char *text, size_t len, struct ds_diskstats *out)
 	return 0;
 }
 
-/* Is line p, l bytes, a header line ("uptime ..." or "time ...")? */
+/* Is line p, l bytes, a header line ("uptime ...", "time ...", "id ...")? */
 static int
 header(const char *p, size_t l)
 {
 	return (l > 6 && memcmp(p, "uptime", 6) == 0 &&
 	    (p[6] == ' ' || p[6] == '\t')) ||
 	    (l > 4 && memcmp(p, "time", 4) == 0 &&
-	    (p[4] == ' ' || p[4] == '\t'));
+	    (p[4] == ' ' || p[4] == '\t')) ||
+	    (l > 2 && memcmp(p, "id", 2) == 0 &&
+	    (p[2] == ' ' || p[2] == '\t'));
 }
 
 int

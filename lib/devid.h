@@ -1,0 +1,75 @@
+/*
+ * Device identity: what a whole disk is, apart from the kernel name it
+ * has this boot (dm-3 may be another volume after a reboot), read from
+ * sysfs below the root and kept in snapshot files as header lines
+ * "id NAME IDENTITY".
+ */
+#ifndef DS_DEVID_H
+#define DS_DEVID_H
+
+#include "diskstat.h"
+
+/* An identity and its NUL; a longer one is not used (never cut). */
+#define DS_DEVID_MAX 256
+
+/*
+ * The identity of the whole disk name (sys/block/NAME) into id: the
+ * first there is of dm/uuid ("dm-uuid=..."), wwid or device/wwid
+ * ("wwid=..."), serial or device/serial ("serial=..."), dm/name
+ * ("dm-name=..."); "" for none (loop, zram, a partition).  Values are
+ * trimmed, blank runs made one space, other bytes outside printable
+ * ASCII and '\\' written \xHH.  A value that is empty, over a page,
+ * too long for id, absent or unreadable (SCSI wwid without VPD page
+ * 0x83: ENXIO) is passed over for the next.  0; -EINVAL for a name that
+ * is no single path component; -errno (id "") when an attribute cannot
+ * be opened for another reason: a weaker identity would be another.
+ */
+int ds_devid_read(const struct ds_root *r, const char *name,
+    char id[DS_DEVID_MAX]);
+
+/*
+ * Is s (len bytes) a name or an identity as an id line holds them?  A
+ * name: 1 to DS_DISK_NAME_MAX - 1 bytes of printable ASCII, no space.
+ * An identity: 1 to DS_DEVID_MAX - 1 bytes of printable ASCII or
+ * space, neither first nor last a space.
+ */
+int ds_devid_name_ok(const char *s, size_t len);
+int ds_devid_ok(const char *s, size_t len);
+
+/*
+ * Append to head an "id NAME IDENTITY" line for each whole disk of
+ * sys/block (in name order) whose identity is known.  A disk whose
+ * identity cannot be read, or whose name cannot be written on the line,
+ * gets none (unknown is always valid), and a root without sys/block
+ * gives none.  0 or -ENOMEM.
+ */
+int ds_snap_ids(const struct ds_root *r, struct ds_buf *head);
+
+/* The identities of one snapshot file, by name. */
+struct ds_devid_ent {
+	char name[DS_DISK_NAME_MAX];
+	size_t off;		/* of the identity in pool */
+};
+struct ds_devids {
+	struct ds_devid_ent *e;	/* sorted by name once the header is read */
+	size_t n, cap;
+	struct ds_buf pool;
+};
+
+/*
+ * ds_snap_head, keeping the id lines in ids (emptied first; NULL: they
+ * are checked and passed over).  A malformed id line is -EINVAL with
+ * s->why, as any header line; with ids, so is a name given twice.
+ */
+int ds_snap_head_ids(struct ds_lines *l, struct ds_snap *s,
+    struct ds_devids *ids);
+/* Add one; -ENOMEM.  ds_devids_sort before ds_devids_get. */
+int ds_devids_add(struct ds_devids *ids, const char *name, const char *id,
+    size_t len);
+/* Sort by name: 0, or -EEXIST when a name is there twice. */
+int ds_devids_sort(struct ds_devids *ids);
+/* The identity recorded for name, or NULL. */
+const char *ds_devids_get(const struct ds_devids *ids, const char *name);
+void ds_devids_free(struct ds_devids *ids);
+
+#endif
