@@ -72,7 +72,7 @@ $(UTIL): $(UTILOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(UTILOBJ)
 
-cmd/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(UTIL) $(LIB) .flags
+cmd/%: cmd/%.c cmd/util/util.h lib/*.h $(UTIL) $(LIB) .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
 
 t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
