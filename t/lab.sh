@@ -22,11 +22,15 @@
 #
 # The API (stable: dxstat, dpsi, dwho, dlat and dtriage tests use it):
 #   lab_need                 skip_all unless the lab can run here
-#   lab_start SLOTS READ_MS WRITE_MS [SIZE] [keep]
+#   lab_start SLOTS READ_MS WRITE_MS [SIZE] [keep] [-e START:LEN]
+#             [-S N:MS] [-F MS]
 #                            make the disk (SIZE default 1G, K/M/G/T; "keep":
-#                            keep written data in memory); sets LAB_DEV
-#                            (loopN), LAB_DIR (its scratch directory),
-#                            LAB_PID (the helper); returns 1 with LAB_ERR
+#                            keep written data in memory; -e: sectors START
+#                            to START+LEN-1 fail with EIO; -S: every Nth
+#                            request takes MS more; -F: flushes take MS,
+#                            see t/lab/fusedisk.c); sets LAB_DEV (loopN),
+#                            LAB_DIR (its scratch directory), LAB_PID (the
+#                            helper), LAB_SLOTS; returns 1 with LAB_ERR
 #                            set when the helper cannot run here.  Undone
 #                            at exit (at_exit), even when the test fails.
 #   lab_stop                 stop the load, restore the queue, detach the
@@ -61,8 +65,10 @@
 #                            NAME.1c and NAME.2c: the same with the uptime
 #                            cut to centiseconds, the only clock iostat has
 #   lab_stats                the helper's counts since it started: "reads
-#                            writes fsyncs late_ns late_max_ns" (late: how
-#                            long after their deadlines replies woke)
+#                            writes fsyncs late_ns late_max_ns eio slow"
+#                            (late: how long after their deadlines replies
+#                            woke; eio: requests failed by -e, counted in
+#                            reads and writes too; slow: slowed by -S)
 #   lab_iostat_cmp NAME      iostat's LAB_DEV row of lab_iostat NAME equals
 #                            dxstat -f NAME.1c NAME.2c in every column
 #   lab_interval A B         seconds between two lab_snap files
@@ -95,6 +101,7 @@ _lab_n=0
 _lab_cgn=0
 _lab_cgs=
 _lab_queue=
+LAB_SLOTS=
 
 lab_need() {
 	need_root
@@ -115,8 +122,27 @@ lab_start() {
 	_lab_n=$((_lab_n + 1))
 	LAB_DIR=$TRASH/lab$_lab_n
 	LAB_ERR=
+	LAB_SLOTS=$1
 	mkdir -p "$LAB_DIR/mnt" || return 1
-	set -- -n "$1" -r "$2" -w "$3" -s "${4:-1G}" ${5:+-k}
+	# SIZE, "keep" and the helper's options (-e START:LEN, -S N:MS,
+	# -F MS) after the three times, in any order.
+	_ls="-n $1 -r $2 -w $3"
+	_lsz=1G
+	shift 3
+	while [ $# -gt 0 ]; do
+		case $1 in
+		keep) _ls="$_ls -k" ;;
+		-?)
+			[ $# -ge 2 ] || { LAB_ERR="lab_start: $1 without its value"; return 1; }
+			_ls="$_ls $1 $2"
+			shift
+			;;
+		*) _lsz=$1 ;;
+		esac
+		shift
+	done
+	# shellcheck disable=SC2086
+	set -- $_ls -s "$_lsz"
 	[ "$LAB_RT" = 1 ] && set -- -p 10 "$@"
 	"$LAB_HELPER" "$@" "$LAB_DIR/mnt" >"$LAB_DIR/out" 2>"$LAB_DIR/log" &
 	LAB_PID=$!
@@ -150,7 +176,7 @@ lab_start() {
 	_lab_queue="$(sed 's/.*\[\(.*\)\].*/\1/' "$_q/scheduler") $(cat "$_q/nr_requests")"
 	# A reused loop device may keep a stale driver-tag depth: reset it.
 	lab_queue $_lab_queue || { LAB_ERR="cannot set the queue of $LAB_DEV"; lab_stop; return 1; }
-	export LAB_DEV LAB_DIR LAB_PID
+	export LAB_DEV LAB_DIR LAB_PID LAB_SLOTS
 }
 
 # Writing nr_requests its own value does nothing, and a loop device can
@@ -264,7 +290,7 @@ lab_stats() {
 		sleep 0.02
 		_i=$((_i + 1))
 	done
-	awk '$2 == "stats:" { l = $4 " " $6 " " $8 " " $10 " " $12 } END { print l }' "$LAB_DIR/log"
+	awk '$2 == "stats:" { l = $4 " " $6 " " $8 " " $10 " " $12 " " $14 " " $16 } END { print l }' "$LAB_DIR/log"
 }
 
 # iostat in a mount namespace of its own where /proc/uptime and
