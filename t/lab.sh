@@ -11,7 +11,7 @@
 # r_await = 10 ms x max(1, k/4), aqu-sz = k (Little's law).  Reads return
 # zeroes, writes are discarded, unless the disk keeps its data (then a
 # filesystem can be made on it).  Writes and flushes take the write
-# service time; discards complete at once.
+# service time; discards and write-zeroes complete at once.
 #
 # What it needs: root, /dev/fuse, /dev/loop-control, a cgroup v2 mount,
 # fio, jq, nsenter, taskset, chrt; lab_need skips the script otherwise.

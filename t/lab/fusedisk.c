@@ -15,7 +15,8 @@
  * loop device's flush) the write time, unless -F gives flushes their
  * own.  Reads return zeroes and writes are discarded, unless -k keeps
  * the data in memory or -b FILE in a sparse file (so a filesystem can
- * be made on the disk).  Discards (fallocate) complete at once.
+ * be made on the disk).  Discards and write-zeroes (fallocate) complete
+ * at once.
  *
  * Faults, for the tests of a disk that misbehaves: -e START:LEN fails
  * every read or write touching sectors START to START+LEN-1 (512-byte
@@ -358,7 +359,10 @@ do_fsync(const struct fuse_in_header *h)
 	reply(h->unique, 0, NULL, 0, NULL, 0);
 }
 
-/* Discard: forget the range (the kept data reads back as zeroes). */
+/* Discard (punch hole) or write zeroes (zero range, which loop asks for
+ * when mkfs zeroes the journal; refused, it logs an "operation not
+ * supported error" in the kernel log): forget the range, so the kept
+ * data reads back as zeroes. */
 static void
 do_fallocate(const struct fuse_in_header *h, const struct fuse_fallocate_in *in)
 {
@@ -366,19 +370,27 @@ do_fallocate(const struct fuse_in_header *h, const struct fuse_fallocate_in *in)
 	uint64_t a, b;
 	int e = 0;
 
-	if (in->mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
+	if (in->mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) &&
+	    in->mode != (FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE)) {
 		reply(h->unique, in->mode == 0 ? 0 : -EOPNOTSUPP, NULL, 0, NULL, 0);
 		return;
 	}
 	if (data != NULL && len > 0) {
-		memset(data + in->offset, 0, len);
-		/* Give the whole pages back, so the memory stays sparse. */
+		/* Whole pages are given back, so the memory stays sparse;
+		 * only the ends are written (a zeroed journal is megabytes). */
 		a = (in->offset + 4095) & ~(uint64_t)4095;
 		b = (in->offset + len) & ~(uint64_t)4095;
-		if (b > a && data_fd >= 0)
-			e = fallocate(data_fd, (int)in->mode, (off_t)a, (off_t)(b - a));
-		else if (b > a)
-			e = madvise(data + a, b - a, MADV_DONTNEED);
+		if (b <= a) {
+			memset(data + in->offset, 0, len);
+		} else {
+			memset(data + in->offset, 0, a - in->offset);
+			memset(data + b, 0, in->offset + len - b);
+			if (data_fd >= 0)
+				e = fallocate(data_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				    (off_t)a, (off_t)(b - a));
+			else
+				e = madvise(data + a, b - a, MADV_DONTNEED);
+		}
 	}
 	reply(h->unique, e ? -errno : 0, NULL, 0, NULL, 0);
 }
