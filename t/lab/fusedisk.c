@@ -15,7 +15,16 @@
  * loop device's flush) the write time, unless -F gives flushes their
  * own.  Reads return zeroes and writes are discarded, unless -k keeps
  * the data in memory or -b FILE in a sparse file (so a filesystem can
- * be made on the disk).  Discards (fallocate) complete at once.
+ * be made on the disk).  Discards and write-zeroes (fallocate) complete
+ * at once.
+ *
+ * Faults, for the tests of a disk that misbehaves: -e START:LEN fails
+ * every read or write touching sectors START to START+LEN-1 (512-byte
+ * sectors) with EIO once its service time is up, as a medium error
+ * would; -S N:MS makes every Nth request (reads, writes and fsyncs in
+ * the order they arrive) take MS more, holding its slot that long, so
+ * the requests queued behind it wait as they would behind a real slow
+ * command.  Both are counted ("eio", "slow").
  *
  * The mount is made in a mount namespace of our own, so no one else on
  * the machine sees it and it goes when we go: run losetup with
@@ -24,8 +33,8 @@
  * standard error, as it does on SIGUSR2.  "ready" is printed on
  * standard output once mounted.
  *
- *	fusedisk [-k | -b file] [-F ms] [-n slots] [-p prio] [-r ms]
- *	         [-s size] [-t threads] [-w ms] mountpoint
+ *	fusedisk [-k | -b file] [-e start:len] [-F ms] [-n slots] [-p prio]
+ *	         [-r ms] [-S n:ms] [-s size] [-t threads] [-w ms] mountpoint
  *
  * -p runs the threads SCHED_FIFO at that priority.
  *
@@ -79,14 +88,18 @@ static pthread_mutex_t sched_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t slot_free[MAX_SLOTS];
 static uint64_t served[OP_N];
 static uint64_t late_sum, late_max;	/* replies after their deadline, ns */
+static uint64_t requests;		/* scheduled, for -S's every Nth */
+static uint64_t slow_every, slow_ns;	/* -S: 0 when none */
+static uint64_t slowed, failed;		/* -S's slow ones, -e's EIOs */
+static uint64_t bad_start, bad_end;	/* -e, in bytes: [start, end) */
 
 static const char zeroes[MAX_WRITE];
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: fusedisk [-k | -b file] [-F ms] [-n slots] [-p prio] [-r ms]\n"
-	    "                [-s size] [-t threads] [-w ms] mountpoint\n");
+	fprintf(stderr, "usage: fusedisk [-k | -b file] [-e start:len] [-F ms] [-n slots] [-p prio]\n"
+	    "                [-r ms] [-S n:ms] [-s size] [-t threads] [-w ms] mountpoint\n");
 	exit(2);
 }
 
@@ -101,8 +114,8 @@ now_ns(void)
 
 /*
  * Take a slot for a request that arrived at t: the slot free soonest,
- * from max(t, its free time), for the op's service time.  Returns the
- * absolute completion time.
+ * from max(t, its free time), for the op's service time (and -S's extra
+ * for every Nth).  Returns the absolute completion time.
  */
 static uint64_t
 schedule(int op, uint64_t t)
@@ -116,6 +129,10 @@ schedule(int op, uint64_t t)
 			best = i;
 	start = slot_free[best] > t ? slot_free[best] : t;
 	done = start + service_ns[op];
+	if (slow_every != 0 && ++requests % slow_every == 0) {
+		done += slow_ns;
+		slowed++;
+	}
 	slot_free[best] = done;
 	served[op]++;
 	pthread_mutex_unlock(&sched_lock);
@@ -256,6 +273,22 @@ do_open(const struct fuse_in_header *h, int dir)
 	reply(h->unique, 0, &o, sizeof(o), NULL, 0);
 }
 
+/* Whether bytes [off, off + len) touch -e's failing range. */
+static int
+bad(uint64_t off, size_t len)
+{
+	return len > 0 && off < bad_end && off + len > bad_start;
+}
+
+/* Count a request that fails with -e's EIO. */
+static void
+count_failed(void)
+{
+	pthread_mutex_lock(&sched_lock);
+	failed++;
+	pthread_mutex_unlock(&sched_lock);
+}
+
 /* An I/O range within the disk, clipped; 0 when it starts beyond. */
 static size_t
 clip(uint64_t off, size_t len)
@@ -274,6 +307,12 @@ do_read(const struct fuse_in_header *h, const struct fuse_read_in *in, char *buf
 	size_t len = clip(in->offset, in->size > MAX_WRITE ? MAX_WRITE : in->size);
 	const char *p = zeroes;
 
+	if (bad(in->offset, len)) {
+		sleep_until(done);
+		count_failed();
+		reply(h->unique, -EIO, NULL, 0, NULL, 0);
+		return;
+	}
 	if (data != NULL && len > 0) {
 		memcpy(buf, data + in->offset, len);
 		p = buf;
@@ -291,6 +330,12 @@ do_write(const struct fuse_in_header *h, const struct fuse_write_in *in)
 
 	if (len < in->size) {
 		reply(h->unique, -ENOSPC, NULL, 0, NULL, 0);
+		return;
+	}
+	if (bad(in->offset, len)) {
+		sleep_until(done);
+		count_failed();
+		reply(h->unique, -EIO, NULL, 0, NULL, 0);
 		return;
 	}
 	if (data != NULL)
@@ -314,7 +359,10 @@ do_fsync(const struct fuse_in_header *h)
 	reply(h->unique, 0, NULL, 0, NULL, 0);
 }
 
-/* Discard: forget the range (the kept data reads back as zeroes). */
+/* Discard (punch hole) or write zeroes (zero range, which loop asks for
+ * when mkfs zeroes the journal; refused, it logs an "operation not
+ * supported error" in the kernel log): forget the range, so the kept
+ * data reads back as zeroes. */
 static void
 do_fallocate(const struct fuse_in_header *h, const struct fuse_fallocate_in *in)
 {
@@ -322,19 +370,27 @@ do_fallocate(const struct fuse_in_header *h, const struct fuse_fallocate_in *in)
 	uint64_t a, b;
 	int e = 0;
 
-	if (in->mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)) {
+	if (in->mode != (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) &&
+	    in->mode != (FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE)) {
 		reply(h->unique, in->mode == 0 ? 0 : -EOPNOTSUPP, NULL, 0, NULL, 0);
 		return;
 	}
 	if (data != NULL && len > 0) {
-		memset(data + in->offset, 0, len);
-		/* Give the whole pages back, so the memory stays sparse. */
+		/* Whole pages are given back, so the memory stays sparse;
+		 * only the ends are written (a zeroed journal is megabytes). */
 		a = (in->offset + 4095) & ~(uint64_t)4095;
 		b = (in->offset + len) & ~(uint64_t)4095;
-		if (b > a && data_fd >= 0)
-			e = fallocate(data_fd, (int)in->mode, (off_t)a, (off_t)(b - a));
-		else if (b > a)
-			e = madvise(data + a, b - a, MADV_DONTNEED);
+		if (b <= a) {
+			memset(data + in->offset, 0, len);
+		} else {
+			memset(data + in->offset, 0, a - in->offset);
+			memset(data + b, 0, in->offset + len - b);
+			if (data_fd >= 0)
+				e = fallocate(data_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				    (off_t)a, (off_t)(b - a));
+			else
+				e = madvise(data + a, b - a, MADV_DONTNEED);
+		}
 	}
 	reply(h->unique, e ? -errno : 0, NULL, 0, NULL, 0);
 }
@@ -427,20 +483,21 @@ worker(void *arg)
 	}
 }
 
-/* A number of milliseconds, fraction allowed, as ns. */
 /* One line of counts on standard error, read by lab_stats in t/lab.sh:
- * requests served by kind, and how late (ns) the replies woke in sum
- * and at most. */
+ * requests served by kind (failed ones too), how late (ns) the replies
+ * woke in sum and at most, the requests failed by -e and slowed by -S. */
 static void
 report(const char *what)
 {
 	pthread_mutex_lock(&sched_lock);
 	fprintf(stderr, "fusedisk: %s: reads %" PRIu64 " writes %" PRIu64 " fsyncs %" PRIu64
-	    " late_ns %" PRIu64 " late_max_ns %" PRIu64 "\n", what, served[OP_READ],
-	    served[OP_WRITE], served[OP_FLUSH], late_sum, late_max);
+	    " late_ns %" PRIu64 " late_max_ns %" PRIu64 " eio %" PRIu64 " slow %" PRIu64 "\n",
+	    what, served[OP_READ], served[OP_WRITE], served[OP_FLUSH], late_sum, late_max,
+	    failed, slowed);
 	pthread_mutex_unlock(&sched_lock);
 }
 
+/* A number of milliseconds, fraction allowed, as ns. */
 static uint64_t
 parse_ms(const char *s)
 {
@@ -474,6 +531,49 @@ parse_size(const char *s)
 	if (*end || v == 0 || v > (1ULL << 50) >> shift || ((v << shift) & 511))
 		errx(2, "%s: not a size (a multiple of 512 bytes, K M G T allowed)", s);
 	return v << shift;
+}
+
+/* A decimal number of at least lo, ending at a ':' (colon 1) or at the
+ * end of s; *rest is what follows the colon. */
+static uint64_t
+parse_count(const char *s, uint64_t lo, int colon, const char **rest, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-' || v < lo || *end != (colon ? ':' : '\0'))
+		errx(2, "%s: not %s", s, what);
+	*rest = end + (colon ? 1 : 0);
+	return v;
+}
+
+/* -e START:LEN, in 512-byte sectors: the bytes [start, end) that fail. */
+static void
+parse_bad(const char *s)
+{
+	const char *what = "START:LEN in 512-byte sectors (LEN from 1)";
+	const char *rest;
+	uint64_t start, len;
+
+	start = parse_count(s, 0, 1, &rest, what);
+	len = parse_count(rest, 1, 0, &rest, what);
+	/* 2^41 sectors is 1 PiB, far beyond any lab disk: no overflow. */
+	if (start > (1ULL << 41) || len > (1ULL << 41))
+		errx(2, "%s: not %s", s, what);
+	bad_start = start * 512;
+	bad_end = (start + len) * 512;
+}
+
+/* -S N:MS: every Nth request takes MS more. */
+static void
+parse_slow(const char *s)
+{
+	const char *rest;
+
+	slow_every = parse_count(s, 1, 1, &rest, "N:MS (every Nth request MS slower, N from 1)");
+	slow_ns = parse_ms(rest);
 }
 
 static int
@@ -536,14 +636,16 @@ main(int argc, char **argv)
 	const char *file = NULL;
 	int c, i, sig, prio = 0, keep = 0, nthreads = 64, flush_set = 0;
 
-	while ((c = getopt(argc, argv, "b:F:kn:p:r:s:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "b:e:F:kn:p:r:S:s:t:w:")) != -1) {
 		switch (c) {
 		case 'b': file = optarg; break;
+		case 'e': parse_bad(optarg); break;
 		case 'p': prio = parse_int(optarg, 1, 99, "priority"); break;
 		case 'F': service_ns[OP_FLUSH] = parse_ms(optarg); flush_set = 1; break;
 		case 'k': keep = 1; break;
 		case 'n': nslots = parse_int(optarg, 1, MAX_SLOTS, "slots"); break;
 		case 'r': service_ns[OP_READ] = parse_ms(optarg); break;
+		case 'S': parse_slow(optarg); break;
 		case 's': disk_size = parse_size(optarg); break;
 		case 't': nthreads = parse_int(optarg, 1, 4096, "threads"); break;
 		case 'w': service_ns[OP_WRITE] = parse_ms(optarg); break;
