@@ -43,6 +43,7 @@ static const struct ds_col table_cols[] = {
 #define LOOK_TICKS 10		/* a look at the stalled threads: 1 a second */
 #define LOOK_TASKS 65536	/* threads kept over all the looks */
 #define LOOK_SPACE 20		/* a look's time: at most 1/20 of the window */
+#define KMSG_BACK_US 5000000ull	/* the kernel log's rate-limit interval */
 
 struct sample {
 	struct ds_diskstats ds;
@@ -433,8 +434,14 @@ errors(struct tr *x, struct ds_triage_in *in)
 		tool_errc(1, -ENOMEM, "errors");
 	for (i = 0; i < x->bd.n; i++)
 		err[i].disk = x->bd.name[i];
-	e = ds_kmsg_ioerrs(&x->t.r, x->t.r.live ? x->mono0_us : 0,
-	    x->t.r.live ? x->mono1_us : UINT64_MAX, &x->ioerr);
+	/*
+	 * The kernel logs at most 10 errors of a kind per 5 s: a burst just
+	 * before the window can hold back every message of the window, so
+	 * the 5 s before it count too.
+	 */
+	e = ds_kmsg_ioerrs(&x->t.r, x->t.r.live && x->mono0_us > KMSG_BACK_US ?
+	    x->mono0_us - KMSG_BACK_US : 0, x->t.r.live ? x->mono1_us :
+	    UINT64_MAX, &x->ioerr);
 	if (e == -EACCES || e == -EPERM)
 		in->err_why = x->t.r.live ? "reading /dev/kmsg needs "
 		    "CAP_SYSLOG, or kernel.dmesg_restrict 0" : NULL;
@@ -531,9 +538,8 @@ fds(struct tr *x, struct ds_triage_in *in, const struct ds_mounts *ms)
 	struct ds_tr_fds *f;
 	size_t i, n = 0;
 
-	if (!x->t.r.live ||
-	    (f = calloc(FDS_MAX, sizeof(*f))) == NULL)
-		return NULL;
+	if ((f = calloc(FDS_MAX, sizeof(*f))) == NULL)
+		tool_errc(1, -ENOMEM, "descriptors");
 	for (i = 0; i < x->ntask && n < FDS_MAX; i++)
 		if (!x->task[i].kthread && !has_pid(f, n, x->task[i].pid) &&
 		    fds_of(x, ms, x->task[i].pid, &f[n]) == 0)

@@ -1833,7 +1833,8 @@ rows_errors(const struct ds_triage_in *in, struct ds_findings *out)
 			return -ENOMEM;
 		if (e->count > 0) {
 			say(f->evidence, sizeof(f->evidence), "%llu I/O %s in "
-			    "the kernel log in the window, the first '%s'",
+			    "the kernel log in the window (and the 5 s before "
+			    "it, the log's rate-limit interval), the first '%s'",
 			    (unsigned long long)e->count,
 			    plural(e->count, "error", "errors"),
 			    e->kind ? e->kind : "I/O error");
