@@ -5,6 +5,7 @@
  * spent waiting for block I/O summed over all threads.
  */
 #include "util/util.h"
+#include "cglimit.h"
 
 struct opts {
 	int all;		/* -a */
@@ -49,6 +50,8 @@ struct state {
 	struct ds_whogroup g;	/* -g from /proc/PID/io */
 	struct ds_cgiorun cg;	/* -g from io.stat */
 	int cgsort, rates;
+	struct ds_iolimits lims;	/* -g: the cgroups' I/O limits */
+	struct ds_buf limit;
 };
 
 /* Filter after stat (and cmdline), before the rest is read. */
@@ -111,6 +114,9 @@ begin(struct state *s)
 	s->begun = 0;
 	if (!s->delay)
 		s->nt.off_delay = 1;
+	/* Unreadable limits are shown as none. */
+	if (s->how & DS_WHOCOL_GROUP)
+		(void)ds_iolimits_read(&s->t->r, &s->lims);
 	if (isatty(STDERR_FILENO))
 		notes(s);
 }
@@ -122,8 +128,11 @@ row_out(const struct ds_whorow *rw, void *arg)
 
 	if (!s->begun++)
 		tool_report_begin(s->t, &s->w);
+	if ((s->how & DS_WHOCOL_GROUP) && ds_iolimit_text(&s->lims, rw->cgroup,
+	    0, 0, 0, &s->limit) < 0)
+		tool_errc(1, -ENOMEM, "limits");
 	ds_whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, &s->t->r, rw,
-	    s->now);
+	    (s->how & DS_WHOCOL_GROUP) ? s->limit.data : NULL, s->now);
 	return ds_writer_error(&s->w) != 0;
 }
 
@@ -235,9 +244,16 @@ iostat_report(struct state *s, int later)
 	s->now = ds_realtime_ns();
 	if (isatty(STDERR_FILENO))
 		notes(s);
+	(void)ds_iolimits_read(&s->t->r, &s->lims);
 	tool_report_begin(s->t, &s->w);
-	for (i = 0; i < s->cg.n; i++)
-		ds_cgrow_write(&s->w, &s->cg.rows[i], s->rates, s->now);
+	for (i = 0; i < s->cg.n; i++) {
+		const struct ds_cgrow *rw = &s->cg.rows[i];
+
+		if (ds_iolimit_text(&s->lims, rw->cgroup, !rw->all, rw->major,
+		    rw->minor, &s->limit) < 0)
+			tool_errc(1, -ENOMEM, "limits");
+		ds_cgrow_write(&s->w, rw, s->rates, s->limit.data, s->now);
+	}
 	tool_report_end(s->t, &s->w);
 }
 

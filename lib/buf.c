@@ -134,3 +134,15 @@ ds_buf_printf(struct ds_buf *out, const char *fmt, ...)
 	va_end(ap);
 	return e;
 }
+
+int
+ds_buf_appendf(struct ds_buf *out, const char *fmt, ...)
+{
+	va_list ap;
+	int e;
+
+	va_start(ap, fmt);
+	e = ds_buf_vappendf(out, fmt, ap);
+	va_end(ap);
+	return e;
+}

@@ -552,6 +552,8 @@ static const struct ds_col cg_ctr_col[DS_IOS_N] = {
 };
 static const struct ds_col c_device =
 	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 };
+static const struct ds_col c_limit =
+	{ "limit", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 };
 
 size_t
 ds_cgio_columns(int rates, struct ds_col *cols)
@@ -572,12 +574,13 @@ ds_cgio_columns(int rates, struct ds_col *cols)
 			cols[3 + i].prom = DS_P_NONE;
 		}
 	}
-	return 3 + DS_IOS_N;
+	cols[3 + DS_IOS_N] = c_limit;
+	return 4 + DS_IOS_N;
 }
 
 void
 ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
-    uint64_t now)
+    const char *limit, uint64_t now)
 {
 	int x;
 
@@ -591,5 +594,9 @@ ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
 			ds_w_u64(w, rw->u[x]);
 		else
 			ds_w_f(w, rw->v[x]);
+	if (limit != NULL && *limit != '\0')
+		ds_w_str(w, limit);
+	else
+		ds_w_null(w);
 	ds_w_row_end(w);
 }

@@ -879,3 +879,53 @@ ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
 	*pids = a;
 	return 0;
 }
+
+/* One limit's keys, as io.max writes them: "riops=50 wbps=1048576". */
+static void
+limit_keys(const struct ds_iolimit *l, char *b, size_t size)
+{
+	static const char *const key[DS_LIM_N] = { "rbps", "wbps", "riops",
+	    "wiops" };
+	size_t n = 0;
+	int k;
+
+	b[0] = '\0';
+	for (k = 0; k < DS_LIM_N && n < size; k++)
+		if (l->lim[k] != UINT64_MAX)
+			n += (size_t)snprintf(b + n, size - n, "%s%s=%llu",
+			    n > 0 ? " " : "", key[k],
+			    (unsigned long long)l->lim[k]);
+}
+
+int
+ds_iolimit_text(const struct ds_iolimits *s, const char *cgroup, int dev,
+    unsigned int major, unsigned int minor, struct ds_buf *out)
+{
+	char keys[128];
+	size_t i;
+	int e;
+
+	if ((e = ds_buf_reserve(out, 1)) < 0)
+		return e;
+	out->len = 0;
+	out->data[0] = '\0';
+	for (i = 0; i < s->n; i++) {
+		const struct ds_iolimit *l = &s->l[i];
+
+		if (strcmp(l->cgroup, cgroup) != 0 || (dev && (l->major !=
+		    major || l->minor != minor)))
+			continue;
+		/* A latency target or iocost keys alone: no limit to show. */
+		limit_keys(l, keys, sizeof(keys));
+		if (keys[0] == '\0')
+			continue;
+		if (dev)
+			e = ds_buf_printf(out, "%s", keys);
+		else
+			e = ds_buf_appendf(out, "%s%u:%u %s", out->len > 0 ?
+			    ", " : "", l->major, l->minor, keys);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}

@@ -151,6 +151,13 @@ void ds_memcgs_free(struct ds_memcgs *s);
  */
 int ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
     const char *cgroup, int **pids, size_t *n);
+/*
+ * The limits of cgroup (either hierarchy) as io.max writes them: with
+ * dev, those on major:minor ("riops=50 wbps=1048576"); else every
+ * device's, "MAJ:MIN keys" joined by ", ".  Empty when none.  -ENOMEM.
+ */
+int ds_iolimit_text(const struct ds_iolimits *s, const char *cgroup, int dev,
+    unsigned int major, unsigned int minor, struct ds_buf *out);
 int ds_proc_cgroup_for(const char *text, const char *controller,
     const char **path, size_t *len, int *v1);
 

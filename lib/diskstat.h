@@ -1391,16 +1391,17 @@ struct ds_whorows {
 #define DS_WHOCOL_GROUP		0x2	/* per cgroup */
 #define DS_WHOCOL_COUNTERS	0x4	/* counters, not rates (prom) */
 #define DS_WHO_NV		(DS_WR_N + 1)
-#define DS_WHO_NCOLS		(7 + DS_WHO_NV)
+#define DS_WHO_NCOLS		(7 + DS_WHO_NV)	/* a cgroup's limit too */
 size_t ds_who_columns(unsigned int how, struct ds_col *cols);
 /*
  * Write rw as a row of the columns ds_who_columns(how) makes, at now:
  * the user's name through u (looked up under r), the command as
- * c->cmdline has it, the counters' seconds by c->clk_tck (c->delay).
+ * c->cmdline has it, the counters' seconds by c->clk_tck (c->delay);
+ * a cgroup's row ends with limit (ds_iolimit_text; NULL or "": none).
  */
 void ds_whorow_write(struct ds_writer *w, unsigned int how,
     const struct ds_whocfg *c, struct ds_users *u, const struct ds_root *r,
-    const struct ds_whorow *rw, uint64_t now);
+    const struct ds_whorow *rw, const char *limit, uint64_t now);
 /* What dwho says on standard error about a run, each note once. */
 struct ds_whonotes {
 	const char *source;	/* which -g source */
@@ -1468,13 +1469,16 @@ struct ds_cgrow {
 };
 /*
  * The columns of ds_cgrow rows: time cgroup device, then per key the
- * rate (rkB/s...: rates) or the counter (rbytes...).  cols has room for
- * 3 + DS_IOS_N, which is returned.
+ * rate (rkB/s...: rates) or the counter (rbytes...), then the limit.
+ * cols has room for 4 + DS_IOS_N, which is returned.
  */
 size_t ds_cgio_columns(int rates, struct ds_col *cols);
-/* Write rw as a row of those columns, at now: rates or counters. */
+/*
+ * Write rw as a row of those columns, at now: rates or counters, and
+ * the cgroup's limit on the device (ds_iolimit_text; NULL or "": none).
+ */
 void ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
-    uint64_t now);
+    const char *limit, uint64_t now);
 
 /*
  * The processes a dwho run reads (lib/whorun.c): -p's pids, -u's user,

@@ -55,6 +55,8 @@ int ds_buf_printf(struct ds_buf *out, const char *fmt, ...)
 int ds_buf_vprintf(struct ds_buf *out, const char *fmt, va_list ap);
 /* The same appended to out's contents: 1, or -ENOMEM (out unchanged). */
 int ds_buf_vappendf(struct ds_buf *out, const char *fmt, va_list ap);
+int ds_buf_appendf(struct ds_buf *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #define DS_LINES_CUT (DS_LINES_WINDOW - 1)	/* as long or longer: cut */
 

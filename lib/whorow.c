@@ -299,6 +299,8 @@ static const struct ds_col c_cgroup =
 static const struct ds_col c_procs =
 	{ "procs", DS_T_U64, DS_P_GAUGE, "cgroup_processes",
 	    "Processes in the cgroup.", 0, 0, 0 };
+static const struct ds_col c_limit =
+	{ "limit", DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, 0 };
 
 
 
@@ -328,7 +330,8 @@ ds_who_columns(unsigned int how, struct ds_col *cols)
 	if (!group) {
 		cols[n++] = c_carries;
 		cols[n++] = c_start;
-	}
+	} else
+		cols[n++] = c_limit;
 	return n;
 }
 
@@ -470,7 +473,7 @@ write_counters(struct ds_writer *w, const struct ds_whocfg *c,
 void
 ds_whorow_write(struct ds_writer *w, unsigned int how,
     const struct ds_whocfg *c, struct ds_users *u, const struct ds_root *r,
-    const struct ds_whorow *rw, uint64_t now)
+    const struct ds_whorow *rw, const char *limit, uint64_t now)
 {
 	const struct ds_proc *p = rw->p;
 	char buf[80];
@@ -503,7 +506,10 @@ ds_whorow_write(struct ds_writer *w, unsigned int how,
 	if (!(how & DS_WHOCOL_GROUP)) {
 		ds_w_str(w, ds_who_carrier(p->comm, p->comm_len));
 		ds_w_u64(w, p->starttime);
-	}
+	} else if (limit != NULL && *limit != '\0')
+		ds_w_str(w, limit);
+	else
+		ds_w_null(w);
 	ds_w_row_end(w);
 }
 

@@ -39,7 +39,7 @@ ok "all rows: the stacked devices once, not their disk too" test_cmp "$TRASH/wan
 is "$(awk -F'\t' '$2 == "/user.slice" && $3 == "all" { print $4 }' "$TRASH/out")" 201841401856 \
     "/user.slice all rbytes"
 is "$(grep -c 'libpod' "$TRASH/out")" 0 "cgroups with empty io.stat: hidden"
-is "$(dwho -R "$TREE" -g -a -o tsv 2>/dev/null | grep -c 'libpod.*	all	0	0	0	0	0	0$')" 2 \
+is "$(dwho -R "$TREE" -g -a -o tsv 2>/dev/null | grep -c 'libpod.*	all	0	0	0	0	0	0	-$')" 2 \
     "-a: empty io.stat gives an all row of zeros"
 
 dwho -R "$TREE" -G iostat -o json >"$TRASH/json" 2>/dev/null
@@ -98,13 +98,13 @@ wait $dw
 is "$?" 0 "interval: exit 0"
 cut -f2- "$TRASH/out" >"$TRASH/got"
 printf '%s\n' \
-    'cgroup	device	rkB/s	wkB/s	r/s	w/s	dkB/s	d/s' \
-    '/machine.slice	259:9	0.00	1.00	0.00	0.25	0.00	0.00' \
-    '/system.slice	all	2.00	0.00	0.50	0.00	0.00	0.00' \
-    '/system.slice	dm-0	2.00	0.00	0.50	0.00	0.00	0.00' \
-    '/user.slice	all	1024.00	0.00	0.00	0.00	0.00	0.00' \
-    '/user.slice	sda	1024.00	0.00	0.00	0.00	0.00	0.00' \
-    '/user.slice	dm-1	1024.00	0.00	0.00	0.00	0.00	0.00' >"$TRASH/want"
+    'cgroup	device	rkB/s	wkB/s	r/s	w/s	dkB/s	d/s	limit' \
+    '/machine.slice	259:9	0.00	1.00	0.00	0.25	0.00	0.00	-' \
+    '/system.slice	all	2.00	0.00	0.50	0.00	0.00	0.00	-' \
+    '/system.slice	dm-0	2.00	0.00	0.50	0.00	0.00	0.00	-' \
+    '/user.slice	all	1024.00	0.00	0.00	0.00	0.00	0.00	-' \
+    '/user.slice	sda	1024.00	0.00	0.00	0.00	0.00	0.00	-' \
+    '/user.slice	dm-1	1024.00	0.00	0.00	0.00	0.00	0.00	-' >"$TRASH/want"
 ok "interval: rates; recreated cgroup from its own counters; vanished device MAJ:MIN and not in all" \
     test_cmp "$TRASH/want" "$TRASH/got"
 
@@ -114,3 +114,13 @@ dwho -R "$T" -g -o tsv >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "malformed io.stat: exit 0"
 ok "malformed io.stat: the good line" grep -q '^[0-9.]*	/system.slice	sda	7	' "$TRASH/out"
 is "$(cat "$TRASH/err" | grep -v 'figures from io.stat')" "dwho: 1 malformed io.stat line skipped" "malformed io.stat: noted"
+
+# io.max beside the rate: the limit of the row's cgroup on its device,
+# and every device's on the all row, as io.max writes them.
+L=$TRASH/limit
+cp -R "$TREE" "$L"
+printf '8:0 rbps=max wbps=1048576 riops=50 wiops=max\n' >"$L/sys/fs/cgroup/user.slice/io.max"
+dwho -R "$L" -g -o tsv 2>/dev/null >"$TRASH/out"
+is "$(awk -F'\t' '$2 == "/user.slice" && ($3 == "sda" || $3 == "all" || $3 == "dm-1") { print $3 "=" $NF }' "$TRASH/out" | sort | paste -sd' ' -)" \
+    "all=8:0 wbps=1048576 riops=50 dm-1=- sda=wbps=1048576 riops=50" \
+    "io.max: the limit on sda beside its rate, every device's on all, none on dm-1"

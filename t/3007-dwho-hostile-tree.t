@@ -50,7 +50,7 @@ mkfifo "$G/sys/devices/block/sda/sda1/partition"
 timeout 10 dwho -R "$G" -g -o tsv -H >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "-g: FIFO partition marker: finishes, exit 0"
 is "$(cut -f2- "$TRASH/out" | tr '\t\n' ' :')" \
-    "/box all 4096 8192 1 2 0 0:/box sda 4096 8192 1 2 0 0:/box sda1 4096 0 1 0 0 0:" \
+    "/box all 4096 8192 1 2 0 0 -:/box sda 4096 8192 1 2 0 0 -:/box sda1 4096 0 1 0 0 0 -:" \
     "-g: rows, the partition not in all"
 
 # -g: devices sysfs does not name are told apart by MAJ:MIN.

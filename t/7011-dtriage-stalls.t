@@ -67,7 +67,12 @@ throttle() {
 	lab_throttle 4 50 7 || { lab_check_cmd "throttle: started ($LAB_ERR)" false; return; }
 	sleep 1.5
 	tri throttle
+	# dwho -g: the limit beside the rate (the readers' row).
+	dwho -g -o tsv 1 1 2>/dev/null >"$LAB_DIR/throttle.dwho"
 	lab_kill
+	mm=$(cat "/sys/block/$LAB_DEV/dev")
+	lab_check_cmd "throttle: dwho -g shows the limit beside the rate" \
+	    sh -c "awk -F'\t' '\$2 ~ /throttle\$/ { print \$NF }' '$LAB_DIR/throttle.dwho' | grep -qx '$mm riops=50'"
 	cg=${LAB_LIMIT_CG#/sys/fs/cgroup/blkio}
 	cg=${cg#/sys/fs/cgroup/unified}
 	cg=${cg#/sys/fs/cgroup}

@@ -317,8 +317,9 @@ lab_load() {
 	    --output="$LAB_DIR/$_name.json" "$@"
 }
 
-# The fresh v2 cgroup, and the v1 cgroups a scenario made for this load
-# (_lab_join, emptied here), are joined before CMD is exec'd, so all it
+# The fresh v2 cgroup, and the v1 cgroup a scenario made for this load
+# (_lab_join, emptied here; the v2 one then has its name), are joined
+# before CMD is exec'd, so all it
 # does is charged there from its first page; _lab_set "FILE VALUE" (a
 # limit) is written into the v2 cgroup before anyone joins it.
 lab_run() {
@@ -327,9 +328,17 @@ lab_run() {
 	_name=$1
 	shift
 	_lab_dir
-	LAB_CG=$(_lab_cg "$LAB_V2" "$_name") || return 1
-	LAB_CGNAME=${LAB_CG#"$LAB_V2"/}
 	_lj=$_lab_join
+	# The v2 cgroup takes the name of the v1 one made for the load, as
+	# systemd names a unit alike in every hierarchy of a hybrid host.
+	if [ -n "$_lj" ]; then
+		LAB_CG=$LAB_V2/${_lj##*/}
+		mkdir "$LAB_CG" || return 1
+		echo "$LAB_CG" >>"$TRASH/.lab_cgs"
+	else
+		LAB_CG=$(_lab_cg "$LAB_V2" "$_name") || return 1
+	fi
+	LAB_CGNAME=${LAB_CG#"$LAB_V2"/}
 	_ls=$_lab_set
 	_lab_join=
 	_lab_set=

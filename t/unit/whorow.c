@@ -291,10 +291,12 @@ test_names(void)
 	is_str(cols[12].name, "hit%", "columns: hit% before %iodelay");
 	is_str(cols[n - 1].name, "start", "columns: start last");
 	n = ds_who_columns(DS_WHOCOL_GROUP | DS_WHOCOL_COUNTERS, cols);
-	is_int(n, 11, "columns -g prom: eleven");
+	is_int(n, 12, "columns -g prom: twelve");
+	is_str(cols[n - 1].name, "limit", "columns -g: the limit last");
 	is_str(cols[3].name, "read_bytes", "columns prom: counters");
 	n = ds_cgio_columns(1, cols);
-	is_int(n, 3 + DS_IOS_N, "io.stat columns");
+	is_int(n, 4 + DS_IOS_N, "io.stat columns");
+	is_str(cols[n - 1].name, "limit", "io.stat columns: the limit last");
 	is_str(cols[3].name, "rkB/s", "io.stat columns: rates");
 	ds_cgio_columns(0, cols);
 	is_str(cols[3].name, "rbytes", "io.stat columns: counters");

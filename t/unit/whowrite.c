@@ -46,7 +46,8 @@ proc_row(unsigned int how, enum ds_fmt fmt, const struct ds_whorow *rw)
 
 	u.loaded = 1;	/* no passwd: names are numbers */
 	ds_writer_init(&w, f, fmt, cols, n, 1, "dwho");
-	ds_whorow_write(&w, how, &c, &u, NULL, rw, NS);
+	ds_whorow_write(&w, how, &c, &u, NULL, rw, (how & DS_WHOCOL_GROUP) ?
+	    "7:0 riops=50" : NULL, NS);
 	ok(ds_w_report_end(&w) == 0, "row written without error");
 	ds_writer_free(&w);
 	ds_users_free(&u);
@@ -93,14 +94,16 @@ test_proc(void)
 	    "cgroup row: path and procs");
 	is_int(fields(row(got)), ds_who_columns(DS_WHOCOL_GROUP, cols),
 	    "cgroup row: a field per column");
+	ok(strstr(row(got), "\t7:0 riops=50\n") != NULL,
+	    "cgroup row: the limit last");
 	free(got);
 }
 
 /* An all row of io.stat in the columns of rates or of counters. */
 static char *
-cg_row(int rates)
+cg_row(int rates, const char *limit)
 {
-	struct ds_col cols[3 + DS_IOS_N];
+	struct ds_col cols[4 + DS_IOS_N];
 	struct ds_cgrow rw;
 	struct ds_writer w;
 	char *buf = NULL;
@@ -115,7 +118,7 @@ cg_row(int rates)
 	rw.have = 1u;
 	ds_writer_init(&w, f, DS_FMT_TSV, cols, ds_cgio_columns(rates, cols),
 	    1, "dwho");
-	ds_cgrow_write(&w, &rw, rates, NS);
+	ds_cgrow_write(&w, &rw, rates, limit, NS);
 	ok(ds_w_report_end(&w) == 0, "io.stat row written");
 	ds_writer_free(&w);
 	fclose(f);
@@ -125,14 +128,14 @@ cg_row(int rates)
 static void
 test_cgrow(void)
 {
-	char *got = cg_row(0);
+	char *got = cg_row(0, NULL);
 
-	is_str(row(got), "1700000000.123\t/b\tall\t8192\t-\t-\t-\t-\t-\n",
-	    "io.stat row: a counter; unknown missing");
+	is_str(row(got), "1700000000.123\t/b\tall\t8192\t-\t-\t-\t-\t-\t-\n",
+	    "io.stat row: a counter; unknown missing; no limit");
 	free(got);
-	got = cg_row(1);
-	is_str(row(got), "1700000000.123\t/b\tall\t1.50\t-\t-\t-\t-\t-\n",
-	    "io.stat row: a rate");
+	got = cg_row(1, "riops=50 wbps=1048576");
+	is_str(row(got), "1700000000.123\t/b\tall\t1.50\t-\t-\t-\t-\t-\t"
+	    "riops=50 wbps=1048576\n", "io.stat row: a rate, and the limit");
 	free(got);
 }
 
