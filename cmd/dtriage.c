@@ -596,7 +596,15 @@ iolimits(struct tr *x, struct ds_triage_in *in, double secs)
 		o->have_lat = b->have_lat;
 		o->lat_avg_us = (double)b->lat_avg_us;
 		o->have_latstat = (b->have_latstat & DS_LATSTAT_AVG) != 0;
+		o->lat_depth = (b->have_latstat & DS_LATSTAT_DEPTH) &&
+		    b->lat_depth != UINT64_MAX ? b->lat_depth : 0;
+		o->cost_wait = -1;
 		a = x->t.r.live ? ds_iolimits_find(&x->lim[0], b) : NULL;
+		/* cost.wait is microseconds waited, summed over the window. */
+		if (a != NULL && secs > 0 && (a->have_cost & b->have_cost &
+		    DS_COST_WAIT) && b->cost_wait >= a->cost_wait)
+			o->cost_wait = (double)(b->cost_wait - a->cost_wait) /
+			    (secs * 1e6);
 		if (a != NULL && secs > 0 &&
 		    ds_iolimit_rate(a, b, secs, rate) == 0) {
 			for (k = 0; k < DS_LIM_N; k++)

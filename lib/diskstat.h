@@ -2473,6 +2473,10 @@ struct ds_tr_iolim {
 	int have_lat;
 	double lat_avg_us;	/* io.stat avg_lat */
 	int have_latstat;
+	uint64_t lat_depth;	/* io.stat depth: below max, io.latency holds
+				   it to that many requests; 0 unknown */
+	double cost_wait;	/* iocost: share of the window its I/O waited
+				   for its budget (cost.wait); -1 unknown */
 	const int *pids;	/* its tasks */
 	size_t npids;
 };

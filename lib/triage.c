@@ -62,6 +62,7 @@
 #define URING_OTHER	0.10	/* other waits at most this share: io_uring's */
 #define TAG_LOOKS	0.50	/* looks with a thread waiting for a slot */
 #define LIMIT_FRAC	0.90	/* a rate at 90% of a limit is held by it */
+#define COST_WAIT	0.10	/* iocost: waited a tenth of the window */
 #define DIRTY_LOOKS	0.25	/* looks with a writer in balance_dirty_pages */
 #define THRASH_MIN_BPS	1048576.0	/* refaults a second worth a row */
 #define THRASH_USE	0.90	/* usage against the memory limit */
@@ -1538,13 +1539,22 @@ static const char *const lim_v1[4] = { "read_bps_device", "write_bps_device",
 static const char *const lim_what[4] = { "bytes/s read", "bytes/s written",
     "reads/s", "writes/s" };
 
-/* The limit l is held at: its index, or -1. */
+/*
+ * The limit l is held at: its index; DS_HELD_LAT when io.latency holds
+ * its queue depth, DS_HELD_COST when iocost makes it wait; or -1.
+ */
+#define DS_HELD_LAT	4
+#define DS_HELD_COST	5
 static int
 held_limit(const struct ds_tr_iolim *l)
 {
 	double best = 0, r;
 	int k, at = -1;
 
+	if (l->cost_wait >= COST_WAIT)
+		return DS_HELD_COST;
+	if (l->lat_depth > 0)
+		return DS_HELD_LAT;
 	if (!l->have_rate)
 		return -1;
 	for (k = 0; k < 4; k++) {
@@ -1601,13 +1611,31 @@ row_cglimit(const struct ds_triage_in *in, const struct ds_tr_iolim *l,
 			d = &in->dev[i];
 	n = stalled_in(in, l->pids, l->npids, &looks);
 	if ((f = add(out, held_up(in) || looks * 2 >= in->nlooks ? DS_TR_WARN :
-	    DS_TR_INFO, "cgroup-limit", l->cgroup, l->rate[k],
-	    k < 2 ? "bytes/s" : "count")) == NULL)
+	    DS_TR_INFO, "cgroup-limit", l->cgroup, k == DS_HELD_COST ?
+	    l->cost_wait : k == DS_HELD_LAT ? (double)l->lat_depth :
+	    l->rate[k], k == DS_HELD_COST ? "ratio" : k < 2 ? "bytes/s" :
+	    "count")) == NULL)
 		return -ENOMEM;
-	say(f->evidence, sizeof(f->evidence), "held at its own limit on %s: "
-	    "%s=%llu (%s), %.1f %s in the window", l->disk ? l->disk : "?",
-	    l->v1 ? lim_v1[k] : lim_v2[k], (unsigned long long)l->lim[k],
-	    l->v1 ? "blkio.throttle" : "io.max", l->rate[k], lim_what[k]);
+	if (k == DS_HELD_COST)
+		say(f->evidence, sizeof(f->evidence), "held by iocost on %s: "
+		    "its I/O waited for its share %.0f%% of the window "
+		    "(io.stat cost.wait)", l->disk ? l->disk : "?",
+		    l->cost_wait * 100);
+	else if (k == DS_HELD_LAT)
+		say(f->evidence, sizeof(f->evidence), "held by io.latency on "
+		    "%s: its queue depth cut to %llu (io.stat depth) because a "
+		    "sibling with a latency target misses it", l->disk ?
+		    l->disk : "?", (unsigned long long)l->lat_depth);
+	else
+		say(f->evidence, sizeof(f->evidence), "held at its own limit on "
+		    "%s: %s=%llu (%s), %.1f %s in the window", l->disk ?
+		    l->disk : "?", l->v1 ? lim_v1[k] : lim_v2[k],
+		    (unsigned long long)l->lim[k], l->v1 ? "blkio.throttle" :
+		    "io.max", l->rate[k], lim_what[k]);
+	if (l->have_lat && l->have_latstat)
+		more(f->evidence, sizeof(f->evidence), "; its io.latency target "
+		    "%llu us, average %.0f us", (unsigned long long)
+		    l->lat_target_us, l->lat_avg_us);
 	for (i = 0; i < l->npids && shown < TOP_N; i++) {
 		const struct ds_tr_proc *p = proc_of(in, l->pids[i]);
 
@@ -1976,10 +2004,10 @@ verdict_text(const struct ds_triage_in *in, const struct ds_findings *fs,
 		    "at its request limit (requests wait for a slot)");
 	} else if ((c = first_of(fs, "cgroup-limit")) != NULL &&
 	    c->sev >= DS_TR_WARN)
-		say(e, size, "not the disk: tasks of cgroup %s are held at "
+		say(e, size, "not the disk: tasks of cgroup %s are held by "
 		    "their own I/O limit (%.*s)", c->subject,
-		    (int)strcspn(c->evidence + strlen("held at its own limit "),
-		    ";"), c->evidence + strlen("held at its own limit "));
+		    (int)strcspn(strstr(c->evidence, " on ") + 1, ";"),
+		    strstr(c->evidence, " on ") + 1);
 	else if ((c = first_of(fs, "dirty-throttled")) != NULL)
 		say(e, size, "writers are held by the dirty-page limit: %s "
 		    "dirties faster than %s writes back", c->subject,

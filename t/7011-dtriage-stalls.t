@@ -88,7 +88,7 @@ throttle() {
 	lab_check_cmd "throttle: the load on $LAB_DEV is a reader ($l), not a kworker" \
 	    in_jobs "${l%% *}"
 	lab_check_cmd "throttle: the verdict names the cgroup's own limit" \
-	    sh -c "grep '	verdict	' '$LAB_DIR/throttle.tsv' | grep -q 'own I/O limit'"
+	    sh -c "grep '	verdict	' '$LAB_DIR/throttle.tsv' | grep -q 'held by their own I/O limit (on '"
 }
 
 dirty() {

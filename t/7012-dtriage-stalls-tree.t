@@ -135,3 +135,19 @@ ok "table: the count of errors as a number" grep -qE '^crit +io-errors +loop7 +4
 ok "table: a long evidence cut with an ellipsis" grep -q "$(printf '\342\200\246')" "$TRASH/table"
 dtriage -R "$E" -o tsv >"$TRASH/tsv"
 is "$(grep -c "$(printf '\342\200\246')" "$TRASH/tsv")" 0 "tsv: the evidence whole"
+
+# ---- io.latency holding a cgroup's queue depth (cgroup v2) ----------------
+C=$TRASH/iolat
+mktree "$C"
+mkdir -p "$C/sys/fs/cgroup/batch" "$C/sys/fs/cgroup/db" "$C/proc/self"
+echo "7:7 rbytes=4096 wbytes=0 rios=1 wios=0 dbytes=0 dios=0 depth=2 avg_lat=9000 win=100" \
+    >"$C/sys/fs/cgroup/batch/io.stat"
+echo "7:7 target=2000" >"$C/sys/fs/cgroup/db/io.latency"
+echo "7:7 rbytes=4096 wbytes=0 rios=1 wios=0 dbytes=0 dios=0 depth=max avg_lat=1500 win=100" \
+    >"$C/sys/fs/cgroup/db/io.stat"
+echo "io" >"$C/sys/fs/cgroup/cgroup.controllers"
+echo "io" >"$C/sys/fs/cgroup/cgroup.subtree_control"
+dtriage -R "$C" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$(awk -F'\t' '$2 == "cgroup-limit" { print $3, $4 }' "$TRASH/out")" "/batch 2" \
+    "io.latency: the cgroup whose depth it cut, depth 2"
+ok "cgroup-limit: held by io.latency, said" grep -q 'held by io.latency on loop7: its queue depth cut to 2 (io.stat depth)' "$TRASH/out"

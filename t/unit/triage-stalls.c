@@ -222,6 +222,7 @@ t_cgroup_limit(void)
 	l.rate[2] = 49.8;
 	l.rate[0] = 49.8 * 4096;
 	l.have_rate = 1;
+	l.cost_wait = -1;
 	l.pids = pids;
 	l.npids = 2;
 	in.iolim = &l;
@@ -243,8 +244,8 @@ t_cgroup_limit(void)
 	    NULL, "the load: a reader, not the worker that releases the bios");
 	ok(has_text(row("load", "700 fio"), "released by kworker/0:1"),
 	    "the load row says who dispatched");
-	ok(strstr(out.f[0].evidence, "cgroup /t7010/throttled") != NULL &&
-	    strstr(out.f[0].evidence, "own I/O limit") != NULL,
+	ok(strstr(out.f[0].evidence, "cgroup /t7010/throttled are held by "
+	    "their own I/O limit (on loop3: read_iops_device=50") != NULL,
 	    "the verdict: the cgroup's own limit");
 	is_str(out.f[0].subject, "/t7010/throttled", "verdict subject: the "
 	    "cgroup");
@@ -252,6 +253,21 @@ t_cgroup_limit(void)
 	l.rate[2] = 40;
 	run(&in);
 	ok(row("cgroup-limit", NULL) == NULL, "at 80%% of its limit: no row");
+	/* io.latency holding its depth; iocost making it wait. */
+	l.lat_depth = 2;
+	run(&in);
+	ok(has_text(row("cgroup-limit", "/t7010/throttled"), "held by "
+	    "io.latency on loop3: its queue depth cut to 2"),
+	    "io.latency's depth below max: a cgroup-limit row");
+	l.lat_depth = 0;
+	l.cost_wait = 0.3;
+	run(&in);
+	ok(has_text(row("cgroup-limit", "/t7010/throttled"), "held by iocost "
+	    "on loop3: its I/O waited for its share 30% of the window"),
+	    "iocost's cost.wait 30%% of the window: a cgroup-limit row");
+	ok(strstr(out.f[0].evidence, "held by their own I/O limit (on loop3: "
+	    "its I/O waited") != NULL, "the verdict: iocost");
+	l.cost_wait = -1;
 }
 
 /* A buffered writer held by a 16 MiB dirty limit. */
