@@ -28,7 +28,10 @@ LIB := lib/libdiskstat.a
 UTILSRC := $(sort $(wildcard cmd/util/*.c))
 UTILOBJ := $(UTILSRC:.c=.o)
 UTIL := cmd/util/libutil.a
-TOOLS := $(patsubst %.c,%,$(sort $(wildcard cmd/*.c)))
+# Each tool is a folder of its own code, cmd/TOOL/*.c (main.c and what
+# reads naturally beside it), built into cmd/TOOL/TOOL.
+TOOLNAMES := $(patsubst cmd/%/main.c,%,$(sort $(wildcard cmd/*/main.c)))
+TOOLS := $(foreach t,$(TOOLNAMES),cmd/$(t)/$(t))
 # t/unit/oracle.c: the tests' own parsers (oracle.h), linked into each.
 UNITS := $(filter-out t/unit/oracle,$(patsubst %.c,%,$(sort $(wildcard t/unit/*.c))))
 MAN1 := $(sort $(wildcard doc/*.1))
@@ -47,7 +50,7 @@ SLIBOBJ := $(patsubst lib/%.c,cmd/static/lib/%.o,$(LIBSRC))
 SLIB := cmd/static/libdiskstat.a
 SUTILOBJ := $(patsubst cmd/util/%.c,cmd/static/util/%.o,$(UTILSRC))
 SUTIL := cmd/static/libutil.a
-STATIC := $(patsubst cmd/%,cmd/static/%,$(TOOLS))
+STATIC := $(foreach t,$(TOOLNAMES),cmd/static/$(t))
 
 static: $(STATIC)
 
@@ -72,8 +75,12 @@ $(UTIL): $(UTILOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(UTILOBJ)
 
-cmd/%: cmd/%.c cmd/util/util.h lib/*.h $(UTIL) $(LIB) .flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
+# A tool's sources and headers are those of its folder.
+.SECONDEXPANSION:
+$(TOOLS): %: $$(wildcard $$(dir $$@)*.c) $$(wildcard $$(dir $$@)*.h) \
+    cmd/util/util.h lib/*.h $(UTIL) $(LIB) .flags
+	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ \
+	    $(filter %.c,$^) $(UTIL) $(LIB)
 
 t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -104,8 +111,10 @@ $(SUTIL): $(SUTILOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(SUTILOBJ)
 
-cmd/static/%: cmd/%.c cmd/util/util.h lib/diskstat.h $(SUTIL) $(SLIB) .flags
-	$(CC) $(CPPFLAGS) $(SCFLAGS) $(SLDFLAGS) -o $@ $< $(SUTIL) $(SLIB)
+$(STATIC): cmd/static/%: $$(wildcard cmd/%/*.c) $$(wildcard cmd/%/*.h) \
+    cmd/util/util.h lib/*.h $(SUTIL) $(SLIB) .flags
+	$(CC) $(CPPFLAGS) -Icmd $(SCFLAGS) $(SLDFLAGS) -o $@ \
+	    $(filter %.c,$^) $(SUTIL) $(SLIB)
 
 # The lab's test helpers (t/lab/*.c, see t/lab.sh): built for check,
 # never installed.
@@ -231,12 +240,12 @@ install: all libdiskstat.pc
 	for m in $(MAN1); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for m in $(MAN3); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man3/; done
 	# bash-completion loads completions/NAME when NAME is first completed.
-	for t in $(TOOLS); do install -m 0644 doc/diskstat.bash-completion \
-	    $(DESTDIR)$(COMPDIR)/$${t#cmd/}; done
+	for t in $(TOOLNAMES); do install -m 0644 doc/diskstat.bash-completion \
+	    $(DESTDIR)$(COMPDIR)/$$t; done
 
 uninstall:
-	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$${t#cmd/} \
-	    $(DESTDIR)$(COMPDIR)/$${t#cmd/}; done
+	for t in $(TOOLNAMES); do rm -f $(DESTDIR)$(BINDIR)/$$t \
+	    $(DESTDIR)$(COMPDIR)/$$t; done
 	rm -f $(DESTDIR)$(LIBDIR)/libdiskstat.a $(DESTDIR)$(INCDIR)/diskstat.h \
 	    $(DESTDIR)$(PKGDIR)/libdiskstat.pc
 	for m in $(MAN1); do rm -f $(DESTDIR)$(MANDIR)/man1/$${m#doc/}; done

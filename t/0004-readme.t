@@ -10,13 +10,13 @@ README=$TOP/README
 [ -f "$README" ] || skip_all "no README"
 
 # The examples: indented lines of README that run a tool of the suite
-# (or cmd/NAME), and the commands of the crontab lines.
+# (or cmd/NAME/NAME), and the commands of the crontab lines.
 # (The list of the tools at the top, "dxstat     the device view", is
 # not a command.)
 sed -n 's/^    //p' "$README" |
     sed -n -e 's/^\(\*[^ ]* \)\{5\} *root  *//p;t' \
     -e '/^\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)   *[a-z]/d' \
-    -e '/^\(make && \)\{0,1\}\(cmd\/\)\{0,1\}\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)\( \|$\)/p' \
+    -e '/^\(make && \)\{0,1\}\(cmd\/[a-z]*\/\)\{0,1\}\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)\( \|$\)/p' \
     >"$TRASH/examples"
 N=34
 is "$(wc -l <"$TRASH/examples" | tr -d ' ')" $N "README: the examples found ($N)"

@@ -13,10 +13,10 @@ case $(cat "$TOP/.flags" 2>/dev/null) in
 esac
 
 tools=
-for f in "$TOP"/cmd/*.c; do
-	n=${f##*/}
-	n=${n%.c}
-	[ -x "$TOP/cmd/$n" ] && tools="$tools $n"
+for f in "$TOP"/cmd/*/main.c; do
+	n=${f%/main.c}
+	n=${n##*/}
+	[ -x "$TOP/cmd/$n/$n" ] && tools="$tools $n"
 done
 [ -n "$tools" ] || skip_all "no tool built yet"
 
@@ -67,7 +67,7 @@ for t in $tools; do
 	case $t in dtriage) live=0.5 ;; dlat) live="0.2 1" ;; *) live= ;; esac
 	for fmt in tsv json; do
 		# shellcheck disable=SC2086
-		vg "$t -o $fmt (live)" "$TOP/cmd/$t" -o "$fmt" $live
-		vg "$t -o $fmt -R tree" "$TOP/cmd/$t" -o "$fmt" -R "$tree"
+		vg "$t -o $fmt (live)" "$TOP/cmd/$t/$t" -o "$fmt" $live
+		vg "$t -o $fmt -R tree" "$TOP/cmd/$t/$t" -o "$fmt" -R "$tree"
 	done
 done

@@ -10,10 +10,10 @@
 need_cmd jq timeout
 
 tools=
-for f in "$TOP"/cmd/*.c; do
-	n=${f##*/}
-	n=${n%.c}
-	[ -x "$TOP/cmd/$n" ] && tools="$tools $n"
+for f in "$TOP"/cmd/*/main.c; do
+	n=${f%/main.c}
+	n=${n##*/}
+	[ -x "$TOP/cmd/$n/$n" ] && tools="$tools $n"
 done
 [ -n "$tools" ] || skip_all "no tool built yet"
 

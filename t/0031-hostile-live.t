@@ -15,7 +15,7 @@
 need_root
 need_cmd jq
 for t in dwho dpsi; do
-	[ -x "$TOP/cmd/$t" ] || skip_all "$t not built"
+	[ -x "$TOP/cmd/$t/$t" ] || skip_all "$t not built"
 done
 
 kids=

@@ -15,7 +15,7 @@
 need_root
 need_prog cc jq
 for t in dwho ddeleted; do
-	[ -x "$TOP/cmd/$t" ] || skip_all "$t not built"
+	[ -x "$TOP/cmd/$t/$t" ] || skip_all "$t not built"
 done
 
 cp "$T/0032-churn.c" "$TRASH/storm.c"

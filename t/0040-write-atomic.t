@@ -9,10 +9,10 @@
 need_cmd python3
 
 tools=
-for f in "$TOP"/cmd/*.c; do
-	n=${f##*/}
-	n=${n%.c}
-	[ -x "$TOP/cmd/$n" ] && tools="$tools $n"
+for f in "$TOP"/cmd/*/main.c; do
+	n=${f%/main.c}
+	n=${n##*/}
+	[ -x "$TOP/cmd/$n/$n" ] && tools="$tools $n"
 done
 [ -n "$tools" ] || skip_all "no tool built yet"
 
@@ -123,7 +123,7 @@ else
 		chmod 0755 "$TRASH/locked.$t"
 		chmod 0644 "$TRASH/locked.$t/$t.tsv"
 		test_must_fail 1 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		    "$TOP/cmd/$t" -o tsv -w "$TRASH/locked.$t/$t.tsv" >/dev/null 2>"$TRASH/err"
+		    "$TOP/cmd/$t/$t" -o tsv -w "$TRASH/locked.$t/$t.tsv" >/dev/null 2>"$TRASH/err"
 		is "$?" 0 "$t -w as nobody into root's directory: exit 1"
 		ok "$t -w as nobody: message" \
 		    grep -q "^$t: $TRASH/locked.$t/$t.tsv: Permission denied\$" "$TRASH/err"

@@ -52,7 +52,7 @@ for t in $tools; do
 		is "$?" 0 "$t -R ${tree#$FIX/} -o tsv"
 		"$t" -R "$tree" -o prom -w "$TF/$t.prom" 2>"$TRASH/err"
 		is "$?" 0 "$t -R ${tree#$FIX/} -o prom -w $t.prom"
-		python3 "$CMP" tsv "$TOP/cmd/$t.c" "$t" "$TRASH/$t.tsv" "$TF/$t.prom" >"$TRASH/cmp"
+		python3 "$CMP" tsv "$TOP/cmd/$t" "$t" "$TRASH/$t.tsv" "$TF/$t.prom" >"$TRASH/cmp"
 		case $? in
 		0) pass "$t: prom file equals tsv in base units ($(head -1 "$TRASH/cmp"))" ;;
 		2) skip "$t: prom file equals tsv" "$(head -1 "$TRASH/cmp")" ;;
@@ -73,7 +73,7 @@ first=${first%% *}
 if [ -f "$TRASH/$first.tsv" ]; then
 	awk '!/^#/ { sub(/ [^ ]*$/, " 12345678901") } { print }' \
 	    "$TF/$first.prom" >"$TRASH/wrong.prom"
-	test_must_fail 1 python3 "$CMP" tsv "$TOP/cmd/$first.c" "$first" \
+	test_must_fail 1 python3 "$CMP" tsv "$TOP/cmd/$first" "$first" \
 	    "$TRASH/$first.tsv" "$TRASH/wrong.prom" >/dev/null
 	is "$?" 0 "control: wrong values in the prom file are caught"
 fi
@@ -132,7 +132,7 @@ for t in $scraped; do
 	if [ -f "$TRASH/$t.tsv" ]; then
 		# The page also holds node_* metrics: compare our families.
 		grep "^${t}_\|^# HELP ${t}_" "$TRASH/metrics" >"$TRASH/ours"
-		python3 "$CMP" tsv "$TOP/cmd/$t.c" "$t" "$TRASH/$t.tsv" "$TRASH/ours" float >"$TRASH/cmp"
+		python3 "$CMP" tsv "$TOP/cmd/$t" "$t" "$TRASH/$t.tsv" "$TRASH/ours" float >"$TRASH/cmp"
 		case $? in
 		0) pass "$t: scraped values equal -o tsv in base units ($(head -1 "$TRASH/cmp"))" ;;
 		2) skip "$t: scraped values equal -o tsv" "$(head -1 "$TRASH/cmp")" ;;

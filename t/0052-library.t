@@ -32,7 +32,7 @@ is "$(cat "$TRASH/names" | tr '\n' ' ')" "" "every exported name starts with ds_
 # lib/internal.h is the library's own: no tool includes it, and no tool
 # calls what it alone declares (the undefined symbols of each tool's
 # object, compiled here, against the functions internal.h declares).
-is "$(grep -l 'internal\.h' "$TOP"/cmd/*.c "$TOP"/cmd/util/*.[ch] 2>/dev/null | tr '\n' ' ')" "" \
+is "$(grep -l 'internal\.h' "$TOP"/cmd/*/*.[ch] 2>/dev/null | tr '\n' ' ')" "" \
     "no file of cmd/ includes lib/internal.h"
 grep -v '^[[:space:]/*#]' "$TOP/lib/internal.h" | grep -o '\<ds_[a-z0-9_]*(' | tr -d '(' |
     sort -u >"$TRASH/internal"
@@ -40,7 +40,7 @@ ok "lib/internal.h declares functions (the check below has names to look for)" \
     test "$(wc -l <"$TRASH/internal")" -gt 50
 if command -v cc >/dev/null; then
 	: >"$TRASH/calls"
-	for c in "$TOP"/cmd/*.c "$TOP"/cmd/util/*.c; do
+	for c in "$TOP"/cmd/*/*.c; do
 		o=$TRASH/$(basename "$c" .c).o
 		cc -std=c11 -D_GNU_SOURCE -I"$TOP/lib" -I"$TOP/cmd" -c -o "$o" "$c" 2>/dev/null ||
 		    echo "build failed: $c" >>"$TRASH/calls"

@@ -18,7 +18,7 @@ is "$st" 0 "make static"
 # glibc warns at link time when a static program calls into NSS.
 is "$(grep -c 'statically linked applications requires at runtime' "$TRASH/log")" 0 \
     "make static: no NSS warning from the linker"
-is "$(cd "$TOP" && grep -nE '\<(getpw(uid|nam|ent)|getgr(gid|nam|ent|ouplist)|getspnam|initgroups|getaddrinfo|gethostby(name|addr)|getservby(name|port)|getlogin)(_r)? *\(' cmd/*.c cmd/util/*.c cmd/util/*.h lib/*.c lib/*.h)" "" \
+is "$(cd "$TOP" && grep -nE '\<(getpw(uid|nam|ent)|getgr(gid|nam|ent|ouplist)|getspnam|initgroups|getaddrinfo|gethostby(name|addr)|getservby(name|port)|getlogin)(_r)? *\(' cmd/*/*.c cmd/*/*.h lib/*.c lib/*.h)" "" \
     "no NSS call in cmd/ or lib/"
 
 if [ "$(id -u)" -eq 0 ] && command -v chroot >/dev/null; then

@@ -8,7 +8,7 @@
 # search of the whole list (it did: 1.6 s against 0.17 s here).
 . "${0%/*}/lib.sh"
 need_cmd jq timeout
-[ -x "$TOP/cmd/dxstat" ] || skip_all "dxstat not built"
+[ -x "$TOP/cmd/dxstat/dxstat" ] || skip_all "dxstat not built"
 
 # snap UPTIME SECOND: 20,000 devices, reads 1000 + i, +20 in the second.
 snap() {

@@ -14,7 +14,7 @@
 . "${0%/*}/lib.sh"
 need_loop
 need_cmd cc dd
-[ -x "$TOP/cmd/dxstat" ] || skip_all "dxstat not built"
+[ -x "$TOP/cmd/dxstat/dxstat" ] || skip_all "dxstat not built"
 
 cp "$T/1211-dxstat-hotplug-remove.c" "$TRASH/loopctl.c"
 cc -O2 -o "$TRASH/loopctl" "$TRASH/loopctl.c" 2>"$TRASH/cc" ||

@@ -5,7 +5,7 @@
 . "${0%/*}/lib.sh"
 
 D=$FIX/dpsi
-[ -x "$TOP/cmd/dpsi" ] || skip_all "dpsi not built"
+[ -x "$TOP/cmd/dpsi/dpsi" ] || skip_all "dpsi not built"
 
 # What the files say, in dpsi's row order (io memory cpu irq; some full),
 # read with awk: an independent parse to compare against.

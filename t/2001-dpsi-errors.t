@@ -6,7 +6,7 @@
 . "${0%/*}/lib.sh"
 
 D=$FIX/dpsi
-[ -x "$TOP/cmd/dpsi" ] || skip_all "dpsi not built"
+[ -x "$TOP/cmd/dpsi/dpsi" ] || skip_all "dpsi not built"
 
 # PSI off: no proc/pressure.
 test_must_fail 1 dpsi -R "$D/crafted/empty" >"$TRASH/out" 2>"$TRASH/err"

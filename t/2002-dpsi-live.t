@@ -4,7 +4,7 @@
 # trigger fires (exit 0) or times out (exit 3).
 . "${0%/*}/lib.sh"
 
-[ -x "$TOP/cmd/dpsi" ] || skip_all "dpsi not built"
+[ -x "$TOP/cmd/dpsi/dpsi" ] || skip_all "dpsi not built"
 [ -r /proc/pressure/io ] || skip_all "no /proc/pressure/io (PSI off)"
 need_cmd dd awk
 

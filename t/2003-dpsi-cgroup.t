@@ -7,7 +7,7 @@
 # cgroup.pressure 0 is a clear message.  Everything made is removed.
 . "${0%/*}/lib.sh"
 
-[ -x "$TOP/cmd/dpsi" ] || skip_all "dpsi not built"
+[ -x "$TOP/cmd/dpsi/dpsi" ] || skip_all "dpsi not built"
 need_root
 need_cmd dd awk
 [ -r /proc/pressure/io ] || skip_all "no /proc/pressure/io (PSI off)"

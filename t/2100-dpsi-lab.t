@@ -14,7 +14,7 @@
 . "${0%/*}/lib.sh"
 . "$T/lab.sh"
 lab_need
-[ -x "$TOP/cmd/dpsi" ] || skip_all "dpsi not built"
+[ -x "$TOP/cmd/dpsi/dpsi" ] || skip_all "dpsi not built"
 lab_start 4 10 10 || skip_all "lab: $LAB_ERR"
 
 pressure() {

@@ -58,7 +58,7 @@ if ! command -v setpriv >/dev/null 2>&1; then
 	exit 0
 fi
 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-    "$TOP/cmd/dwho" -p "$pid" -o tsv 1 1 >"$TRASH/out" 2>"$TRASH/err"
+    "$TOP/cmd/dwho/dwho" -p "$pid" -o tsv 1 1 >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "as nobody: exit 0"
 ok "as nobody: one note with the count" \
     grep -qx 'dwho: I/O counters of 1 process are unreadable (other users.*' "$TRASH/err"
@@ -66,7 +66,7 @@ is "$(grep -c . "$TRASH/err")" 1 "as nobody: one line"
 ok "as nobody: bytes -, %iodelay shown" \
     awk -F'\t' 'NR == 2 && $5 == "-" && $12 == "-" && $13 >= 10 { f = 1 } END { exit !f }' "$TRASH/out"
 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-    "$TOP/cmd/dwho" -a -o tsv >"$TRASH/out" 2>"$TRASH/err"
+    "$TOP/cmd/dwho/dwho" -a -o tsv >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "as nobody, all processes: exit 0"
 ok "as nobody, all: the note" grep -q 'dwho: I/O counters of [0-9]* processes are unreadable' "$TRASH/err"
 ok "as nobody, all: delays are numbers" \

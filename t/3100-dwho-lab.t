@@ -15,7 +15,7 @@
 . "$T/lab.sh"
 lab_need
 need_cmd sysctl
-[ -x "$TOP/cmd/dwho" ] || skip_all "dwho not built"
+[ -x "$TOP/cmd/dwho/dwho" ] || skip_all "dwho not built"
 old=$(cat /proc/sys/kernel/task_delayacct 2>/dev/null) || skip_all "no kernel.task_delayacct"
 lab_start 4 10 10 || skip_all "lab: $LAB_ERR"
 at_exit "sysctl -q kernel.task_delayacct=$old"

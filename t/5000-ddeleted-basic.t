@@ -172,7 +172,7 @@ is "$(wc -l <"$TRASH/out")" 1 "damaged tree: header only"
 # Without root: only your own processes, said on stderr with a count.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-	    "$TOP/cmd/ddeleted" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+	    "$TOP/cmd/ddeleted/ddeleted" -o tsv >"$TRASH/out" 2>"$TRASH/err"
 	is "$?" 0 "as nobody: exit 0"
 	ok "as nobody: says so with a count" grep -Eq "^ddeleted: not root: the descriptors of [0-9]+ of [0-9]+ processes could not be read" "$TRASH/err"
 	is "$(awk -F'\t' -v p=$holder '$1 == p' "$TRASH/out" | wc -l)" 0 "as nobody: root's process not listed"

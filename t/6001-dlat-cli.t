@@ -26,7 +26,7 @@ need_cmd dd
 
 if command -v setpriv >/dev/null 2>&1; then
 	test_must_fail 1 setpriv --reuid=65534 --regid=65534 --clear-groups \
-	    --inh-caps=-all "$TOP/cmd/dlat" 1 1 2>"$TRASH/np"
+	    --inh-caps=-all "$TOP/cmd/dlat/dlat" 1 1 2>"$TRASH/np"
 	ok "without privilege: exit 1 naming CAP_BPF and CAP_PERFMON" \
 	    grep -q 'needs CAP_BPF and CAP_PERFMON' "$TRASH/np"
 else

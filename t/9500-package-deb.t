@@ -141,7 +141,7 @@ for t in $tools; do
 	is "$(/usr/bin/$t --version)" "$t (diskstat) $VERSION" "installed $t --version"
 	if tree=$(fleet_tree "$t"); then
 		# Without the time column: the time of the run, not the tree's.
-		"$TOP/cmd/$t" -R "$tree" -o tsv 2>/dev/null | notime >"$TRASH/tree.tsv"
+		"$TOP/cmd/$t/$t" -R "$tree" -o tsv 2>/dev/null | notime >"$TRASH/tree.tsv"
 		/usr/bin/$t -R "$tree" -o tsv 2>/dev/null | notime >"$TRASH/inst.tsv"
 		ok "installed $t: the report on ${tree#$FIX/} is the tree's ($(($(wc -l <"$TRASH/tree.tsv") - 1)) rows)" \
 		    test_cmp "$TRASH/tree.tsv" "$TRASH/inst.tsv"
@@ -155,7 +155,7 @@ for t in $tools; do
 		st=$?
 		[ "$t:$st" != dtriage:3 ] || st=0
 		# shellcheck disable=SC2086
-		is "$st:$(head -1 "$TRASH/inst.tsv")" "0:$("$TOP/cmd/$t" -o tsv $live 2>/dev/null | head -1)" \
+		is "$st:$(head -1 "$TRASH/inst.tsv")" "0:$("$TOP/cmd/$t/$t" -o tsv $live 2>/dev/null | head -1)" \
 		    "installed $t runs live (same header as the tree's)"
 	fi
 	if command -v man >/dev/null 2>&1; then

@@ -39,7 +39,7 @@ if command -v systemd-analyze >/dev/null 2>&1 && [ -d /lib/systemd/system ]; the
 	cp -R "$U"/. "$R/lib/systemd/system/"
 	cp /bin/sh "$R/bin/sh"
 	cp "$(command -v find)" "$R/usr/bin/find"
-	for t in $tools; do cp "$TOP/cmd/$t" "$R/usr/bin/$t"; done
+	for t in $tools; do cp "$TOP/cmd/$t/$t" "$R/usr/bin/$t"; done
 	for u in $units; do
 		systemd-analyze --root="$R" --man=no verify "lib/systemd/system/$u" \
 		    >"$TRASH/verify" 2>&1
@@ -122,7 +122,7 @@ S=$TRASH/state
 mkdir "$S"
 sed -n 's/^ExecStart=//p' "$U/diskstat-snapshot.service" |
     sed -e 's/%%/%/g' -e 's/\$\$/$/g' -e "s|/var/lib/diskstat|$S|g" \
-    -e "s|/usr/bin/dxstat|$TOP/cmd/dxstat|" >"$TRASH/cmds"
+    -e "s|/usr/bin/dxstat|$TOP/cmd/dxstat/dxstat|" >"$TRASH/cmds"
 is "$(wc -l <"$TRASH/cmds")" 2 "snapshot service: two commands (snapshot, prune)"
 ok "snapshot service: LC_ALL=C TZ=UTC" grep -qx 'Environment=LC_ALL=C TZ=UTC' \
     "$U/diskstat-snapshot.service"
@@ -142,7 +142,7 @@ after=$(date -u +%a-%H%M)
 f=$S/$before.snap
 [ -f "$f" ] || f=$S/$after.snap
 ok "snapshot named weekday-HHMM in UTC ($before.snap)" test -f "$f"
-"$TOP/cmd/dxstat" -R "$tree" -s >"$TRASH/expect.snap"
+"$TOP/cmd/dxstat/dxstat" -R "$tree" -s >"$TRASH/expect.snap"
 ok "the snapshot is what dxstat -s writes" test_cmp "$TRASH/expect.snap" "$f"
 ok "prune: a snapshot a week and 11 minutes old is gone" test ! -e "$S/Mon-0000.snap"
 ok "prune: one a week and 5 minutes old stays (ten minutes of grace)" test -e "$S/Mon-0005.snap"

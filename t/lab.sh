@@ -687,7 +687,7 @@ lab_pressure() {
 }
 
 lab_snap() {
-	"$TOP/cmd/dxstat" -s >"$1" || return 1
+	"$TOP/cmd/dxstat/dxstat" -s >"$1" || return 1
 	[ -z "$LAB_CG" ] || _lab_psi_up "$LAB_CG" >"$1.psi"
 }
 
@@ -736,7 +736,7 @@ lab_iostat() {
 			[ -z "$4" ] || awk "\$1 == \"some\" || \$1 == \"full\" { sub(\"total=\", \"\", \$5); t[\$1] = \$5 }
 			    END { getline u <\"/proc/uptime\"; split(u, a, \" \"); print t[\"some\"], t[\"full\"], a[1] }" "$4/io.pressure" >"$3.psi"
 			awk "\$1 == \"uptime\" { split(\$2, a, \".\"); printf \"%s.%s 0.00\\n\", a[1], substr(a[2] \"00\", 1, 2) }" "$3" >&7
-		    ' lab "$_f.fup" "$TOP/cmd/dxstat" "$_f.$_k" "$LAB_CG" ||
+		    ' lab "$_f.fup" "$TOP/cmd/dxstat/dxstat" "$_f.$_k" "$LAB_CG" ||
 		    ! awk '$1 != "uptime" && $1 != "time"' "$_f.$_k" >"$_f.$_k.ds" ||
 		    ! timeout 30 sh -c 'cat "$1" >"$2"' lab "$_f.$_k.ds" "$_f.fds"; then
 			kill "$_io" 2>/dev/null
@@ -755,7 +755,7 @@ lab_iostat() {
 lab_iostat_cmp() {
 	_f=$LAB_DIR/$1
 	awk -v d="$LAB_DEV" '/^Device/ || $1 == d' "$_f.iostat" >"$_f.iostat.dev"
-	"$TOP/cmd/dxstat" -o tsv -H -f "$_f.1c" -f "$_f.2c" "$LAB_DEV" | cut -f2- |
+	"$TOP/cmd/dxstat/dxstat" -o tsv -H -f "$_f.1c" -f "$_f.2c" "$LAB_DEV" | cut -f2- |
 	    sed 's/^/1	/' >"$_f.dxc"
 	awk -f "$FIX/dxstat/compare.awk" "$_f.iostat.dev" "$_f.dxc" >"$_f.cmp"
 	_c=$?

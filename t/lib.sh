@@ -21,7 +21,10 @@ export ASAN_OPTIONS UBSAN_OPTIONS DS_SANITIZER_STATUS
 T=$(cd "${0%/*}" && pwd)
 TOP=${T%/t}
 FIX=$T/fixtures
-PATH=$TOP/cmd:$PATH
+# Each tool is built in its folder, cmd/TOOL/TOOL.
+for _d in "$TOP"/cmd/*/; do
+	[ -f "$_d/main.c" ] && PATH=${_d%/}:$PATH
+done
 export PATH TOP T FIX
 
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/diskstat-test.XXXXXX") || exit 1

@@ -10,7 +10,7 @@
 #   BENCH_SYSCALLS=perf|strace  how syscalls are counted (default perf
 #                       when its tracepoints work, else strace -c -f)
 #   BENCH_OUT=DIR       where results go (default t/bench/out)
-#   BENCH_TOOLDIR=DIR   measure the tools in DIR instead of cmd/
+#   BENCH_TOOLDIR=DIR   measure the tools in DIR instead of cmd/NAME/NAME
 # Needs root (mount namespace, sysctl, taskstats).
 BENCH_DIR=$(cd "${0%/*}" && pwd)
 : "${BENCH_OUT:=$BENCH_DIR/out}"

@@ -19,8 +19,18 @@ TOP=$(cd "$BENCH_DIR/../.." && pwd)
 : "${BENCH_SLOW_RUNS:=3}"
 : "${BENCH_QUICK:=0}"
 BIN=$BENCH_DIR/out/bin	# built by make bench
-# The tools measured: cmd/ of this tree, or BENCH_TOOLDIR.
-TOOLDIR=${BENCH_TOOLDIR:-$TOP/cmd}
+# The tools measured: this tree's (cmd/NAME/NAME, gathered as links in
+# one directory), or those of BENCH_TOOLDIR.
+if [ -n "${BENCH_TOOLDIR:-}" ]; then
+	TOOLDIR=$BENCH_TOOLDIR
+else
+	TOOLDIR=$BENCH_OUT/tools
+	mkdir -p "$TOOLDIR"
+	for _m in "$TOP"/cmd/*/main.c; do
+		_t=${_m%/main.c}
+		ln -sf "$_t/${_t##*/}" "$TOOLDIR/${_t##*/}"
+	done
+fi
 RESULTS=$BENCH_OUT/results.tsv
 NOTES=$BENCH_OUT/notes.txt
 SCEN=${SCEN:-${0##*/}}

@@ -5,7 +5,7 @@
 # and a snapshot (-s).  Not part of make bench; run after make.
 set -e
 top=$(cd "${0%/*}/../.." && pwd)
-D=$top/cmd/dxstat
+D=$top/cmd/dxstat/dxstat
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT INT TERM
 . "${0%/*}/gen-diskstats.sh"
