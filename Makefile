@@ -10,6 +10,7 @@ COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 AR ?= ar
+RANLIB ?= ranlib
 CFLAGS ?= -std=c11 -O2 -Wall -Wextra
 CPPFLAGS += -D_GNU_SOURCE -Ilib
 LDFLAGS ?=
@@ -32,6 +33,8 @@ UTIL := cmd/util/libutil.a
 # reads naturally beside it), built into cmd/TOOL/TOOL.
 TOOLNAMES := $(patsubst cmd/%/main.c,%,$(sort $(wildcard cmd/*/main.c)))
 TOOLS := $(foreach t,$(TOOLNAMES),cmd/$(t)/$(t))
+# Each tool's files but main.c, as an archive the unit tests link too.
+TOOLARCHS := $(foreach t,$(TOOLNAMES),cmd/$(t)/$(t).a)
 # t/unit/oracle.c: the tests' own parsers (oracle.h), linked into each.
 UNITS := $(filter-out t/unit/oracle,$(patsubst %.c,%,$(sort $(wildcard t/unit/*.c))))
 MAN1 := $(sort $(wildcard doc/*.1))
@@ -77,23 +80,30 @@ $(UTIL): $(UTILOBJ)
 
 # A tool's sources and headers are those of its folder.
 .SECONDEXPANSION:
-$(TOOLS): %: $$(wildcard $$(dir $$@)*.c) $$(wildcard $$(dir $$@)*.h) \
-    cmd/util/util.h lib/*.h $(UTIL) $(LIB) .flags
-	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ \
-	    $(filter %.c,$^) $(UTIL) $(LIB)
+cmd/%.o: cmd/%.c $$(wildcard $$(dir $$@)*.h) cmd/util/util.h lib/*.h .flags
+	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) -c -o $@ $<
+
+# (ranlib: an archive of no member yet still needs its index.)
+# (In a pattern rule's prerequisites % is the stem: $(pc) is a percent.)
+pc := %
+$(TOOLARCHS): %.a: $$(patsubst $$(pc).c,$$(pc).o,$$(filter-out \
+    $$(pc)/main.c,$$(wildcard $$(dir $$@)*.c)))
+	rm -f $@
+	$(AR) rcs $@ $^
+	$(RANLIB) $@
+
+$(TOOLS): %: $$(dir $$@)main.o $$@.a $(UTIL) $(LIB) .flags
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(dir $@)main.o $@.a $(UTIL) $(LIB)
 
 t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-# Unit tests may use libm (the tools never do).
-t/unit/%: t/unit/%.c t/unit/*.h t/unit/oracle.o lib/diskstat.h lib/internal.h \
-    $(LIB) .flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< t/unit/oracle.o $(LIB) -lm
-
-# The tools' archive has its own test, linked with it.
-t/unit/util: t/unit/util.c t/unit/tap.h cmd/util/util.h lib/diskstat.h \
-    $(UTIL) $(LIB) .flags
-	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ $< $(UTIL) $(LIB)
+# Unit tests may use libm (the tools never do).  A test of a tool's own
+# code includes "TOOL/TOOL.h" and is linked with the tools' archives.
+t/unit/%: t/unit/%.c t/unit/*.h t/unit/oracle.o lib/*.h cmd/*/*.h \
+    $(TOOLARCHS) $(UTIL) $(LIB) .flags
+	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ $< t/unit/oracle.o \
+	    $(TOOLARCHS) $(UTIL) $(LIB) -lm
 
 cmd/static/lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
 	@mkdir -p cmd/static/lib
@@ -252,7 +262,8 @@ uninstall:
 	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
 
 clean:
-	rm -f lib/*.o $(LIB) cmd/util/*.o $(UTIL) $(TOOLS) $(UNITS) $(LABS) t/unit/oracle.o \
+	rm -f lib/*.o $(LIB) cmd/*/*.o $(UTIL) $(TOOLARCHS) $(TOOLS) $(UNITS) \
+	    $(LABS) t/unit/oracle.o \
 	    libdiskstat.pc .flags
 	rm -rf cmd/static
 	rm -rf t/trash.*
