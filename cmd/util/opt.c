@@ -66,14 +66,17 @@ usage(void)
 	exit(2);
 }
 
-/* A usage error: what was wrong, then the synopsis, exit 2. */
+/*
+ * A usage error: what was wrong, escaped as every message is (an operand
+ * may hold any byte), then the synopsis, exit 2.
+ */
 void
 tool_usage(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarnx(fmt, ap);
+	tool_vmsg(-1, fmt, ap);
 	va_end(ap);
 	usage();
 }
