@@ -103,7 +103,21 @@ void tool_interval(struct tool *t, int *argc, char **argv);
 void tool_interval_only(struct tool *t, int argc, char **argv);
 void tool_start(struct tool *t);
 
-/* seconds.c: an option's seconds ("-T 2.5") in ns, or a usage error. */
+/*
+ * values.c: what an option or operand may say.  -EINVAL when not one,
+ * -ERANGE when outside its range.
+ */
+/* "tsv", "json", "table", "prom". */
+int tool_fmt_parse(const char *s, enum ds_fmt *f);
+/* table when fd is a terminal, tsv otherwise. */
+enum ds_fmt tool_fmt_default(int fd);
+/* Seconds ("2", "0.5", ".5"): 10 ms to 31 days, in ns; also -ENOMEM. */
+int tool_parse_interval(const char *s, uint64_t *ns);
+/* A report count: 1 to UINT32_MAX. */
+int tool_parse_count(const char *s, uint64_t *n);
+/* Bytes: "1048576", "512K", "10M", "2G", "1T" (powers of 1024). */
+int tool_parse_size(const char *s, uint64_t *out);
+/* An option's seconds ("-T 2.5") in ns, as an interval; else usage. */
 uint64_t tool_seconds(const char *what, const char *s);
 
 /* report.c: writers, reports and -w, the wait, signals, exit checks. */
