@@ -314,16 +314,16 @@ int ds_blockdevs_has(const struct ds_blockdevs *b, const char *name);
 void ds_blockdevs_free(struct ds_blockdevs *b);
 
 /*
- * Device operands (dxstat, dqueue): a kernel name ("sda"), the same
- * with "/dev/" before it, "/dev/mapper/NAME" for the device-mapper
- * device named NAME, or a shell glob (fnmatch(3)) of any of these.
+ * Device operands: a kernel name ("sda"), the same with "/dev/" before
+ * it, "/dev/mapper/NAME" for the device-mapper device named NAME, or a
+ * shell glob (fnmatch(3)) of any of these.  The caller fills them.
  */
 struct ds_devop {
 	const char *arg;	/* as given, for messages */
 	const char *pat;	/* name or glob, /dev/ or /dev/mapper/ cut */
 	int glob;		/* pat holds '*', '?' or '[' */
 	int dm;			/* given as /dev/mapper/: dm names only */
-	int matched;		/* it selected a device (ds_devsel_match) */
+	int matched;		/* it selected a device (set by the selection) */
 };
 struct ds_devsel {
 	struct ds_devop *op;
@@ -331,9 +331,6 @@ struct ds_devsel {
 	size_t nglob;		/* operands that are globs */
 	size_t ndm;		/* operands given as /dev/mapper/ */
 };
-/* The operands args[0..n-1] (kept, not copied).  -ENOMEM. */
-int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
-void ds_devsel_free(struct ds_devsel *s);
 
 /*
  * dxstat's choice of rows: with no operand whole disks (the names in
@@ -368,8 +365,6 @@ struct ds_disksel {
 void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
     struct ds_devsel *sel, int use_sys);
 void ds_disksel_free(struct ds_disksel *s);
-/* 1 when there are operands and none has matched a device yet. */
-int ds_devsel_none_matched(const struct ds_devsel *sel);
 
 /*
  * Reading devices and snapshots: /proc/diskstats read a device at a
