@@ -206,7 +206,8 @@ clean: bench-clean
 .PHONY: bench bench-clean build-tests
 
 # make fuzz: each t/fuzz/NAME.c (but fuzz.h's helpers and replay.c) built
-# with libFuzzer, ASan and UBSan, then run for FUZZ_SECONDS from its
+# over the library's and cmd/util's sources (the tools' parsers of option
+# values) with libFuzzer, ASan and UBSan, then run for FUZZ_SECONDS from its
 # seeds in t/fuzz/corpus/NAME.  FUZZERS=NAME picks some.  What the
 # fuzzer learns stays in t/fuzz/out/NAME.corpus; a crash is saved as
 # t/fuzz/out/NAME-crash-* and stops the run (copy it to
@@ -221,8 +222,9 @@ fuzz:
 	@mkdir -p t/fuzz/bin t/fuzz/out
 	@set -e; for f in $(FUZZERS); do \
 		echo "== fuzz $$f ($(FUZZ_SECONDS) s)"; \
-		$(FUZZ_CC) $(CPPFLAGS) -It/fuzz $(FUZZ_FLAGS) \
-		    -o t/fuzz/bin/$$f t/fuzz/$$f.c t/unit/oracle.c $(LIBSRC); \
+		$(FUZZ_CC) $(CPPFLAGS) -It/fuzz -Icmd $(FUZZ_FLAGS) \
+		    -o t/fuzz/bin/$$f t/fuzz/$$f.c t/unit/oracle.c $(UTILSRC) \
+		    $(LIBSRC); \
 		mkdir -p t/fuzz/out/$$f.corpus; \
 		t/fuzz/bin/$$f -max_total_time=$(FUZZ_SECONDS) \
 		    -print_final_stats=1 -artifact_prefix=t/fuzz/out/$$f- \

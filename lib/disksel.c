@@ -1,9 +1,8 @@
 /*
- * The device operands dxstat and dqueue share (one rule for names,
- * /dev paths, dm names and globs), and the devices a dxstat report
- * shows: whole disks (the names in sys/block), partitions too on
- * request, the operands, and devices that never did I/O left out
- * unless asked for.
+ * Device operands matched against devices (one rule for names, /dev
+ * paths, dm names and globs), and the devices a report shows: whole
+ * disks (the names in sys/block), partitions too on request, the
+ * operands, and devices that never did I/O left out unless asked for.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -12,43 +11,6 @@
 #include <string.h>
 
 #include "internal.h"
-
-int
-ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n)
-{
-	size_t i;
-
-	memset(s, 0, sizeof(*s));
-	if (n == 0)
-		return 0;
-	if ((s->op = calloc(n, sizeof(*s->op))) == NULL)
-		return -ENOMEM;
-	s->n = n;
-	for (i = 0; i < n; i++) {
-		struct ds_devop *op = &s->op[i];
-
-		op->arg = op->pat = args[i];
-		/* The path a user copies from ls(1) or lsblk(8). */
-		if (strncmp(op->pat, "/dev/mapper/", 12) == 0) {
-			op->pat += 12;
-			op->dm = 1;
-			s->ndm++;
-		} else if (strncmp(op->pat, "/dev/", 5) == 0)
-			op->pat += 5;
-		if (strpbrk(op->pat, "*?[") != NULL) {
-			op->glob = 1;
-			s->nglob++;
-		}
-	}
-	return 0;
-}
-
-void
-ds_devsel_free(struct ds_devsel *s)
-{
-	free(s->op);
-	memset(s, 0, sizeof(*s));
-}
 
 static int
 devop_is(const struct ds_devop *op, const char *name)
@@ -223,17 +185,6 @@ ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen)
 	if ((sel = selected(s, c->name, seen)) <= 0)
 		return sel;
 	return sel == 2 || s->all || !never_did_io(c);
-}
-
-int
-ds_devsel_none_matched(const struct ds_devsel *sel)
-{
-	size_t i;
-
-	for (i = 0; i < sel->n; i++)
-		if (sel->op[i].matched)
-			return 0;
-	return sel->n > 0;
 }
 
 int

@@ -87,11 +87,7 @@ struct ds_lines {
 
 void ds_lines_close(struct ds_lines *l);
 
-/*
- * Clocks, intervals and counts: the clocks a sample is stamped with,
- * sleeping to an absolute deadline, and the interval, count and size
- * operands of the tools.
- */
+/* Clocks: the clocks a sample is stamped with, sleeping to a deadline. */
 
 /*
  * The time base of every interval: CLOCK_BOOTTIME on a live system
@@ -112,28 +108,12 @@ uint64_t ds_boottime_ns(void);
 int ds_sleep_until(uint64_t deadline_ns);
 
 /*
- * An interval in seconds ("2", "0.5", "0.01"): 10 ms to 31 days, in ns.
- * -EINVAL when not a number, -ERANGE when outside.
- */
-int ds_parse_interval(const char *s, uint64_t *ns);
-/* A report count: 1 to UINT32_MAX. */
-int ds_parse_count(const char *s, uint64_t *n);
-
-/* A size: "1048576", "512K", "10M", "2G" (powers of 1024).  -ERANGE. */
-int ds_parse_size(const char *s, uint64_t *out);
-
-/*
  * Output: the writer and escaping: one writer for every format (TSV,
  * JSON lines, table, Prometheus text), its columns and cells, atomic
  * output files, and escaping.
  */
 
 enum ds_fmt { DS_FMT_TSV, DS_FMT_JSON, DS_FMT_TABLE, DS_FMT_PROM };
-
-/* "tsv", "json", "table", "prom"; -EINVAL otherwise. */
-int ds_fmt_parse(const char *s, enum ds_fmt *f);
-/* table when fd is a terminal, tsv otherwise */
-enum ds_fmt ds_fmt_default(int fd);
 
 enum ds_type {
 	DS_T_STR,		/* text, escaped per format */
@@ -334,16 +314,16 @@ int ds_blockdevs_has(const struct ds_blockdevs *b, const char *name);
 void ds_blockdevs_free(struct ds_blockdevs *b);
 
 /*
- * Device operands (dxstat, dqueue): a kernel name ("sda"), the same
- * with "/dev/" before it, "/dev/mapper/NAME" for the device-mapper
- * device named NAME, or a shell glob (fnmatch(3)) of any of these.
+ * Device operands: a kernel name ("sda"), the same with "/dev/" before
+ * it, "/dev/mapper/NAME" for the device-mapper device named NAME, or a
+ * shell glob (fnmatch(3)) of any of these.  The caller fills them.
  */
 struct ds_devop {
 	const char *arg;	/* as given, for messages */
 	const char *pat;	/* name or glob, /dev/ or /dev/mapper/ cut */
 	int glob;		/* pat holds '*', '?' or '[' */
 	int dm;			/* given as /dev/mapper/: dm names only */
-	int matched;		/* it selected a device (ds_devsel_match) */
+	int matched;		/* it selected a device (set by the selection) */
 };
 struct ds_devsel {
 	struct ds_devop *op;
@@ -351,9 +331,6 @@ struct ds_devsel {
 	size_t nglob;		/* operands that are globs */
 	size_t ndm;		/* operands given as /dev/mapper/ */
 };
-/* The operands args[0..n-1] (kept, not copied).  -ENOMEM. */
-int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
-void ds_devsel_free(struct ds_devsel *s);
 
 /*
  * dxstat's choice of rows: with no operand whole disks (the names in
@@ -388,8 +365,6 @@ struct ds_disksel {
 void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
     struct ds_devsel *sel, int use_sys);
 void ds_disksel_free(struct ds_disksel *s);
-/* 1 when there are operands and none has matched a device yet. */
-int ds_devsel_none_matched(const struct ds_devsel *sel);
 
 /*
  * Reading devices and snapshots: /proc/diskstats read a device at a
@@ -2654,5 +2629,25 @@ void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
 int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load);
 void ds_tr_dlat_free(struct ds_tr_dlat *t);
+
+/* ---- public since the split of util (to be grouped) */
+
+/*
+ * Checked conversions.  ds_parse_u64: an unsigned decimal at s, leading
+ * blanks skipped; a '-' or '+' sign, no digits, or overflow past
+ * UINT64_MAX is an error (-EINVAL, -ERANGE).  *end (if not NULL) is set
+ * past the digits.
+ */
+int ds_parse_u64(const char *s, const char **end, uint64_t *out);
+/*
+ * A non-negative decimal with an optional fraction ("12.5", "0.01") as
+ * an integer count of 10^-scale units, truncated past scale digits:
+ * ds_parse_fixed("12.345", 2, &v) gives 1234.  scale is at most 19
+ * (-EINVAL above: 10^20 does not fit in 64 bits).
+ */
+int ds_parse_fixed(const char *s, const char **end, unsigned scale,
+    uint64_t *out);
+/* The whole string one number (blanks around it, a newline after). */
+int ds_strtou64(const char *s, uint64_t *out);
 
 #endif

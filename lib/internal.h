@@ -74,22 +74,6 @@ int ds_lines_next(struct ds_lines *l, char **line, size_t *len);
 void ds_lines_again(struct ds_lines *l);
 
 /*
- * Parse an unsigned decimal at s.  Leading blanks are skipped; a '-' or
- * '+' sign, no digits, or overflow past UINT64_MAX is an error (-EINVAL,
- * -ERANGE).  *end (if not NULL) is set past the digits.
- */
-int ds_parse_u64(const char *s, const char **end, uint64_t *out);
-
-/*
- * A non-negative decimal with an optional fraction ("12.5", "0.01") as
- * an integer count of 10^-scale units, truncated past scale digits:
- * ds_parse_fixed("12.345", 2, &v) gives 1234.  scale is at most 19
- * (-EINVAL above: 10^20 does not fit in 64 bits).
- */
-int ds_parse_fixed(const char *s, const char **end, unsigned scale,
-    uint64_t *out);
-
-/*
  * Split s in place on blanks (space, tab), writing at most max field
  * pointers.  Returns the number of fields found, which may exceed max
  * (the extra fields are not stored).
@@ -98,6 +82,9 @@ size_t ds_split(char *s, char **fields, size_t max);
 
 /* Return the next line at *cursor (NUL-terminated in place), or NULL. */
 char *ds_next_line(char **cursor);
+
+/* 1 when s is digits and dots with at least one digit ("2", ".5", "1.2.3"). */
+int ds_is_number(const char *s);
 
 /*
  * Read a whole file into b (replacing its contents).  procfs and sysfs
@@ -111,20 +98,10 @@ int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
 int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
     const char *rel, struct ds_buf *window);
 
-/* The whole string must be one number (trailing newline allowed). */
-int ds_strtou64(const char *s, uint64_t *out);
-
-/*
- * Clocks, intervals and counts: the clocks a sample is stamped with,
- * sleeping to an absolute deadline, and the interval, count and size
- * operands of the tools.
- */
+/* Clocks: the clocks a sample is stamped with, sleeping to a deadline. */
 
 /* Parse the text of /proc/uptime ("350735.47 234388.90"). */
 int ds_uptime_parse(const char *text, uint64_t *ns);
-
-/* True when s looks like a number (an interval or count operand). */
-int ds_is_number(const char *s);
 
 /*
  * Output: the writer and escaping: one writer for every format (TSV,

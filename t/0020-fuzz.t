@@ -7,7 +7,8 @@
 # parsers, not only of "no crash".
 . "${0%/*}/lib.sh"
 cd "$TOP" || exit 1
-[ -f lib/libdiskstat.a ] || skip_all "lib/libdiskstat.a not built (run make check)"
+[ -f lib/libdiskstat.a ] && [ -f cmd/util/libutil.a ] ||
+    skip_all "lib/libdiskstat.a or cmd/util/libutil.a not built (run make check)"
 # .flags is "$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)" of the last build.
 cc=$(cat .flags 2>/dev/null)
 [ -n "$cc" ] || cc="${CC:-cc} -D_GNU_SOURCE -Ilib"
@@ -20,8 +21,9 @@ for h in t/fuzz/*.c; do
 	n=$((n + 1))
 	ok "$name: has seeds" test -n "$(ls "t/fuzz/corpus/$name" 2>/dev/null)"
 	# shellcheck disable=SC2086
-	if $cc -It/fuzz -o "$TRASH/$name" t/fuzz/replay.c "$h" t/unit/oracle.c lib/libdiskstat.a \
-	    >"$TRASH/$name.cc" 2>&1; then
+	# cmd/util's archive too: the tools' parsers of option values.
+	if $cc -It/fuzz -Icmd -o "$TRASH/$name" t/fuzz/replay.c "$h" t/unit/oracle.c \
+	    cmd/util/libutil.a lib/libdiskstat.a >"$TRASH/$name.cc" 2>&1; then
 		is "$(grep -c 'warning:' "$TRASH/$name.cc")" 0 "$name: builds without warnings"
 	else
 		fail "$name: builds"

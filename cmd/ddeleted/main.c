@@ -306,7 +306,7 @@ options_parse(struct opts *o, int argc, char **argv)
 			o->du = o->sum = 1;
 			break;
 		case OPT_MIN:
-			if ((e = ds_parse_size(optarg, &o->min)) < 0)
+			if ((e = tool_parse_size(optarg, &o->min)) < 0)
 				tool_usage("--min-size '%s': %s", optarg,
 				    e == -ERANGE ? "out of range" :
 				    "not a size (bytes, or K M G T)");

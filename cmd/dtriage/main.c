@@ -915,7 +915,7 @@ main(int argc, char **argv)
 	if (argc > 1)
 		tool_usage("extra operand '%s': only the window's seconds",
 		    argv[1]);
-	if (argc == 1 && (ds_parse_interval(argv[0], &x.window_ns) < 0 ||
+	if (argc == 1 && (tool_parse_interval(argv[0], &x.window_ns) < 0 ||
 	    x.window_ns > WINDOW_MAX * 1000000000ull || x.window_ns < TICK_NS))
 		tool_usage("seconds '%s': not a number from 0.1 to %u", argv[0],
 		    WINDOW_MAX);

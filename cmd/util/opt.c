@@ -66,14 +66,17 @@ usage(void)
 	exit(2);
 }
 
-/* A usage error: what was wrong, then the synopsis, exit 2. */
+/*
+ * A usage error: what was wrong, escaped as every message is (an operand
+ * may hold any byte), then the synopsis, exit 2.
+ */
 void
 tool_usage(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarnx(fmt, ap);
+	tool_vmsg(-1, fmt, ap);
 	va_end(ap);
 	usage();
 }
@@ -106,7 +109,7 @@ n_option(struct tool *t, const char *arg)
 		t->dry_run = 1;
 		return 1;
 	case TOOL_N_COUNT:
-		if (ds_parse_count(arg, &t->top) < 0)
+		if (tool_parse_count(arg, &t->top) < 0)
 			tool_usage("-n '%s': not a count (1 to 4294967295)",
 			    arg);
 		return 1;
@@ -126,7 +129,7 @@ tool_option(struct tool *t, int ch, const char *arg)
 {
 	switch (ch) {
 	case 'o':
-		if (ds_fmt_parse(arg, &t->fmt) < 0)
+		if (tool_fmt_parse(arg, &t->fmt) < 0)
 			tool_usage("-o '%s': unknown format (tsv, json, table, "
 			    "prom)", arg);
 		t->fmt_set = 1;
@@ -183,7 +186,7 @@ tool_set_count(struct tool *t, const char *s)
 {
 	int e;
 
-	if ((e = ds_parse_count(s, &t->count)) < 0)
+	if ((e = tool_parse_count(s, &t->count)) < 0)
 		tool_usage("count '%s': %s", s, e == -ERANGE ?
 		    "out of range (1 to 4294967295)" : "not a whole number");
 }
@@ -247,7 +250,7 @@ tool_start(struct tool *t)
 
 	if (!t->fmt_set)
 		t->fmt = t->outfile != NULL ? DS_FMT_TSV :
-		    ds_fmt_default(STDOUT_FILENO);
+		    tool_fmt_default(STDOUT_FILENO);
 	if ((e = ds_root_open(&t->r, t->root)) < 0)
 		tool_errc(1, e, "%s", t->root != NULL ? t->root :
 		    getenv("DISKSTAT_ROOT") != NULL ? getenv("DISKSTAT_ROOT") :

@@ -103,7 +103,21 @@ void tool_interval(struct tool *t, int *argc, char **argv);
 void tool_interval_only(struct tool *t, int argc, char **argv);
 void tool_start(struct tool *t);
 
-/* seconds.c: an option's seconds ("-T 2.5") in ns, or a usage error. */
+/*
+ * values.c: what an option or operand may say.  -EINVAL when not one,
+ * -ERANGE when outside its range.
+ */
+/* "tsv", "json", "table", "prom". */
+int tool_fmt_parse(const char *s, enum ds_fmt *f);
+/* table when fd is a terminal, tsv otherwise. */
+enum ds_fmt tool_fmt_default(int fd);
+/* Seconds ("2", "0.5", ".5"): 10 ms to 31 days, in ns; also -ENOMEM. */
+int tool_parse_interval(const char *s, uint64_t *ns);
+/* A report count: 1 to UINT32_MAX. */
+int tool_parse_count(const char *s, uint64_t *n);
+/* Bytes: "1048576", "512K", "10M", "2G", "1T" (powers of 1024). */
+int tool_parse_size(const char *s, uint64_t *out);
+/* An option's seconds ("-T 2.5") in ns, as an interval; else usage. */
 uint64_t tool_seconds(const char *what, const char *s);
 
 /* report.c: writers, reports and -w, the wait, signals, exit checks. */
@@ -121,7 +135,15 @@ void tool_writer_open(struct tool *t, struct ds_writer *w,
     const struct ds_col *cols, size_t ncols, const char *prefix);
 int tool_next(const struct tool *t, uint64_t *deadline, uint64_t n);
 
-/* devsel.c: device operands. */
+/*
+ * devsel.c: device operands (struct ds_devsel, which the library's
+ * selections of devices take, marking the operands that matched).
+ * ds_devsel_init keeps args[0..n-1], not copied; -ENOMEM.
+ */
+int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
+void ds_devsel_free(struct ds_devsel *s);
+/* 1 when there are operands and none has matched a device yet. */
+int ds_devsel_none_matched(const struct ds_devsel *sel);
 size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
 
 /* said.c: the library's sentences, each as a warning. */

@@ -1,12 +1,13 @@
 /*
  * The checked number parsers against a slow reference: ds_parse_u64,
  * ds_strtou64, ds_parse_fixed at every scale up to 9, ds_uptime_parse,
- * ds_parse_interval, ds_parse_count and ds_is_number, which the tools'
- * operand handling relies on to agree with each other.
+ * ds_is_number, and the tools' tool_parse_interval and tool_parse_count
+ * (cmd/util), which operand handling relies on to agree with them.
  */
 #include <errno.h>
 
 #include "fuzz.h"
+#include "util/util.h"
 
 /*
  * Reference: digits at s as an exact value, or -ERANGE / -EINVAL, with
@@ -102,8 +103,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * "0.5".
 	 */
 	num = ds_is_number(s);
-	ie = ds_parse_interval(s, &iv);
-	ce = ds_parse_count(s, &cv);
+	ie = tool_parse_interval(s, &iv);
+	ce = tool_parse_count(s, &cv);
 	FUZZ_CHECK(ie == 0 || ie == -EINVAL || ie == -ERANGE);
 	if (ie == 0) {
 		FUZZ_CHECK(num);
@@ -119,7 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		z[0] = '0';
 		memcpy(z + 1, s, size + 1);
-		ze = ds_parse_interval(z, &zv);
+		ze = tool_parse_interval(z, &zv);
 		FUZZ_CHECK(ze == ie && (ze != 0 || zv == iv));
 		free(z);
 	}

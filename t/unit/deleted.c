@@ -305,7 +305,7 @@ test_du_scan(void)
 	rmdir(dir);
 }
 
-/* --min-size's sizes, the operands, the filters and the summary rows. */
+/* The operands, the filters and the summary rows. */
 static void
 test_asked(void)
 {
@@ -314,18 +314,6 @@ test_asked(void)
 	struct ds_delwant w[2];
 	struct ds_delfile f[3];
 	struct ds_delfs fs[2];
-	uint64_t v = 7;
-
-	is_int(ds_parse_size("1048576", &v), 0, "size: bytes");
-	is_u64(v, 1048576, "1048576");
-	is_int(ds_parse_size("512K", &v), 0, "512K");
-	is_u64(v, 512 << 10, "512 KiB");
-	is_int(ds_parse_size("2g", &v), 0, "2g");
-	is_u64(v, 2ULL << 30, "2 GiB");
-	is_int(ds_parse_size("10X", &v), -EINVAL, "10X: no such unit");
-	is_int(ds_parse_size("-1", &v), -EINVAL, "-1: not a size");
-	is_int(ds_parse_size("1MB", &v), -EINVAL, "1MB: trailing junk");
-	is_int(ds_parse_size("20000000T", &v), -ERANGE, "20000000T: too big");
 
 	/* Under a tree (not live), a relative operand is inside the tree. */
 	is_int(ds_delwant_stat(&fix, "t", &w[0]), 0, "operand t statted");

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "util/util.h"
 #include "tap.h"
 #include "tree.h"
 

@@ -1,8 +1,7 @@
 /*
- * The foundation's small findings (parse.c, cli.c, proc.c).  A ppid too
- * wide for an int is damage, not a negative pid; a fixed-point scale
- * past 10^19 is refused, not wrapped; ".5" with many digits is the
- * interval "0.5" with as many.
+ * The foundation's small findings (parse.c, proc.c).  A ppid too wide
+ * for an int is damage, not a negative pid; a fixed-point scale past
+ * 10^19 is refused, not wrapped.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -65,44 +64,6 @@ main(void)
 		    "fixed: scale 20 refused even for 0");
 		is_int(ds_parse_fixed("1", NULL, UINT32_MAX, &v), -EINVAL,
 		    "fixed: scale UINT_MAX refused");
-	}
-
-	/* ds_parse_interval: ".5..." as "0.5...", whatever its length. */
-	{
-		/* 27 zeros still fit the old 32-byte copy; 104 digits do not. */
-		static const char *const tail[] = { "", "0",
-		    "000000000000000000000000000",
-		    "0000000000000000000000000000000000000000"
-		    "0000000000000000000000000000000000000000"
-		    "000000000000000000000009",
-		    "99999999" };
-		char dot[256], zero[256];
-		uint64_t a, b;
-		size_t i;
-		int ea, eb;
-
-		for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
-			snprintf(dot, sizeof(dot), ".5%s", tail[i]);
-			snprintf(zero, sizeof(zero), "0.5%s", tail[i]);
-			a = b = 0;
-			ea = ds_parse_interval(dot, &a);
-			eb = ds_parse_interval(zero, &b);
-			is_int(ea, 0, dot);
-			is_int(eb, 0, zero);
-			is_u64(a, b, "the two agree");
-		}
-		is_u64(a, 599999999, ".599999999... truncated to the ns");
-		memset(dot, '0', sizeof(dot) - 1);
-		dot[sizeof(dot) - 1] = '\0';
-		dot[0] = '.';
-		dot[1] = '0';
-		dot[2] = '2';
-		is_int(ds_parse_interval(dot, &a), 0, ".02 then 252 zeros");
-		is_u64(a, 20000000, ".02... is 20 ms");
-		is_int(ds_parse_interval(".001000000000000000000000000000000000", &a),
-		    -ERANGE, ".001 with many zeros: too short, as 0.001 is");
-		is_int(ds_parse_interval(".5000000000000000000000000000000000000x", &a),
-		    -EINVAL, ".5 with many zeros then junk: refused");
 	}
 
 	return tap_done();

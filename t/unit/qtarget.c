@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util/util.h"
 #include "tap.h"
 
 static void

@@ -76,6 +76,14 @@ plain_usage(void)
 	usage();
 }
 
+/* An operand with ESC and a backslash: told as text, not obeyed. */
+static void
+hostile_format(void)
+{
+	tool_init(&t, argv0, &info_none);
+	tool_option(&t, 'o', "\033[31mred\\");
+}
+
 static void
 three_numbers(void)
 {
@@ -128,6 +136,11 @@ test_exits(void)
 	is_int(child(bad_format, 2, buf, sizeof(buf)), 2, "-o xml: exit 2");
 	is_str(buf, "util: -o 'xml': unknown format (tsv, json, table, "
 	    "prom)\nusage: tool\n", "-o xml: the message");
+	is_int(child(hostile_format, 2, buf, sizeof(buf)), 2,
+	    "-o ESC[31m: exit 2");
+	is_str(buf, "util: -o '\\x1b[31mred\\\\': unknown format (tsv, json, "
+	    "table, prom)\nusage: tool\n",
+	    "tool_usage: a control byte and a backslash escaped");
 	is_int(child(plain_usage, 2, buf, sizeof(buf)), 2, "usage(): exit 2");
 	is_str(buf, "usage: tool [-n] thing\n", "usage(): the synopsis");
 	is_int(child(three_numbers, 2, buf, sizeof(buf)), 2,

@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "tap.h"
+#include "util/util.h"
 
 static const struct ds_col cols[] = {
 	{ "time", DS_T_TIME, DS_P_NONE, NULL, NULL, 0, 0, 0 },
@@ -248,7 +249,7 @@ main(int argc, char **argv)
 	setenv("TZ", "UTC", 1);
 	tzset();
 	if (argc > 1) {
-		if (ds_fmt_parse(argv[1], &fmt) < 0)
+		if (tool_fmt_parse(argv[1], &fmt) < 0)
 			return 2;
 		ds_writer_init(&w, stdout, fmt, cols, NCOLS, 1, "t");
 		rows(&w);

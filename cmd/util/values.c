@@ -1,13 +1,12 @@
-/* Values given on command lines: formats, intervals, counts, sizes. */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "internal.h"
+/*
+ * Values given to options and operands: output formats, intervals,
+ * counts and sizes (0 or -errno), and an option's seconds, which are
+ * refused as a usage error.
+ */
+#include "util.h"
 
 int
-ds_fmt_parse(const char *s, enum ds_fmt *f)
+tool_fmt_parse(const char *s, enum ds_fmt *f)
 {
 	static const struct { const char *name; enum ds_fmt fmt; } t[] = {
 		{ "tsv", DS_FMT_TSV }, { "json", DS_FMT_JSON },
@@ -24,32 +23,13 @@ ds_fmt_parse(const char *s, enum ds_fmt *f)
 }
 
 enum ds_fmt
-ds_fmt_default(int fd)
+tool_fmt_default(int fd)
 {
 	return isatty(fd) ? DS_FMT_TABLE : DS_FMT_TSV;
 }
 
 int
-ds_is_number(const char *s)
-{
-	int digits = 0;
-
-	/*
-	 * Digits and dots with at least one digit: "2", "0.5", ".5" and
-	 * also "1.2.3", so that a malformed interval is refused as one
-	 * rather than taken for a device name.
-	 */
-	for (; *s != '\0'; s++) {
-		if (*s >= '0' && *s <= '9')
-			digits = 1;
-		else if (*s != '.')
-			return 0;
-	}
-	return digits;
-}
-
-int
-ds_parse_interval(const char *s, uint64_t *ns)
+tool_parse_interval(const char *s, uint64_t *ns)
 {
 	const char *end;
 	uint64_t v;
@@ -71,7 +51,7 @@ ds_parse_interval(const char *s, uint64_t *ns)
 			return -ENOMEM;
 		buf[0] = '0';
 		memcpy(buf + 1, s, len + 1);
-		e = ds_parse_interval(buf, ns);
+		e = tool_parse_interval(buf, ns);
 		free(buf);
 		return e;
 	}
@@ -86,7 +66,7 @@ ds_parse_interval(const char *s, uint64_t *ns)
 }
 
 int
-ds_parse_count(const char *s, uint64_t *n)
+tool_parse_count(const char *s, uint64_t *n)
 {
 	uint64_t v;
 	int e;
@@ -102,7 +82,7 @@ ds_parse_count(const char *s, uint64_t *n)
 }
 
 int
-ds_parse_size(const char *s, uint64_t *out)
+tool_parse_size(const char *s, uint64_t *out)
 {
 	const char *end;
 	uint64_t v, mul = 1;
@@ -138,4 +118,17 @@ ds_parse_size(const char *s, uint64_t *out)
 		return -ERANGE;
 	*out = v * mul;
 	return 0;
+}
+
+uint64_t
+tool_seconds(const char *what, const char *s)
+{
+	uint64_t ns;
+	int e;
+
+	if ((e = tool_parse_interval(s, &ns)) < 0)
+		tool_usage("%s '%s': %s", what, s, e == -ERANGE ?
+		    "out of range (0.01 to 2678400 seconds)" :
+		    "not a number");
+	return ns;
 }
