@@ -806,11 +806,6 @@ struct ds_xstat {
  */
 void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
     uint64_t interval_ns, struct ds_xstat *x);
-/*
- * dxstat's columns (*n of them): time, device, the figures in the order
- * of enum ds_xcol, in_flight; with their Prometheus names and help.
- */
-const struct ds_col *ds_xstat_columns(size_t *n);
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for

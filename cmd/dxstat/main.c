@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "util/util.h"
+#include "dxstat.h"
 
 struct dx {
 	struct tool t;
@@ -343,7 +344,7 @@ main(int argc, char **argv)
 	ds_disksel_init(&x.ds, &x.t.r, &x.sel, x.nfiles == 0 ||
 	    x.t.root != NULL || (getenv("DISKSTAT_ROOT") != NULL &&
 	    *getenv("DISKSTAT_ROOT")));
-	cols = ds_xstat_columns(&ncols);
+	cols = dx_columns(&ncols);
 	ds_writer_init(&x.w, x.t.out, x.t.fmt, cols, ncols, x.t.header,
 	    "dxstat");
 	tool_writer(&x.t, &x.w);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "internal.h"
+#include "dxstat/dxstat.h"
 #include "tap.h"
 #include "tree.h"
 
@@ -37,7 +38,7 @@ row(const struct ds_disk *p, const struct ds_disk *c, const char *name,
 	size_t len = 0, n;
 	FILE *f = open_memstream(&buf, &len);
 
-	cols = ds_xstat_columns(&n);
+	cols = dx_columns(&n);
 	ds_writer_init(&w, f, DS_FMT_TSV, cols, n, 0, "dxstat");
 	*ret = ds_xstat_row(&w, p, c, name, ns, time_ns, busy_only);
 	ok(ds_w_report_end(&w) == 0, "row written without error");
