@@ -643,18 +643,6 @@ int ds_said_bad_new(struct ds_buf *said, const char *what,
 int ds_said_extra(struct ds_buf *said, const struct ds_disk *d);
 
 /*
- * lib/xrow.c.  dxstat's row of device c against p, its line in the
- * previous sample (NULL: counted from zero, since boot or since the
- * device appeared), over interval_ns, in the columns of
- * ds_xstat_columns: time (time_ns, 0: null), name (NULL: c's kernel
- * name), the figures of ds_xstat_compute (null where the line lacks
- * their counters), in_flight.  With busy_only a device that completed
- * no request gets no row.  1 when a row was written, else 0.
- */
-int ds_xstat_row(struct ds_writer *w, const struct ds_disk *p,
-    const struct ds_disk *c, const char *name, uint64_t interval_ns,
-    uint64_t time_ns, int busy_only);
-/*
  * A live sample into s: proc/diskstats read whole into s->ds, uptime and
  * the wall clock next to it.  0, or -errno with *rel the file (relative
  * to the root) that failed.

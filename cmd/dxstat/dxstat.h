@@ -14,4 +14,16 @@
  */
 const struct ds_col *dx_columns(size_t *n);
 
+/*
+ * row.c: the row of device c against p, its line in the previous sample
+ * (NULL: counted from zero, since boot or since the device appeared),
+ * over interval_ns: time (time_ns, 0: null), name (NULL: c's kernel
+ * name), the figures (null where the line lacks their counters),
+ * in_flight.  With busy_only a device that completed no request gets no
+ * row.  1 when a row was written, else 0.
+ */
+int dx_row(struct ds_writer *w, const struct ds_disk *p,
+    const struct ds_disk *c, const char *name, uint64_t interval_ns,
+    uint64_t time_ns, int busy_only);
+
 #endif

@@ -87,8 +87,7 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	if (e < 0)
 		tool_errc(1, e, NULL);
 	if (e > 0)
-		(void)ds_xstat_row(&x->w, p, c, name, interval_ns, time_ns,
-		    x->zero);
+		(void)dx_row(&x->w, p, c, name, interval_ns, time_ns, x->zero);
 }
 
 static void
