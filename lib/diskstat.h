@@ -659,17 +659,6 @@ int ds_sample_open(const struct ds_root *r, struct ds_lines *l,
     const char **rel);
 /* The uptime from sample a to the later b; 0 if it did not advance. */
 uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
-/*
- * dxstat -s: proc/diskstats verbatim into text, and into head the
- * snapshot's header lines (ds_snap_format; its time only on the live
- * system), then an id line per whole disk whose identity sysfs gives.
- * -errno with *rel the file that failed (NULL: the format).
- */
-int ds_snap_take(const struct ds_root *r, struct ds_buf *text,
-    struct ds_buf *scratch, struct ds_buf *head, const char **rel);
-/* Write head and text raw, text ended by a newline if it lacks one. */
-void ds_snap_write(struct ds_writer *w, const struct ds_buf *head,
-    const struct ds_buf *text);
 
 /*
  * lib/disksel.c.  ds_disksel_show, then with s->dm the device-mapper
@@ -2637,5 +2626,31 @@ void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
 int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load);
 void ds_tr_dlat_free(struct ds_tr_dlat *t);
+
+/* ---- public since the split of dxstat (to be grouped) */
+
+/*
+ * Read the whole file rel below the root into b (its contents
+ * replaced).  procfs and sysfs report st_size 0, so this reads until
+ * EOF.  Opened O_NONBLOCK so a FIFO cannot hang us; a directory gives
+ * -EISDIR, a file over DS_READ_MAX -EFBIG.
+ */
+int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
+
+/*
+ * Append a snapshot to out: its uptime line, its time line (time_ns 0:
+ * none), then the diskstats text (len bytes, a newline added if it
+ * lacks one).  0 or -ENOMEM.
+ */
+int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
+    const char *diskstats, size_t len);
+/*
+ * Append to head an "id NAME IDENTITY" line for each whole disk of
+ * sys/block (in name order) whose identity is known.  A disk whose
+ * identity cannot be read, or whose name cannot be written on the line,
+ * gets none (unknown is always valid), and a root without sys/block
+ * gives none.  0 or -ENOMEM.
+ */
+int ds_snap_ids(const struct ds_root *r, struct ds_buf *head);
 
 #endif

@@ -99,14 +99,6 @@ size_t ds_split(char *s, char **fields, size_t max);
 /* Return the next line at *cursor (NUL-terminated in place), or NULL. */
 char *ds_next_line(char **cursor);
 
-/*
- * Read a whole file into b (replacing its contents).  procfs and sysfs
- * report st_size 0, so this reads until EOF.  Opened O_NONBLOCK so a
- * FIFO cannot hang us; a directory gives -EISDIR, a file over
- * DS_READ_MAX gives -EFBIG.
- */
-int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
-
 /* Open rel under the root; -errno (the window emptied) on failure. */
 int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
     const char *rel, struct ds_buf *window);
@@ -311,10 +303,6 @@ unsigned int ds_disk_extra(const struct ds_disk *d);
  * reported (a slow reader must not stretch it), not line by line.
  */
 int ds_lines_procfs(const struct ds_lines *l);
-
-/* Append a snapshot to out: header lines, then the diskstats text. */
-int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
-    const char *diskstats, size_t len);
 
 /*
  * Read on to the device called name, returned in *found (valid until

@@ -26,4 +26,16 @@ int dx_row(struct ds_writer *w, const struct ds_disk *p,
     const struct ds_disk *c, const char *name, uint64_t interval_ns,
     uint64_t time_ns, int busy_only);
 
+/*
+ * snapshot.c, -s: proc/diskstats verbatim into text, and into head the
+ * snapshot's header lines (its time only on the live system), then an
+ * id line per whole disk whose identity sysfs gives.  -errno with *rel
+ * the file that failed (NULL: the format).  dx_snap_write writes head
+ * and text raw, text ended by a newline if it lacks one.
+ */
+int dx_snap_take(const struct ds_root *r, struct ds_buf *text,
+    struct ds_buf *scratch, struct ds_buf *head, const char **rel);
+void dx_snap_write(struct ds_writer *w, const struct ds_buf *head,
+    const struct ds_buf *text);
+
 #endif

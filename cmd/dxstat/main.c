@@ -201,14 +201,16 @@ snapshot(struct dx *x)
 	const char *rel;
 	int e;
 
-	if ((e = ds_snap_take(&x->t.r, &x->buf, &x->scratch, &head,
+	if ((e = dx_snap_take(&x->t.r, &x->buf, &x->scratch, &head,
 	    &rel)) < 0)
 		tool_errc(1, e, "%s", rel != NULL ? tool_path(&x->t, rel) :
 		    "snapshot");
 	/* Raw text through a writer of no columns: it owns -w's file. */
-	ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0, "dxstat");
+	if ((e = ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0,
+	    "dxstat")) < 0)
+		tool_errc(1, e, "writer");
 	tool_report_begin(&x->t, &w);
-	ds_snap_write(&w, &head, &x->buf);
+	dx_snap_write(&w, &head, &x->buf);
 	tool_report_end(&x->t, &w);
 	ds_writer_free(&w);
 	ds_buf_free(&head);

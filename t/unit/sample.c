@@ -1,8 +1,7 @@
 /*
- * lib/xrow.c: dxstat's row of a device from two of its lines (the
- * iostat -x figures worked by hand here, nulls where the line lacks the
- * counters, idle rows left out on request), and the samples a report is
- * made of, read under a root with their time base.
+ * lib/sample.c: samples of proc/diskstats read under a root with their
+ * time base, whole or left open to be read by lines, and the interval
+ * between two.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,7 +28,7 @@ test_interval(void)
 static void
 test_samples(void)
 {
-	struct ds_buf w = { 0 }, sc = { 0 }, head = { 0 };
+	struct ds_buf w = { 0 }, sc = { 0 };
 	struct ds_snap s = { 0 };
 	struct ds_root r;
 	struct ds_lines l;
@@ -76,30 +75,6 @@ test_samples(void)
 		is_int(rs.bad.bad, 1, "the damaged line counted");
 	}
 	ds_lines_close(&l);
-	/* -s: the text verbatim, a header without time for a tree. */
-	e = ds_snap_take(&r, &w, &sc, &head, &rel);
-	is_int(e, 0, "snap_take");
-	is_str(head.data, "uptime 350735.470000000\n", "header: uptime only");
-	ok(w.len == strlen(w.data) && strcmp(w.data + w.len - 5, "0 4 4") == 0,
-	    "the text as read, its last line without a newline");
-	{
-		struct ds_writer wr;
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-
-		ds_writer_init(&wr, f, DS_FMT_TSV, NULL, 0, 0, "dxstat");
-		ds_snap_write(&wr, &head, &w);
-		ok(ds_w_report_end(&wr) == 0, "snap_write: written");
-		ds_writer_free(&wr);
-		fclose(f);
-		ok(strncmp(buf, head.data, head.len) == 0 &&
-		    strncmp(buf + head.len, "8 0 sda ", 8) == 0 &&
-		    len == head.len + w.len + 1 && buf[len - 1] == '\n',
-		    "header, text, and the newline it lacked");
-		free(buf);
-	}
-	ds_buf_free(&head);
 	ds_buf_free(&w);
 	ds_buf_free(&sc);
 	ds_root_close(&r);
@@ -110,7 +85,7 @@ main(void)
 {
 	char cmd[320];
 
-	tree_make("ds-xrow");
+	tree_make("ds-sample");
 	tree_put("proc", NULL);
 	test_interval();
 	test_samples();

@@ -1,8 +1,6 @@
 /*
- * dxstat's rows and samples: a device's cells from two of its lines
- * (the iostat -x figures of ds_xstat_compute, in the order of
- * ds_xstat_columns), and the samples a report is made of, each read
- * with its time base.
+ * Samples of proc/diskstats, each read with its time base: the uptime
+ * that intervals are measured on and the wall clock of its time column.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,41 +57,4 @@ uint64_t
 ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b)
 {
 	return b->uptime_ns > a->uptime_ns ? b->uptime_ns - a->uptime_ns : 0;
-}
-
-int
-ds_snap_take(const struct ds_root *r, struct ds_buf *text,
-    struct ds_buf *scratch, struct ds_buf *head, const char **rel)
-{
-	uint64_t up;
-	int e;
-
-	*rel = "proc/diskstats";
-	if ((e = ds_read_file(r, "proc/diskstats", text)) < 0)
-		return e;
-	*rel = "proc/uptime";
-	if ((e = ds_uptime_ns(r, scratch, &up)) < 0)
-		return e;
-	*rel = NULL;
-	/*
-	 * The time line says when the counters were read.  A captured tree
-	 * was read some other time, maybe on another machine: "now" would
-	 * be a lie, and the line is optional.
-	 */
-	if ((e = ds_snap_format(head, up, r->live ? ds_realtime_ns() : 0, "",
-	    0)) < 0)
-		return e;
-	/* What each disk is: its history is kept by that, not by name. */
-	return ds_snap_ids(r, head);
-}
-
-void
-ds_snap_write(struct ds_writer *w, const struct ds_buf *head,
-    const struct ds_buf *text)
-{
-	/* The header, then the text as read (not copied behind it). */
-	ds_w_raw(w, head->data, head->len);
-	ds_w_raw(w, text->data, text->len);
-	if (text->len > 0 && text->data[text->len - 1] != '\n')
-		ds_w_raw(w, "\n", 1);
 }
