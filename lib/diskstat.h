@@ -355,39 +355,6 @@ struct ds_devsel {
 int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
 void ds_devsel_free(struct ds_devsel *s);
 
-/*
- * dxstat's choice of rows: with no operand whole disks (the names in
- * sys/block, read when first needed; without it, partitions are told by
- * their names), partitions too with part; with operands those they name
- * or match (ds_devsel_match: globs select whole disks, all with part).
- * A device selected only by default or a glob is left out when it never
- * did I/O, unless all.  Zero it, set part, all and dm, then
- * ds_disksel_init.
- */
-struct ds_dmname;
-struct ds_disksel {
-	const struct ds_root *r;
-	struct ds_devsel *sel;		/* the operands (the caller's) */
-	int part;			/* partitions too */
-	int all;			/* also devices that never did I/O */
-	int dm;				/* dm names wanted (-N) */
-	int use_sys;			/* the root's sys is the counters'
-					   machine (else no dm names) */
-	struct ds_blockdevs bd;
-	int bd_state;			/* 0 not read yet, 1 read, -1 none */
-	int bd_rescanned;		/* read during this report: the
-					   caller zeroes it at each */
-	int bd_error;			/* a read of sys/block failed with
-					   this -errno: the caller tells it
-					   (with the root's sys/block) and
-					   zeroes it */
-	struct ds_dmname *dmn;		/* dm names read, one per device */
-	size_t ndmn, capdmn;
-	struct ds_buf scratch;
-};
-void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
-    struct ds_devsel *sel, int use_sys);
-void ds_disksel_free(struct ds_disksel *s);
 /* 1 when there are operands and none has matched a device yet. */
 int ds_devsel_none_matched(const struct ds_devsel *sel);
 
@@ -659,14 +626,6 @@ int ds_sample_open(const struct ds_root *r, struct ds_lines *l,
     const char **rel);
 /* The uptime from sample a to the later b; 0 if it did not advance. */
 uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
-
-/*
- * lib/disksel.c.  ds_disksel_show, then with s->dm the device-mapper
- * name into *name (NULL: none, show c's kernel name): 1 when c is
- * shown, 0 when not, -ENOMEM.
- */
-int ds_disksel_pick(struct ds_disksel *s, const struct ds_disk *c, int seen,
-    const char **name);
 
 /*
  * lib/snapfiles.c.  The rows of a sample read line by line from l (a
@@ -2652,5 +2611,27 @@ int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
  * gives none.  0 or -ENOMEM.
  */
 int ds_snap_ids(const struct ds_root *r, struct ds_buf *head);
+
+/*
+ * For trees without /sys: is this kernel name a partition?  sda1,
+ * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
+ */
+int ds_name_is_partition(const char *name);
+/*
+ * The first line of sys/block/DEV/dm/name into name (size bytes; the
+ * file read into scratch): 0; -ENOENT when dev is no dm device, -EINVAL
+ * for a dev that cannot be a device name ("", ".", "..", holding '/'),
+ * -ENAMETOOLONG when the name does not fit.
+ */
+int ds_dm_name(const struct ds_root *r, const char *dev,
+    struct ds_buf *scratch, char *name, size_t size);
+/*
+ * A device against every operand: 2 when one names it (not a glob), 1
+ * when only globs match it and whole is set (globs select whole disks;
+ * the caller says whether this one counts as such), 0 otherwise.  Each
+ * operand that selected it gets matched set.
+ */
+int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole);
 
 #endif

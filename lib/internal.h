@@ -174,32 +174,12 @@ int ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
     int dirs_only, struct ds_blockdevs *out);
 
 /*
- * For trees without /sys: is this kernel name a partition?  sda1,
- * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
- */
-int ds_name_is_partition(const char *name);
-/*
- * sys/block/DEV/dm/name into name; -ENOENT when not a dm device,
- * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
- */
-int ds_dm_name(const struct ds_root *r, const char *dev,
-    struct ds_buf *scratch, char *name, size_t size);
-
-/*
  * 1 when op names or matches the device with kernel name name and dm
  * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
  * others at both.  Marks nothing.
  */
 int ds_devop_match(const struct ds_devop *op, const char *name,
     const char *dm);
-/*
- * A device against every operand: 2 when one names it (not a glob), 1
- * when only globs match it and whole is set (globs select whole disks;
- * the caller says whether this one counts as such), 0 otherwise.  Each
- * operand that selected it gets matched set.
- */
-int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
-    int whole);
 
 /*
  * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
@@ -216,18 +196,6 @@ struct ds_devinfo {
 };
 int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
-
-/*
- * 1 when c is shown (seen: it was in the previous sample), 0 when not,
- * -ENOMEM.  Marks the operands that match it.
- */
-int ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen);
-
-/*
- * The device-mapper name of dev into *dm (NULL: none, or the counters
- * are from another machine), read once per device.  0 or -ENOMEM.
- */
-int ds_disksel_dm(struct ds_disksel *s, const char *dev, const char **dm);
 
 /*
  * Reading devices and snapshots: /proc/diskstats read a device at a

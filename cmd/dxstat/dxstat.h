@@ -38,4 +38,55 @@ int dx_snap_take(const struct ds_root *r, struct ds_buf *text,
 void dx_snap_write(struct ds_writer *w, const struct ds_buf *head,
     const struct ds_buf *text);
 
+/*
+ * disks.c, the devices a report shows: with no operand whole disks (the
+ * names in sys/block, read when first needed; without it, partitions are
+ * told by their names), partitions too with part; with operands those
+ * they name or match (globs select whole disks, all with part).  A
+ * device selected only by default or a glob is left out when it never
+ * did I/O, unless all.  Zero it, set part, all and dm, then
+ * dx_disks_init.
+ */
+struct dx_dmname;
+struct dx_disks {
+	const struct ds_root *r;
+	struct ds_devsel *sel;		/* the operands (the caller's) */
+	int part;			/* partitions too (-p) */
+	int all;			/* also devices that never did I/O */
+	int dm;				/* dm names wanted (-N) */
+	int use_sys;			/* the root's sys is the counters'
+					   machine (else no dm names) */
+	struct ds_blockdevs bd;
+	int bd_state;			/* 0 not read yet, 1 read, -1 none */
+	int bd_rescanned;		/* read during this report: the
+					   caller zeroes it at each */
+	int bd_error;			/* a read of sys/block failed with
+					   this -errno: the caller tells it
+					   (with the root's sys/block) and
+					   zeroes it */
+	struct dx_dmname *dmn;		/* dm names read, one per device */
+	size_t ndmn, capdmn;
+	struct ds_buf scratch;
+};
+void dx_disks_init(struct dx_disks *s, const struct ds_root *r,
+    struct ds_devsel *sel, int use_sys);
+void dx_disks_free(struct dx_disks *s);
+/*
+ * 1 when c is shown (seen: it was in the previous sample), 0 when not,
+ * -ENOMEM.  Marks the operands that match it.
+ */
+int dx_disks_show(struct dx_disks *s, const struct ds_disk *c, int seen);
+/*
+ * The device-mapper name of dev into *dm (NULL: none, or the counters
+ * are from another machine), read once per device.  0 or -ENOMEM.
+ */
+int dx_disks_dm(struct dx_disks *s, const char *dev, const char **dm);
+/*
+ * dx_disks_show, then with s->dm the device-mapper name into *name
+ * (NULL: none, show c's kernel name): 1 when c is shown, 0 when not,
+ * -ENOMEM.
+ */
+int dx_disks_pick(struct dx_disks *s, const struct ds_disk *c, int seen,
+    const char **name);
+
 #endif

@@ -12,7 +12,7 @@ struct dx {
 	struct tool t;
 	int zero, noboot, snap;
 	struct ds_devsel sel;	/* device operands */
-	struct ds_disksel ds;	/* the devices shown */
+	struct dx_disks ds;	/* the devices shown */
 	int sel_said;		/* unmatched operands were told */
 	int status;		/* 1 once an operand matched nothing */
 	const char *files[2];
@@ -79,7 +79,7 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	if (!x->extra_said && tool_said(ds_said_extra(&x->said, c),
 	    &x->said) > 0)
 		x->extra_said = 1;
-	e = ds_disksel_pick(&x->ds, c, p != NULL, &name);
+	e = dx_disks_pick(&x->ds, c, p != NULL, &name);
 	if (x->ds.bd_error != 0) {
 		tool_warnc(x->ds.bd_error, "%s", tool_path(&x->t, "sys/block"));
 		x->ds.bd_error = 0;
@@ -342,7 +342,7 @@ main(int argc, char **argv)
 	 * for them; otherwise, and in a tree without sys/block, partitions
 	 * are told by their names, and -N keeps the kernel names.
 	 */
-	ds_disksel_init(&x.ds, &x.t.r, &x.sel, x.nfiles == 0 ||
+	dx_disks_init(&x.ds, &x.t.r, &x.sel, x.nfiles == 0 ||
 	    x.t.root != NULL || (getenv("DISKSTAT_ROOT") != NULL &&
 	    *getenv("DISKSTAT_ROOT")));
 	cols = dx_columns(&ncols);
@@ -356,7 +356,7 @@ main(int argc, char **argv)
 	else
 		sample_loop(&x);
 	ds_writer_free(&x.w);
-	ds_disksel_free(&x.ds);
+	dx_disks_free(&x.ds);
 	ds_buf_free(&x.buf);
 	ds_buf_free(&x.scratch);
 	ds_buf_free(&x.said);
