@@ -597,18 +597,6 @@ struct ds_older {
 	int eof;
 };
 
-/* The same once per change of s's count or first damaged line. */
-struct ds_badseen {
-	size_t bad, first_bad;
-};
-int ds_said_bad_new(struct ds_buf *said, const char *what,
-    const struct ds_diskstats *s, struct ds_badseen *seen);
-/*
- * A line of more values than its format has (ds_disk_extra): the
- * sentence appended, 1; else 0; -ENOMEM.
- */
-int ds_said_extra(struct ds_buf *said, const struct ds_disk *d);
-
 /*
  * A live sample into s: proc/diskstats read whole into s->ds, uptime and
  * the wall clock next to it.  0, or -errno with *rel the file (relative
@@ -628,9 +616,9 @@ int ds_sample_open(const struct ds_root *r, struct ds_lines *l,
 uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
 
 /*
- * lib/snapfiles.c.  The rows of a sample read line by line from l (a
- * file that holds still), each with its line in an earlier snapshot
- * file read along (o; NULL: none, every row counted from zero).
+ * The rows of a sample read line by line from l (a file that holds
+ * still), each with its line in an earlier snapshot file read along (o;
+ * NULL: none, every row counted from zero).
  * ds_rows_next gives the next row in *c and its earlier line in *p
  * (NULL: none; valid until the next call): 1; at the end 0, with o read
  * to its end; -errno with failed the name of the file.  A device listed
@@ -644,45 +632,11 @@ struct ds_rows {
 	struct ds_diskstats bad;	/* l's damaged lines (counts only) */
 	size_t i;			/* rows given */
 	const char *failed;		/* after -errno: whose file */
-	const struct ds_older *only_read;	/* read, not paired (a
-						   reboot): its damaged
-						   lines told last */
 };
 void ds_rows_init(struct ds_rows *rs, struct ds_lines *l, struct ds_older *o,
     const char *what);
 int ds_rows_next(struct ds_rows *rs, struct ds_pair *pr, struct ds_disk *c,
     const struct ds_disk **p);
-/*
- * What a report read so must tell, as sentences each ended by a NUL,
- * appended to said: o's damaged lines, l's devices listed again, l's
- * damaged lines, only_read's damaged lines.  0 or -ENOMEM.
- */
-int ds_rows_said(const struct ds_rows *rs, struct ds_buf *said);
-/*
- * dxstat -f: one snapshot file (n 1: a report since boot) or two, the
- * later reported against the earlier read along.  When the later's
- * uptime is below the earlier's (a reboot between them) it is reported
- * since boot, reboot set and the earlier read to its end, for its
- * damaged lines.  ds_snapfiles_open: 0, with warnings appended to said
- * as ds_rows_said does; -errno with failed the file's name, or with why
- * holding a sentence (a damaged header, two files of the same uptime).
- * Close f in any case.
- */
-struct ds_snapfiles {
-	struct ds_snap a, b;		/* the headers */
-	struct ds_older o;		/* the first file */
-	struct ds_lines lb;		/* the second */
-	struct ds_buf wa;		/* the first file's window */
-	int reboot;
-	uint64_t interval_ns;		/* the report's interval, its time */
-	uint64_t time_ns;
-	struct ds_rows rows;		/* the report's rows */
-	const char *failed;
-	struct ds_buf why;
-};
-int ds_snapfiles_open(struct ds_snapfiles *f, const char *const *path, int n,
-    struct ds_buf *window, struct ds_buf *said);
-void ds_snapfiles_close(struct ds_snapfiles *f);
 
 /*
  * Rates and iostat figures: counter increments between two samples
@@ -2633,5 +2587,48 @@ int ds_dm_name(const struct ds_root *r, const char *dev,
  */
 int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
     int whole);
+
+/*
+ * Counters of a line of nc that are used: the longest format a kernel
+ * printed that the line holds in full (12 to 14 are read as 11, 16 as
+ * 15; the kernel only appends).  ds_disk_extra: how many were left
+ * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
+ */
+unsigned int ds_disk_known(unsigned int nc);
+unsigned int ds_disk_extra(const struct ds_disk *d);
+
+/*
+ * A snapshot file ("-": standard input) opened into l, its header lines
+ * read into s: l is left at its diskstats text, window its buffer, and
+ * ds_lines_close closes the file (not standard input).  -errno; -EINVAL
+ * with s->why and s->why_line set for a damaged header.
+ */
+int ds_snapfile_open(const char *path, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s);
+/* The name of path for messages: "stdin" for "-". */
+const char *ds_snapfile_name(const char *path);
+/*
+ * The interval from snapshot a to the later b into *ns: 0; or 1 when
+ * b's uptime is below a's (a reboot between them, or the files
+ * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
+ * both were taken at the same uptime.
+ */
+int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
+    uint64_t *ns);
+/*
+ * The earlier of two snapshot files opened as ds_snapfile_open does and
+ * made ready to be read along (o->what its name for messages), for
+ * ds_rows.  Close it with ds_older_close, also after a failure.
+ */
+int ds_older_open(struct ds_older *o, const char *path,
+    struct ds_buf *window, struct ds_snap *s);
+void ds_older_close(struct ds_older *o);
+/*
+ * Read o on to the device called name, returned in *found (valid until
+ * the next call), keeping the devices read past in o->pend; with name
+ * NULL, to the end (its damaged lines counted in o->pend).  0 or -errno.
+ */
+int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
+    const struct ds_disk **found);
 
 #endif

@@ -258,48 +258,10 @@ int ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
 int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
 
 /*
- * Counters of a line of nc that are used: the longest format a kernel
- * printed that the line holds in full (12 to 14 are read as 11, 16 as
- * 15; the kernel only appends).  ds_disk_extra: how many were left
- * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
- */
-unsigned int ds_disk_known(unsigned int nc);
-unsigned int ds_disk_extra(const struct ds_disk *d);
-
-/*
  * 1 when l reads procfs: a live sample, to be read whole before it is
  * reported (a slow reader must not stretch it), not line by line.
  */
 int ds_lines_procfs(const struct ds_lines *l);
-
-/*
- * Read on to the device called name, returned in *found (valid until
- * the next call), keeping the devices read past in pend; with name
- * NULL, to the end.  0 or -errno.
- */
-int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
-    const struct ds_disk **found);
-
-/*
- * A snapshot file ("-": standard input) opened into l, its header lines
- * read into s (ds_snap_head): l is left at its diskstats text, window
- * its buffer, and ds_lines_close closes the file (not standard input).
- * -errno; -EINVAL with s->why set for a damaged header.
- */
-int ds_snapfile_open(const char *path, struct ds_lines *l,
-    struct ds_buf *window, struct ds_snap *s);
-
-/* The name of path for messages: "stdin" for "-". */
-const char *ds_snapfile_name(const char *path);
-
-/*
- * The earlier of two snapshot files opened as ds_snapfile_open does and
- * made ready to be read along (o zeroed, o->what its name, then
- * ds_older_init).  Close it with ds_older_close.
- */
-int ds_older_open(struct ds_older *o, const char *path,
-    struct ds_buf *window, struct ds_snap *s);
-void ds_older_close(struct ds_older *o);
 
 /*
  * ds_older_find for c, line lineno of the later file: 1 when c is
@@ -309,28 +271,6 @@ void ds_older_close(struct ds_older *o);
 int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
     const struct ds_disk *c, size_t i, size_t lineno,
     const struct ds_disk **found);
-
-/*
- * The interval from snapshot a to the later b into *ns: 0; or 1 when
- * b's uptime is below a's (a reboot between them, or the files
- * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
- * both were taken at the same uptime.
- */
-int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
-    uint64_t *ns);
-
-/*
- * lib/said.c.  Sentences for a tool to warn, gathered where the library
- * finds them (it never prints): each ended by a NUL, one after the
- * other in said (data[len] is a NUL too).  ds_said appends one,
- * formatted as printf(3) does: 0 or -ENOMEM.
- */
-int ds_said(struct ds_buf *said, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* The sentence for s's damaged lines (none: nothing) appended to said. */
-int ds_said_bad(struct ds_buf *said, const char *what,
-    const struct ds_diskstats *s);
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for

@@ -89,4 +89,50 @@ int dx_disks_dm(struct dx_disks *s, const char *dev, const char **dm);
 int dx_disks_pick(struct dx_disks *s, const struct ds_disk *c, int seen,
     const char **name);
 
+/*
+ * files.c, -f: one snapshot file (n 1: a report since boot) or two, the
+ * later reported against the earlier read along.  When the later's
+ * uptime is below the earlier's (a reboot between them) that is warned,
+ * the later is reported since boot, reboot set and the earlier read to
+ * its end, for its damaged lines.  dx_files_open: 0, or -errno with
+ * failed the file's name; dx_files_fail says why and exits.  Close f
+ * after a report.
+ */
+struct dx_files {
+	const char *const *path;	/* the caller's */
+	struct ds_snap a, b;		/* the headers */
+	struct ds_older o;		/* the first file */
+	struct ds_lines lb;		/* the second */
+	struct ds_buf wa;		/* the first file's window */
+	int reboot;
+	uint64_t interval_ns;		/* the report's interval, its time */
+	uint64_t time_ns;
+	struct ds_rows rows;		/* the report's rows */
+	const char *failed;		/* after -errno: whose file */
+	const struct ds_snap *head;	/* and its header (why: damaged) */
+	int same;			/* both taken at the same uptime */
+};
+int dx_files_open(struct dx_files *f, const char *const *path, int n,
+    struct ds_buf *window);
+_Noreturn void dx_files_fail(const struct dx_files *f, int e);
+void dx_files_close(struct dx_files *f);
+
+/*
+ * warn.c: what to tell besides the rows.  dx_warn_bad: s's damaged
+ * lines (none: nothing), named what; dx_warn_bad_new the same once per
+ * change of their count or first line.  dx_warn_extra: a line of more
+ * values than its format has, 1 when told.  dx_warn_rows: after a
+ * report read by lines, o's damaged lines, devices listed again, l's
+ * damaged lines, and those of only_read (NULL: none), a file read but
+ * not paired.
+ */
+struct dx_badseen {
+	size_t bad, first_bad;
+};
+void dx_warn_bad(const char *what, const struct ds_diskstats *s);
+void dx_warn_bad_new(const char *what, const struct ds_diskstats *s,
+    struct dx_badseen *seen);
+int dx_warn_extra(const struct ds_disk *d);
+void dx_warn_rows(const struct ds_rows *rs, const struct ds_older *only_read);
+
 #endif

@@ -124,7 +124,4 @@ int tool_next(const struct tool *t, uint64_t *deadline, uint64_t n);
 /* devsel.c: device operands. */
 size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
 
-/* said.c: the library's sentences, each as a warning. */
-int tool_said(int e, struct ds_buf *said);
-
 #endif
