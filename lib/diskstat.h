@@ -575,8 +575,7 @@ struct ds_names {
  * names of the whole earlier file are gathered, only then (read again
  * from start), or as it is read when it cannot be read again (a pipe).
  *
- * Zero it, set up l at the file's diskstats text (past its header,
- * ds_snap_head), then ds_older_init.
+ * Opened with ds_older_open.
  */
 struct ds_older {
 	struct ds_lines l;
