@@ -6,6 +6,8 @@
  * damaged lines of either file, devices listed again, in the order
  * dxstat prints them.  Failures name their file and why.
  */
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +175,72 @@ test_fail(void)
 	ds_buf_free(&w);
 }
 
+/* dx_files_open, then dx_files_fail, in a child: its status, its words. */
+static int
+fail_told(const char *const *path, char *buf, size_t size)
+{
+	struct dx_files f;
+	struct ds_buf w = { 0 };
+	int st = -1, e;
+	pid_t pid;
+
+	fflush(stdout);
+	stderr_begin();
+	if ((pid = fork()) < 0)
+		exit(1);
+	if (pid == 0) {
+		if ((e = dx_files_open(&f, path, 2, &w)) < 0)
+			dx_files_fail(&f, e);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	stderr_end(buf, size);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Each failure told in one line naming the file, and exit status 1. */
+static void
+test_fail_told(void)
+{
+	const char *same[] = { pa, pc }, *nohead[] = { pa, pd };
+	const char *missing[] = { pa, pe };
+	char got[512], want[512];
+
+	is_int(fail_told(same, got, sizeof(got)), 1, "the same uptime: exit 1");
+	snprintf(want, sizeof(want), "dxstat: %s and %s were taken at the "
+	    "same uptime\n", pa, pc);
+	is_str(got, want, "both named");
+	is_int(fail_told(nohead, got, sizeof(got)), 1, "no uptime line: exit 1");
+	snprintf(want, sizeof(want), "dxstat: %s: line 1: no uptime line "
+	    "before the diskstats lines\n", pd);
+	is_str(got, want, "the file, the line and what is wrong");
+	is_int(fail_told(missing, got, sizeof(got)), 1, "no file: exit 1");
+	snprintf(want, sizeof(want), "dxstat: %s: No such file or directory\n",
+	    pe);
+	is_str(got, want, "the file and strerror's words");
+}
+
+/* "-" is standard input, named stdin in what is told. */
+static void
+test_stdin(void)
+{
+	struct dx_files f;
+	struct ds_buf w = { 0 };
+	const char *path[] = { "-" };
+	char got[256];
+
+	if (freopen(pa, "r", stdin) == NULL)
+		exit(1);
+	is_int(dx_files_open(&f, path, 1, &w), 0, "-: standard input");
+	is_str(f.rows.what, "stdin", "named stdin");
+	rows(&f, got, sizeof(got));
+	is_str(got, "sda:new sdb:new ", "its rows");
+	is_str(told(&f, got, sizeof(got)), "dxstat: stdin: line 4: not a "
+	    "diskstats line (1 line skipped)\n", "its damage told as stdin's");
+	dx_files_close(&f);
+	ds_buf_free(&w);
+}
+
 int
 main(void)
 {
@@ -202,6 +270,8 @@ main(void)
 	test_two();
 	test_reboot();
 	test_fail();
+	test_fail_told();
+	test_stdin();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		return 1;

@@ -1,8 +1,8 @@
 /*
  * cmd/dxstat/warn.c: what dxstat tells besides its rows: damaged lines
  * (once per change with dx_warn_bad_new, as the sampling loop tells
- * them), a line of more values than its format.  Rows read from files
- * are t/unit/dxstat-files.c's.
+ * them), a line of more values than its format, what a report read by
+ * lines tells after it (the files themselves are t/unit/dxstat-files.c's).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -81,6 +81,51 @@ test_extra(void)
 	    "(said once)\n", "the one sentence");
 }
 
+/*
+ * After a report read by lines: the earlier file's damage, the devices
+ * listed again, the later's damage, a file only read; nothing for none.
+ */
+static void
+test_rows(void)
+{
+	struct ds_rows rs;
+	struct ds_older o, only;
+	char got[1024];
+
+	memset(&rs, 0, sizeof(rs));
+	memset(&o, 0, sizeof(o));
+	memset(&only, 0, sizeof(only));
+	rs.what = "b";
+	stderr_begin();
+	dx_warn_rows(&rs, NULL);
+	is_str(stderr_end(got, sizeof(got)), "", "nothing to tell: nothing");
+	rs.o = &o;
+	o.what = "a";
+	o.pend.bad = 1;
+	o.pend.first_bad = 2;
+	o.twice = 2;
+	o.first_twice = 9;
+	rs.bad.bad = 4;
+	rs.bad.first_bad = 3;
+	stderr_begin();
+	dx_warn_rows(&rs, NULL);
+	is_str(stderr_end(got, sizeof(got)),
+	    "dxstat: a: line 2: not a diskstats line (1 line skipped)\n"
+	    "dxstat: b: line 9: a device listed again (2 lines skipped)\n"
+	    "dxstat: b: line 3: not a diskstats line (4 lines skipped)\n",
+	    "the earlier's damage, devices listed again, the later's damage");
+	rs.o = NULL;
+	only.what = "c";
+	only.pend.bad = 1;
+	only.pend.first_bad = 5;
+	stderr_begin();
+	dx_warn_rows(&rs, &only);
+	is_str(stderr_end(got, sizeof(got)),
+	    "dxstat: b: line 3: not a diskstats line (4 lines skipped)\n"
+	    "dxstat: c: line 5: not a diskstats line (1 line skipped)\n",
+	    "a file only read (a reboot): its damage last");
+}
+
 /* A name with a control byte reaches stderr escaped, on one line. */
 static void
 test_escaped(void)
@@ -102,6 +147,7 @@ main(void)
 	program_invocation_short_name = "dxstat";
 	test_bad();
 	test_extra();
+	test_rows();
 	test_escaped();
 	return tap_done();
 }
