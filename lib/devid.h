@@ -36,15 +36,6 @@ int ds_devid_read(const struct ds_root *r, const char *name,
 int ds_devid_name_ok(const char *s, size_t len);
 int ds_devid_ok(const char *s, size_t len);
 
-/*
- * Append to head an "id NAME IDENTITY" line for each whole disk of
- * sys/block (in name order) whose identity is known.  A disk whose
- * identity cannot be read, or whose name cannot be written on the line,
- * gets none (unknown is always valid), and a root without sys/block
- * gives none.  0 or -ENOMEM.
- */
-int ds_snap_ids(const struct ds_root *r, struct ds_buf *head);
-
 /* The identities of one snapshot file, by name. */
 struct ds_devid_ent {
 	char name[DS_DISK_NAME_MAX];

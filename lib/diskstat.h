@@ -332,39 +332,6 @@ struct ds_devsel {
 	size_t ndm;		/* operands given as /dev/mapper/ */
 };
 
-/*
- * dxstat's choice of rows: with no operand whole disks (the names in
- * sys/block, read when first needed; without it, partitions are told by
- * their names), partitions too with part; with operands those they name
- * or match (ds_devsel_match: globs select whole disks, all with part).
- * A device selected only by default or a glob is left out when it never
- * did I/O, unless all.  Zero it, set part, all and dm, then
- * ds_disksel_init.
- */
-struct ds_dmname;
-struct ds_disksel {
-	const struct ds_root *r;
-	struct ds_devsel *sel;		/* the operands (the caller's) */
-	int part;			/* partitions too */
-	int all;			/* also devices that never did I/O */
-	int dm;				/* dm names wanted (-N) */
-	int use_sys;			/* the root's sys is the counters'
-					   machine (else no dm names) */
-	struct ds_blockdevs bd;
-	int bd_state;			/* 0 not read yet, 1 read, -1 none */
-	int bd_rescanned;		/* read during this report: the
-					   caller zeroes it at each */
-	int bd_error;			/* a read of sys/block failed with
-					   this -errno: the caller tells it
-					   (with the root's sys/block) and
-					   zeroes it */
-	struct ds_dmname *dmn;		/* dm names read, one per device */
-	size_t ndmn, capdmn;
-	struct ds_buf scratch;
-};
-void ds_disksel_init(struct ds_disksel *s, const struct ds_root *r,
-    struct ds_devsel *sel, int use_sys);
-void ds_disksel_free(struct ds_disksel *s);
 
 /*
  * Reading devices and snapshots: /proc/diskstats read a device at a
@@ -583,8 +550,7 @@ struct ds_names {
  * names of the whole earlier file are gathered, only then (read again
  * from start), or as it is read when it cannot be read again (a pipe).
  *
- * Zero it, set up l at the file's diskstats text (past its header,
- * ds_snap_head), then ds_older_init.
+ * Opened with ds_older_open.
  */
 struct ds_older {
 	struct ds_lines l;
@@ -605,30 +571,6 @@ struct ds_older {
 	int eof;
 };
 
-/* The same once per change of s's count or first damaged line. */
-struct ds_badseen {
-	size_t bad, first_bad;
-};
-int ds_said_bad_new(struct ds_buf *said, const char *what,
-    const struct ds_diskstats *s, struct ds_badseen *seen);
-/*
- * A line of more values than its format has (ds_disk_extra): the
- * sentence appended, 1; else 0; -ENOMEM.
- */
-int ds_said_extra(struct ds_buf *said, const struct ds_disk *d);
-
-/*
- * lib/xrow.c.  dxstat's row of device c against p, its line in the
- * previous sample (NULL: counted from zero, since boot or since the
- * device appeared), over interval_ns, in the columns of
- * ds_xstat_columns: time (time_ns, 0: null), name (NULL: c's kernel
- * name), the figures of ds_xstat_compute (null where the line lacks
- * their counters), in_flight.  With busy_only a device that completed
- * no request gets no row.  1 when a row was written, else 0.
- */
-int ds_xstat_row(struct ds_writer *w, const struct ds_disk *p,
-    const struct ds_disk *c, const char *name, uint64_t interval_ns,
-    uint64_t time_ns, int busy_only);
 /*
  * A live sample into s: proc/diskstats read whole into s->ds, uptime and
  * the wall clock next to it.  0, or -errno with *rel the file (relative
@@ -646,30 +588,11 @@ int ds_sample_open(const struct ds_root *r, struct ds_lines *l,
     const char **rel);
 /* The uptime from sample a to the later b; 0 if it did not advance. */
 uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
-/*
- * dxstat -s: proc/diskstats verbatim into text, and into head the
- * snapshot's header lines (ds_snap_format; its time only on the live
- * system), then an id line per whole disk whose identity sysfs gives.
- * -errno with *rel the file that failed (NULL: the format).
- */
-int ds_snap_take(const struct ds_root *r, struct ds_buf *text,
-    struct ds_buf *scratch, struct ds_buf *head, const char **rel);
-/* Write head and text raw, text ended by a newline if it lacks one. */
-void ds_snap_write(struct ds_writer *w, const struct ds_buf *head,
-    const struct ds_buf *text);
 
 /*
- * lib/disksel.c.  ds_disksel_show, then with s->dm the device-mapper
- * name into *name (NULL: none, show c's kernel name): 1 when c is
- * shown, 0 when not, -ENOMEM.
- */
-int ds_disksel_pick(struct ds_disksel *s, const struct ds_disk *c, int seen,
-    const char **name);
-
-/*
- * lib/snapfiles.c.  The rows of a sample read line by line from l (a
- * file that holds still), each with its line in an earlier snapshot
- * file read along (o; NULL: none, every row counted from zero).
+ * The rows of a sample read line by line from l (a file that holds
+ * still), each with its line in an earlier snapshot file read along (o;
+ * NULL: none, every row counted from zero).
  * ds_rows_next gives the next row in *c and its earlier line in *p
  * (NULL: none; valid until the next call): 1; at the end 0, with o read
  * to its end; -errno with failed the name of the file.  A device listed
@@ -683,45 +606,11 @@ struct ds_rows {
 	struct ds_diskstats bad;	/* l's damaged lines (counts only) */
 	size_t i;			/* rows given */
 	const char *failed;		/* after -errno: whose file */
-	const struct ds_older *only_read;	/* read, not paired (a
-						   reboot): its damaged
-						   lines told last */
 };
 void ds_rows_init(struct ds_rows *rs, struct ds_lines *l, struct ds_older *o,
     const char *what);
 int ds_rows_next(struct ds_rows *rs, struct ds_pair *pr, struct ds_disk *c,
     const struct ds_disk **p);
-/*
- * What a report read so must tell, as sentences each ended by a NUL,
- * appended to said: o's damaged lines, l's devices listed again, l's
- * damaged lines, only_read's damaged lines.  0 or -ENOMEM.
- */
-int ds_rows_said(const struct ds_rows *rs, struct ds_buf *said);
-/*
- * dxstat -f: one snapshot file (n 1: a report since boot) or two, the
- * later reported against the earlier read along.  When the later's
- * uptime is below the earlier's (a reboot between them) it is reported
- * since boot, reboot set and the earlier read to its end, for its
- * damaged lines.  ds_snapfiles_open: 0, with warnings appended to said
- * as ds_rows_said does; -errno with failed the file's name, or with why
- * holding a sentence (a damaged header, two files of the same uptime).
- * Close f in any case.
- */
-struct ds_snapfiles {
-	struct ds_snap a, b;		/* the headers */
-	struct ds_older o;		/* the first file */
-	struct ds_lines lb;		/* the second */
-	struct ds_buf wa;		/* the first file's window */
-	int reboot;
-	uint64_t interval_ns;		/* the report's interval, its time */
-	uint64_t time_ns;
-	struct ds_rows rows;		/* the report's rows */
-	const char *failed;
-	struct ds_buf why;
-};
-int ds_snapfiles_open(struct ds_snapfiles *f, const char *const *path, int n,
-    struct ds_buf *window, struct ds_buf *said);
-void ds_snapfiles_close(struct ds_snapfiles *f);
 
 /*
  * Rates and iostat figures: counter increments between two samples
@@ -781,11 +670,6 @@ struct ds_xstat {
  */
 void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
     uint64_t interval_ns, struct ds_xstat *x);
-/*
- * dxstat's columns (*n of them): time, device, the figures in the order
- * of enum ds_xcol, in_flight; with their Prometheus names and help.
- */
-const struct ds_col *ds_xstat_columns(size_t *n);
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for
@@ -2649,5 +2533,95 @@ int ds_parse_fixed(const char *s, const char **end, unsigned scale,
     uint64_t *out);
 /* The whole string one number (blanks around it, a newline after). */
 int ds_strtou64(const char *s, uint64_t *out);
+/* ---- public since the split of dxstat (to be grouped) */
+
+/*
+ * Read the whole file rel below the root into b (its contents
+ * replaced).  procfs and sysfs report st_size 0, so this reads until
+ * EOF.  Opened O_NONBLOCK so a FIFO cannot hang us; a directory gives
+ * -EISDIR, a file over DS_READ_MAX -EFBIG.
+ */
+int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
+
+/*
+ * Append a snapshot to out: its uptime line, its time line (time_ns 0:
+ * none), then the diskstats text (len bytes, a newline added if it
+ * lacks one).  0 or -ENOMEM.
+ */
+int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
+    const char *diskstats, size_t len);
+/*
+ * Append to head an "id NAME IDENTITY" line for each whole disk of
+ * sys/block (in name order) whose identity is known.  A disk whose
+ * identity cannot be read, or whose name cannot be written on the line,
+ * gets none (unknown is always valid), and a root without sys/block
+ * gives none.  0 or -ENOMEM.
+ */
+int ds_snap_ids(const struct ds_root *r, struct ds_buf *head);
+
+/*
+ * For trees without /sys: is this kernel name a partition?  sda1,
+ * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
+ */
+int ds_name_is_partition(const char *name);
+/*
+ * The first line of sys/block/DEV/dm/name into name (size bytes; the
+ * file read into scratch): 0; -ENOENT when dev is no dm device, -EINVAL
+ * for a dev that cannot be a device name ("", ".", "..", holding '/'),
+ * -ENAMETOOLONG when the name does not fit.
+ */
+int ds_dm_name(const struct ds_root *r, const char *dev,
+    struct ds_buf *scratch, char *name, size_t size);
+/*
+ * A device against every operand: 2 when one names it (not a glob), 1
+ * when only globs match it and whole is set (globs select whole disks;
+ * the caller says whether this one counts as such), 0 otherwise.  Each
+ * operand that selected it gets matched set.
+ */
+int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole);
+
+/*
+ * Counters of a line of nc that are used: the longest format a kernel
+ * printed that the line holds in full (12 to 14 are read as 11, 16 as
+ * 15; the kernel only appends).  ds_disk_extra: how many were left
+ * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
+ */
+unsigned int ds_disk_known(unsigned int nc);
+unsigned int ds_disk_extra(const struct ds_disk *d);
+
+/*
+ * A snapshot file ("-": standard input) opened into l, its header lines
+ * read into s: l is left at its diskstats text, window its buffer, and
+ * ds_lines_close closes the file (not standard input).  -errno; -EINVAL
+ * with s->why and s->why_line set for a damaged header.
+ */
+int ds_snapfile_open(const char *path, struct ds_lines *l,
+    struct ds_buf *window, struct ds_snap *s);
+/* The name of path for messages: "stdin" for "-". */
+const char *ds_snapfile_name(const char *path);
+/*
+ * The interval from snapshot a to the later b into *ns: 0; or 1 when
+ * b's uptime is below a's (a reboot between them, or the files
+ * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
+ * both were taken at the same uptime.
+ */
+int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
+    uint64_t *ns);
+/*
+ * The earlier of two snapshot files opened as ds_snapfile_open does and
+ * made ready to be read along (o->what its name for messages), for
+ * ds_rows.  Close it with ds_older_close, also after a failure.
+ */
+int ds_older_open(struct ds_older *o, const char *path,
+    struct ds_buf *window, struct ds_snap *s);
+void ds_older_close(struct ds_older *o);
+/*
+ * Read o on to the device called name, returned in *found (valid until
+ * the next call), keeping the devices read past in o->pend; with name
+ * NULL, to the end (its damaged lines counted in o->pend).  0 or -errno.
+ */
+int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
+    const struct ds_disk **found);
 
 #endif

@@ -86,13 +86,6 @@ char *ds_next_line(char **cursor);
 /* 1 when s is digits and dots with at least one digit ("2", ".5", "1.2.3"). */
 int ds_is_number(const char *s);
 
-/*
- * Read a whole file into b (replacing its contents).  procfs and sysfs
- * report st_size 0, so this reads until EOF.  Opened O_NONBLOCK so a
- * FIFO cannot hang us; a directory gives -EISDIR, a file over
- * DS_READ_MAX gives -EFBIG.
- */
-int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
 
 /* Open rel under the root; -errno (the window emptied) on failure. */
 int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
@@ -159,32 +152,12 @@ int ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
     int dirs_only, struct ds_blockdevs *out);
 
 /*
- * For trees without /sys: is this kernel name a partition?  sda1,
- * vdb2, xvda3, nvme0n1p2, mmcblk0p1 are; sda, nvme0n1, dm-0, loop0 not.
- */
-int ds_name_is_partition(const char *name);
-/*
- * sys/block/DEV/dm/name into name; -ENOENT when not a dm device,
- * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
- */
-int ds_dm_name(const struct ds_root *r, const char *dev,
-    struct ds_buf *scratch, char *name, size_t size);
-
-/*
  * 1 when op names or matches the device with kernel name name and dm
  * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
  * others at both.  Marks nothing.
  */
 int ds_devop_match(const struct ds_devop *op, const char *name,
     const char *dm);
-/*
- * A device against every operand: 2 when one names it (not a glob), 1
- * when only globs match it and whole is set (globs select whole disks;
- * the caller says whether this one counts as such), 0 otherwise.  Each
- * operand that selected it gets matched set.
- */
-int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
-    int whole);
 
 /*
  * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
@@ -201,18 +174,6 @@ struct ds_devinfo {
 };
 int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
-
-/*
- * 1 when c is shown (seen: it was in the previous sample), 0 when not,
- * -ENOMEM.  Marks the operands that match it.
- */
-int ds_disksel_show(struct ds_disksel *s, const struct ds_disk *c, int seen);
-
-/*
- * The device-mapper name of dev into *dm (NULL: none, or the counters
- * are from another machine), read once per device.  0 or -ENOMEM.
- */
-int ds_disksel_dm(struct ds_disksel *s, const char *dev, const char **dm);
 
 /*
  * Reading devices and snapshots: /proc/diskstats read a device at a
@@ -275,52 +236,10 @@ int ds_diskstats_next(struct ds_lines *l, struct ds_disk *d,
 int ds_diskstats_fill(struct ds_lines *l, struct ds_diskstats *out);
 
 /*
- * Counters of a line of nc that are used: the longest format a kernel
- * printed that the line holds in full (12 to 14 are read as 11, 16 as
- * 15; the kernel only appends).  ds_disk_extra: how many were left
- * unused that way (0 for 4, 11, 15 and 17 or more, a newer kernel's).
- */
-unsigned int ds_disk_known(unsigned int nc);
-unsigned int ds_disk_extra(const struct ds_disk *d);
-
-/*
  * 1 when l reads procfs: a live sample, to be read whole before it is
  * reported (a slow reader must not stretch it), not line by line.
  */
 int ds_lines_procfs(const struct ds_lines *l);
-
-/* Append a snapshot to out: header lines, then the diskstats text. */
-int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
-    const char *diskstats, size_t len);
-
-/*
- * Read on to the device called name, returned in *found (valid until
- * the next call), keeping the devices read past in pend; with name
- * NULL, to the end.  0 or -errno.
- */
-int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
-    const struct ds_disk **found);
-
-/*
- * A snapshot file ("-": standard input) opened into l, its header lines
- * read into s (ds_snap_head): l is left at its diskstats text, window
- * its buffer, and ds_lines_close closes the file (not standard input).
- * -errno; -EINVAL with s->why set for a damaged header.
- */
-int ds_snapfile_open(const char *path, struct ds_lines *l,
-    struct ds_buf *window, struct ds_snap *s);
-
-/* The name of path for messages: "stdin" for "-". */
-const char *ds_snapfile_name(const char *path);
-
-/*
- * The earlier of two snapshot files opened as ds_snapfile_open does and
- * made ready to be read along (o zeroed, o->what its name, then
- * ds_older_init).  Close it with ds_older_close.
- */
-int ds_older_open(struct ds_older *o, const char *path,
-    struct ds_buf *window, struct ds_snap *s);
-void ds_older_close(struct ds_older *o);
 
 /*
  * ds_older_find for c, line lineno of the later file: 1 when c is
@@ -330,28 +249,6 @@ void ds_older_close(struct ds_older *o);
 int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
     const struct ds_disk *c, size_t i, size_t lineno,
     const struct ds_disk **found);
-
-/*
- * The interval from snapshot a to the later b into *ns: 0; or 1 when
- * b's uptime is below a's (a reboot between them, or the files
- * swapped), *ns then b's uptime, for a report since boot; -EINVAL when
- * both were taken at the same uptime.
- */
-int ds_snap_interval(const struct ds_snap *a, const struct ds_snap *b,
-    uint64_t *ns);
-
-/*
- * lib/said.c.  Sentences for a tool to warn, gathered where the library
- * finds them (it never prints): each ended by a NUL, one after the
- * other in said (data[len] is a NUL too).  ds_said appends one,
- * formatted as printf(3) does: 0 or -ENOMEM.
- */
-int ds_said(struct ds_buf *said, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* The sentence for s's damaged lines (none: nothing) appended to said. */
-int ds_said_bad(struct ds_buf *said, const char *what,
-    const struct ds_diskstats *s);
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for

@@ -114,7 +114,7 @@ bad_line(const struct ds_psi_note *n, char *what, size_t size)
 	char buf[80];
 	const char *why = ds_psi_why_text(&n->bad, buf, sizeof(buf));
 
-	/* As diskstats' (ds_said_bad): the first, then how many. */
+	/* As damaged diskstats lines are told: the first, then how many. */
 	snprintf(what, size, "line %zu: %s (%zu line%s skipped%s)",
 	    n->bad.first, why, n->bad.n, n->bad.n == 1 ? "" : "s",
 	    n->e == 0 ? "" : ", no line to report");

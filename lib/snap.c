@@ -1,7 +1,7 @@
 /*
- * dxstat's snapshot files: a header of "uptime S.NS" and "time S.NS"
- * lines and of "id NAME IDENTITY" lines (lib/devid.c), then the
- * diskstats text as the kernel printed it.
+ * Snapshot files: a header of "uptime S.NS" and "time S.NS" lines and
+ * of "id NAME IDENTITY" lines (lib/devid.c), then the diskstats text as
+ * the kernel printed it.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -6,12 +6,13 @@
 #include <stddef.h>
 
 #include "util/util.h"
+#include "dxstat.h"
 
 struct dx {
 	struct tool t;
 	int zero, noboot, snap;
 	struct ds_devsel sel;	/* device operands */
-	struct ds_disksel ds;	/* the devices shown */
+	struct dx_disks ds;	/* the devices shown */
 	int sel_said;		/* unmatched operands were told */
 	int status;		/* 1 once an operand matched nothing */
 	const char *files[2];
@@ -19,8 +20,7 @@ struct dx {
 	struct ds_pair pair;	/* prev index minus the row's, last match */
 	struct ds_writer w;
 	struct ds_buf buf, scratch;
-	struct ds_buf said;	/* sentences to warn (ds_rows_said) */
-	struct ds_badseen bad;	/* the damaged lines last told */
+	struct dx_badseen bad;	/* the damaged lines last told */
 	int extra_said;		/* a line of 12-14 or 16 values was told */
 };
 
@@ -75,10 +75,9 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	const char *name;
 	int e;
 
-	if (!x->extra_said && tool_said(ds_said_extra(&x->said, c),
-	    &x->said) > 0)
-		x->extra_said = 1;
-	e = ds_disksel_pick(&x->ds, c, p != NULL, &name);
+	if (!x->extra_said)
+		x->extra_said = dx_warn_extra(c);
+	e = dx_disks_pick(&x->ds, c, p != NULL, &name);
 	if (x->ds.bd_error != 0) {
 		tool_warnc(x->ds.bd_error, "%s", tool_path(&x->t, "sys/block"));
 		x->ds.bd_error = 0;
@@ -86,8 +85,7 @@ row(struct dx *x, const struct ds_disk *p, const struct ds_disk *c,
 	if (e < 0)
 		tool_errc(1, e, NULL);
 	if (e > 0)
-		(void)ds_xstat_row(&x->w, p, c, name, interval_ns, time_ns,
-		    x->zero);
+		(void)dx_row(&x->w, p, c, name, interval_ns, time_ns, x->zero);
 }
 
 static void
@@ -119,13 +117,6 @@ report(struct dx *x, const struct ds_diskstats *prev,
 	report_end(x);
 }
 
-/* Say once per change that lines were skipped; the rest is reported. */
-static void
-warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
-{
-	tool_said(ds_said_bad_new(&x->said, what, s, &x->bad), &x->said);
-}
-
 /*
  * A report with the current sample read as it is reported, line by
  * line: no more memory than one line, whatever the number of devices.
@@ -133,11 +124,12 @@ warn_bad(struct dx *x, const char *what, const struct ds_diskstats *s)
  * read whole first, so that a slow reader of our output can neither
  * stretch it nor make the kernel's listing skip a device removed
  * between two reads.  The previous sample is a file read along, or
- * none (since boot): see ds_rows_next.
+ * none (since boot): see ds_rows_next.  only_read: a file read but not
+ * paired, whose damaged lines are told last (NULL: none).
  */
 static void
-report_lines(struct dx *x, struct ds_rows *rs, uint64_t interval_ns,
-    uint64_t time_ns)
+report_lines(struct dx *x, struct ds_rows *rs,
+    const struct ds_older *only_read, uint64_t interval_ns, uint64_t time_ns)
 {
 	const struct ds_disk *p;
 	struct ds_disk c;
@@ -149,7 +141,7 @@ report_lines(struct dx *x, struct ds_rows *rs, uint64_t interval_ns,
 	if (e < 0)
 		tool_report_fail(&x->t, e, "%s", rs->failed);
 	report_end(x);
-	tool_said(ds_rows_said(rs, &x->said), &x->said);
+	dx_warn_rows(rs, only_read);
 }
 
 /* Read proc/diskstats and, next to it, the time base. */
@@ -161,7 +153,8 @@ take(struct dx *x, struct ds_snap *s)
 
 	if ((e = ds_sample_take(&x->t.r, &x->buf, &x->scratch, s, &rel)) < 0)
 		tool_errc(1, e, "%s", tool_path(&x->t, rel));
-	warn_bad(x, tool_path(&x->t, "proc/diskstats"), &s->ds);
+	/* Told once per change; the rest is reported. */
+	dx_warn_bad_new(tool_path(&x->t, "proc/diskstats"), &s->ds, &x->bad);
 }
 
 /*
@@ -183,12 +176,12 @@ since_boot(struct dx *x)
 		tool_errc(1, e, "%s", tool_path(&x->t, rel));
 	if (e == 0) {
 		ds_rows_init(&rs, &l, NULL, what);
-		report_lines(x, &rs, s.uptime_ns, s.time_ns);
+		report_lines(x, &rs, NULL, s.uptime_ns, s.time_ns);
 		ds_lines_close(&l);
 		return;
 	}
 	report(x, NULL, &s.ds, s.uptime_ns, s.time_ns);
-	warn_bad(x, what, &s.ds);
+	dx_warn_bad_new(what, &s.ds, &x->bad);
 	ds_diskstats_free(&s.ds);
 }
 
@@ -201,14 +194,16 @@ snapshot(struct dx *x)
 	const char *rel;
 	int e;
 
-	if ((e = ds_snap_take(&x->t.r, &x->buf, &x->scratch, &head,
+	if ((e = dx_snap_take(&x->t.r, &x->buf, &x->scratch, &head,
 	    &rel)) < 0)
 		tool_errc(1, e, "%s", rel != NULL ? tool_path(&x->t, rel) :
 		    "snapshot");
 	/* Raw text through a writer of no columns: it owns -w's file. */
-	ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0, "dxstat");
+	if ((e = ds_writer_init(&w, x->t.out, DS_FMT_TSV, NULL, 0, 0,
+	    "dxstat")) < 0)
+		tool_errc(1, e, "writer");
 	tool_report_begin(&x->t, &w);
-	ds_snap_write(&w, &head, &x->buf);
+	dx_snap_write(&w, &head, &x->buf);
 	tool_report_end(&x->t, &w);
 	ds_writer_free(&w);
 	ds_buf_free(&head);
@@ -218,18 +213,14 @@ snapshot(struct dx *x)
 static void
 from_files(struct dx *x)
 {
-	struct ds_snapfiles f;
+	struct dx_files f;
 	int e;
 
-	/* Warnings first (a reboot between the files), then a failure. */
-	e = ds_snapfiles_open(&f, x->files, x->nfiles, &x->buf, &x->said);
-	tool_said(0, &x->said);
-	if (e < 0 && f.why.len > 0)
-		errx(1, "%s", f.why.data);
-	if (e < 0)
-		tool_errc(1, e, "%s", f.failed);
-	report_lines(x, &f.rows, f.interval_ns, f.time_ns);
-	ds_snapfiles_close(&f);
+	if ((e = dx_files_open(&f, x->files, x->nfiles, &x->buf)) < 0)
+		dx_files_fail(&f, e);
+	report_lines(x, &f.rows, f.reboot ? &f.o : NULL, f.interval_ns,
+	    f.time_ns);
+	dx_files_close(&f);
 }
 
 static void
@@ -340,13 +331,11 @@ main(int argc, char **argv)
 	 * for them; otherwise, and in a tree without sys/block, partitions
 	 * are told by their names, and -N keeps the kernel names.
 	 */
-	ds_disksel_init(&x.ds, &x.t.r, &x.sel, x.nfiles == 0 ||
+	dx_disks_init(&x.ds, &x.t.r, &x.sel, x.nfiles == 0 ||
 	    x.t.root != NULL || (getenv("DISKSTAT_ROOT") != NULL &&
 	    *getenv("DISKSTAT_ROOT")));
-	cols = ds_xstat_columns(&ncols);
-	ds_writer_init(&x.w, x.t.out, x.t.fmt, cols, ncols, x.t.header,
-	    "dxstat");
-	tool_writer(&x.t, &x.w);
+	cols = dx_columns(&ncols);
+	tool_writer_open(&x.t, &x.w, cols, ncols, "dxstat");
 	if (x.nfiles > 0)
 		from_files(&x);
 	else if (!x.t.has_interval)
@@ -354,10 +343,9 @@ main(int argc, char **argv)
 	else
 		sample_loop(&x);
 	ds_writer_free(&x.w);
-	ds_disksel_free(&x.ds);
+	dx_disks_free(&x.ds);
 	ds_buf_free(&x.buf);
 	ds_buf_free(&x.scratch);
-	ds_buf_free(&x.said);
 	ds_devsel_free(&x.sel);
 	tool_exit(x.status);
 }

@@ -146,7 +146,4 @@ void ds_devsel_free(struct ds_devsel *s);
 int ds_devsel_none_matched(const struct ds_devsel *sel);
 size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
 
-/* said.c: the library's sentences, each as a warning. */
-int tool_said(int e, struct ds_buf *said);
-
 #endif

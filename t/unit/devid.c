@@ -2,8 +2,8 @@
  * Device identity: ds_devid_read on fixture trees shaped as sysfs is
  * (dm, NVMe, SCSI through symlinks, virtio, loop), its order and
  * escaping, the bounds, symlinks that point out of the root; then the
- * id lines of a snapshot: written by ds_snap_take, read back by
- * ds_snap_head_ids, and the malformed ones refused.
+ * id lines of a snapshot: written by dxstat -s (dx_snap_take), read
+ * back by ds_snap_head_ids, and the malformed ones refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "dxstat/dxstat.h"
 #include "tap.h"
 #include "tree.h"
 
@@ -239,7 +240,7 @@ t_lines(void)
 	ds_devids_free(&ids);
 }
 
-/* ds_snap_take on the tree: the header has the id lines, read back. */
+/* dxstat -s on the tree: the header has the id lines, read back. */
 static void
 t_take(void)
 {
@@ -252,7 +253,7 @@ t_take(void)
 	tree_put("root/proc/uptime", "100.00 50.00\n");
 	tree_put("root/proc/diskstats", "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n"
 	    " 253 0 dm-0 1 2 3 4 5 6 7 8 9 10 11\n");
-	is_int(ds_snap_take(&r, &text, &scratch, &hd, &rel), 0, "ds_snap_take");
+	is_int(dx_snap_take(&r, &text, &scratch, &hd, &rel), 0, "dx_snap_take");
 	ok(strstr(hd.data, "uptime 100.000000000\n") == hd.data,
 	    "the uptime line first");
 	ok(strstr(hd.data, "\nid dm-0 dm-uuid=LVM-Q2kX7dG3aBcD\n") != NULL,

@@ -249,7 +249,7 @@ test_seconds(void)
 	    "seconds)\nusage: tool\n", "-T past 31 days: the range");
 }
 
-/* devsel.c and said.c: the operands that matched nothing, sentences. */
+/* devsel.c: the operands that matched nothing. */
 static void
 unmatched(void)
 {
@@ -267,23 +267,7 @@ unmatched(void)
 }
 
 static void
-said(void)
-{
-	struct ds_buf b = { 0 };
-
-	tool_init(&t, argv0, &info_none);
-	if (ds_said(&b, "one %d", 1) < 0 || ds_said(&b, "two\tx") < 0)
-		exit(98);
-	if (tool_said(1, &b) != 1 || b.len != 0 || b.data[0] != '\0')
-		exit(97);
-	tool_said(0, &b);
-	ds_buf_free(&b);
-	tool_said(-ENOMEM, &b);
-	exit(0);
-}
-
-static void
-test_said(void)
+test_unmatched(void)
 {
 	char buf[1024];
 
@@ -293,10 +277,6 @@ test_said(void)
 	    "util: sdz: no such block device\n"
 	    "util: /dev/mapper/vg: no such block device\n",
 	    "unmatched: a glob, then names, in order");
-	is_int(child(said, 2, buf, sizeof(buf)), 1, "said: -ENOMEM exits 1");
-	is_str(buf, "util: one 1\nutil: two\\tx\nutil: Cannot allocate "
-	    "memory\n", "said: each sentence a warning, escaped, once; then "
-	    "the error");
 }
 
 int
@@ -307,6 +287,6 @@ main(void)
 	test_operands();
 	test_path();
 	test_seconds();
-	test_said();
+	test_unmatched();
 	return tap_done();
 }

@@ -1,8 +1,8 @@
-/* lib/xstat.c's column table: dxstat's columns, in ds_xstat's order. */
+/* cmd/dxstat/columns.c: dxstat's columns, in ds_xstat's order. */
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dxstat/dxstat.h"
 #include "tap.h"
 
 int
@@ -12,7 +12,7 @@ main(void)
 	size_t n, i;
 	int prom = 1;
 
-	c = ds_xstat_columns(&n);
+	c = dx_columns(&n);
 	/* time, device, every figure of enum ds_xcol, in_flight. */
 	is_int((int)n, DS_X_N + 3, "time, device, the figures, in_flight");
 	is_str(c[0].name, "time", "time first");
