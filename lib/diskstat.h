@@ -2655,4 +2655,37 @@ int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load);
 void ds_tr_dlat_free(struct ds_tr_dlat *t);
 
+/* ---- public since the split of ddeleted (to be grouped) */
+
+/* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
+int ds_openat(const struct ds_root *r, const char *rel, int flags);
+
+/*
+ * Parse an unsigned decimal at s.  Leading blanks are skipped; a '-' or
+ * '+' sign, no digits, or overflow past UINT64_MAX is an error (-EINVAL,
+ * -ERANGE).  *end (if not NULL) is set past the digits.
+ */
+int ds_parse_u64(const char *s, const char **end, uint64_t *out);
+
+/* The whole string must be one number (trailing newline allowed). */
+int ds_strtou64(const char *s, uint64_t *out);
+
+/*
+ * The mount of the filesystem on device major:minor: the last of its
+ * mounts whose root is the filesystem's "/", else its first; NULL when
+ * none.
+ */
+const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
+    unsigned int major, unsigned int minor);
+
+/*
+ * Like du -sx: bytes allocated (st_blocks x 512) by every inode
+ * reachable by name from dir (below the root), each inode once,
+ * without crossing into other filesystems.  Unreadable directories are
+ * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
+ * that device (another mount stacked over the mount point).
+ */
+int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors);
+
 #endif

@@ -16,8 +16,6 @@
  * DISKSTAT_ROOT).
  */
 
-/* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
-int ds_openat(const struct ds_root *r, const char *rel, int flags);
 /*
  * rel from at (r->fd or a directory opened below it), never leaving the
  * root of a tree: RESOLVE_IN_ROOT from the root, RESOLVE_BENEATH from
@@ -74,13 +72,6 @@ int ds_lines_next(struct ds_lines *l, char **line, size_t *len);
 void ds_lines_again(struct ds_lines *l);
 
 /*
- * Parse an unsigned decimal at s.  Leading blanks are skipped; a '-' or
- * '+' sign, no digits, or overflow past UINT64_MAX is an error (-EINVAL,
- * -ERANGE).  *end (if not NULL) is set past the digits.
- */
-int ds_parse_u64(const char *s, const char **end, uint64_t *out);
-
-/*
  * A non-negative decimal with an optional fraction ("12.5", "0.01") as
  * an integer count of 10^-scale units, truncated past scale digits:
  * ds_parse_fixed("12.345", 2, &v) gives 1234.  scale is at most 19
@@ -110,9 +101,6 @@ int ds_read_file(const struct ds_root *r, const char *rel, struct ds_buf *b);
 /* Open rel under the root; -errno (the window emptied) on failure. */
 int ds_lines_open(struct ds_lines *l, const struct ds_root *r,
     const char *rel, struct ds_buf *window);
-
-/* The whole string must be one number (trailing newline allowed). */
-int ds_strtou64(const char *s, uint64_t *out);
 
 /*
  * Clocks, intervals and counts: the clocks a sample is stamped with,
@@ -985,16 +973,6 @@ int ds_deleted_memory(const char *path, size_t len, const char *fstype,
 size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
 
 /*
- * Like du -sx: bytes allocated (st_blocks x 512) by every inode
- * reachable by name from dir (below the root), each inode once,
- * without crossing into other filesystems.  Unreadable directories are
- * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
- * that device (another mount stacked over the mount point).
- */
-int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
-    uint64_t *bytes, uint64_t *errors);
-
-/*
  * Does any process map the file (dev, ino)?  A maps line with its inode
  * number is confirmed through map_files.  mapped: 0 when none does,
  * DS_MAPPED when pid does, DS_MAPPED_MAYBE when pid's maps names the
@@ -1020,13 +998,6 @@ double ds_fs_iuse(const struct ds_fsstat *s);
 
 /* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
 int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
-/*
- * The mount of the filesystem on device major:minor: the last of its
- * mounts whose root is the filesystem's "/", else its first; NULL when
- * none.
- */
-const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
-    unsigned int major, unsigned int minor);
 /*
  * The host's mount of the filesystem that mount m (read in another
  * mount namespace) shows: same device and root, else same device and
