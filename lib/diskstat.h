@@ -2006,11 +2006,6 @@ const char *ds_deleted_str(const struct ds_deleted *d, size_t off);
 
 /* Sort holders by pid, then descriptor, mappings last. */
 void ds_deleted_sort(struct ds_deleted *d);
-/* ddeleted's reports: the listing, the summary (with du's) and --truncate. */
-enum ds_delcols { DS_DELCOLS_LIST, DS_DELCOLS_SUM, DS_DELCOLS_SUM_DU,
-	DS_DELCOLS_TRUNC };
-/* The columns of a report (*n of them), with their Prometheus names. */
-const struct ds_col *ds_deleted_columns(enum ds_delcols which, size_t *n);
 
 /* Per filesystem: each deleted inode counted once. */
 struct ds_delsum {
@@ -2027,56 +2022,6 @@ struct ds_delsum {
  */
 int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
     size_t *n);
-
-/* A filesystem asked for (a mount point operand). */
-struct ds_delwant {
-	const char *path;	/* the operand, made absolute when live */
-	char *abs;		/* the absolute copy, allocated */
-	int ok;			/* fs was read */
-	struct ds_delfs fs;
-};
-/*
- * The operand arg (a path below the root; live, a relative one is taken
- * from the current directory) statted into w.  On -errno, w->path is
- * still set: a holder's mount point can match it by name.
- */
-int ds_delwant_stat(const struct ds_root *r, const char *arg,
-    struct ds_delwant *w);
-/* The allocations of w[0..n-1]. */
-void ds_delwant_free(struct ds_delwant *w, size_t n);
-/*
- * Keep the holders of d that hold min bytes or more, on a filesystem of
- * w[0..nw-1] (any when nw is 0), memory-backed ones only with memory.
- */
-void ds_deleted_filter(struct ds_deleted *d, const struct ds_delwant *w,
-    size_t nw, uint64_t min, int memory);
-
-/* A row of the per-filesystem summary, with df's and du's figures. */
-struct ds_delsumrow {
-	const char *mount, *fstype;	/* NULL: unknown */
-	size_t mount_len, fstype_len;
-	int have_df;			/* a mount, and its statfs */
-	uint64_t size, used, avail;	/* df's, bytes */
-	struct ds_delsum s;		/* held, files, holders */
-	int du_error;			/* with du: ds_du's -errno, or 0 */
-	int have_reach;
-	uint64_t reachable, du_errors;	/* du -sx, and entries not read */
-	int have_unexplained;
-	int64_t unexplained;		/* used - reachable - held */
-};
-struct ds_delsumrows {
-	struct ds_delsumrow *row;
-	size_t n;
-	struct ds_mounts ms;		/* names the rows may point into */
-};
-/*
- * The summary of d (ds_deleted_summary's order), then a row of zeros for
- * each filesystem of w[0..nw-1] holding nothing deleted; with du, each
- * row with a mount walked by ds_du.  Strings point into d, w and out.
- */
-int ds_deleted_sumrows(const struct ds_root *r, const struct ds_deleted *d,
-    const struct ds_delwant *w, size_t nw, int du, struct ds_delsumrows *out);
-void ds_delsumrows_free(struct ds_delsumrows *rs);
 
 struct ds_mapcheck {
 	int mapped;
