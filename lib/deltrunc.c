@@ -233,23 +233,6 @@ out:
 }
 
 int
-ds_parse_pidfd(const char *s, int *pid, int *fd)
-{
-	const char *colon = strchr(s, ':'), *end;
-	uint64_t v;
-
-	if (colon == NULL || ds_parse_u64(s, &end, &v) < 0 || end != colon ||
-	    s[0] < '0' || s[0] > '9' || v == 0 || v > INT32_MAX)
-		return -EINVAL;
-	*pid = (int)v;
-	if (colon[1] < '0' || colon[1] > '9' || ds_strtou64(colon + 1, &v) < 0 ||
-	    v > INT32_MAX)
-		return -EINVAL;
-	*fd = (int)v;
-	return 0;
-}
-
-int
 ds_deltrunc_verdict(const struct ds_delprobe *p, int root)
 {
 	if (!p->regular)

@@ -2039,8 +2039,6 @@ struct ds_delprobe {
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };
-/* "PID:FD" (--truncate's operand): -EINVAL when not that. */
-int ds_parse_pidfd(const char *s, int *pid, int *fd);
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
 /*

@@ -35,6 +35,8 @@ void del_want_free(struct del_want *w, size_t n);
  */
 void del_filter(struct ds_deleted *d, const struct del_want *w, size_t nw,
     uint64_t min, int memory);
+/* "PID:FD" (--truncate's operand): -EINVAL when not that. */
+int del_parse_pidfd(const char *s, int *pid, int *fd);
 
 /* summary.c: a row of the summary, with df's and du's figures. */
 struct del_sumrow {

@@ -313,7 +313,7 @@ options_parse(struct opts *o, int argc, char **argv)
 				    "not a size (bytes, or K M G T)");
 			break;
 		case OPT_TRUNC:
-			if (ds_parse_pidfd(optarg, &o->tpid, &o->tfd) < 0)
+			if (del_parse_pidfd(optarg, &o->tpid, &o->tfd) < 0)
 				tool_usage("--truncate '%s': not PID:FD", optarg);
 			o->trunc = optarg;
 			break;

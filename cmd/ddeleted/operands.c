@@ -1,6 +1,6 @@
 /*
  * ddeleted's operands: the mount points asked for and the holders they
- * keep.
+ * keep, and --truncate's PID:FD.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -127,4 +127,21 @@ del_filter(struct ds_deleted *d, const struct del_want *w, size_t nw,
 		    (memory || !d->f[i].memory))
 			d->f[j++] = d->f[i];
 	d->n = j;
+}
+
+int
+del_parse_pidfd(const char *s, int *pid, int *fd)
+{
+	const char *colon = strchr(s, ':'), *end;
+	uint64_t v;
+
+	if (colon == NULL || ds_parse_u64(s, &end, &v) < 0 || end != colon ||
+	    s[0] < '0' || s[0] > '9' || v == 0 || v > INT32_MAX)
+		return -EINVAL;
+	*pid = (int)v;
+	if (colon[1] < '0' || colon[1] > '9' || ds_strtou64(colon + 1, &v) < 0 ||
+	    v > INT32_MAX)
+		return -EINVAL;
+	*fd = (int)v;
+	return 0;
 }

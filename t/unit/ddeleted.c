@@ -1,6 +1,7 @@
 /*
- * cmd/ddeleted's own code: the mount point operands, the filters they
- * and -a, --min-size make, and the summary's rows.
+ * cmd/ddeleted's own code: --truncate's PID:FD, the mount point
+ * operands, the filters they and -a, --min-size make, and the summary's
+ * rows.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,26 @@
 #include "tap.h"
 
 static struct ds_root fix;	/* "." */
+
+static void
+test_pidfd(void)
+{
+	int pid = 0, fd = -1;
+
+	is_int(del_parse_pidfd("1234:5", &pid, &fd), 0, "1234:5");
+	ok(pid == 1234 && fd == 5, "pid 1234, fd 5");
+	is_int(del_parse_pidfd("1:0", &pid, &fd), 0, "fd 0 is a descriptor");
+	is_int(fd, 0, "fd 0");
+	is_int(del_parse_pidfd("0:3", &pid, &fd), -EINVAL, "pid 0: none");
+	is_int(del_parse_pidfd("12", &pid, &fd), -EINVAL, "no colon");
+	is_int(del_parse_pidfd("12:", &pid, &fd), -EINVAL, "no fd");
+	is_int(del_parse_pidfd(":3", &pid, &fd), -EINVAL, "no pid");
+	is_int(del_parse_pidfd("+1:3", &pid, &fd), -EINVAL, "a sign");
+	is_int(del_parse_pidfd("1:-3", &pid, &fd), -EINVAL, "a negative fd");
+	is_int(del_parse_pidfd("1:3x", &pid, &fd), -EINVAL, "trailing junk");
+	is_int(del_parse_pidfd("2147483648:1", &pid, &fd), -EINVAL,
+	    "pid past INT32_MAX");
+}
 
 /* The operands, the filters and the summary rows. */
 static void
@@ -89,6 +110,7 @@ test_asked(void)
 int
 main(void)
 {
+	test_pidfd();
 	if (ds_root_open(&fix, ".") < 0) {
 		skip("the operands and the summary rows", "no root \".\"");
 		return tap_done();
