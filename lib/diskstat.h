@@ -1941,7 +1941,7 @@ int ds_mountinfo_read(const struct ds_root *r, const char *rel,
 void ds_mounts_free(struct ds_mounts *ms);
 
 /*
- * ddeleted: files deleted (st_nlink 0) but still held open or mapped.
+ * Files deleted (st_nlink 0) but still held open or mapped.
  * A process or descriptor can vanish at any moment; the scan counts
  * such cases and goes on.
  */
@@ -2030,11 +2030,11 @@ struct ds_mapcheck {
 	int unreadable_pid;
 };
 
-/* What --truncate checks before it acts. */
+/* The file behind proc/PID/fd/FD, as a truncation checks it first. */
 struct ds_delprobe {
 	uint64_t dev, ino, size, blocks, nlink;
 	int regular;		/* S_ISREG */
-	int memory;		/* memory-backed (see ds_deleted_memory) */
+	int memory;		/* memory-backed: tmpfs, memfd, shm... */
 	struct ds_mapcheck map;	/* filled for a regular deleted disk file */
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
@@ -2042,8 +2042,8 @@ struct ds_delprobe {
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
 /*
- * Whether --truncate may act on the file probed: DS_TRUNC_GO, or why
- * not (root: the caller is root, whom only protected processes refuse
+ * Whether the file probed may be truncated: DS_TRUNC_GO, or why not
+ * (root: the caller is root, whom only protected processes refuse
  * their maps).
  */
 enum ds_trunc_verdict {
