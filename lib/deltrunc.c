@@ -1,8 +1,8 @@
 /*
- * ddeleted --truncate: freeing a deleted file's space through the
- * descriptor that holds it, on the live system only, after proving the
- * file is what was probed and that no process maps it (truncating under
- * a mapping raises SIGBUS in whoever touches the pages past the end).
+ * Truncating a deleted file through the descriptor that holds it, to
+ * free its space: on the live system only, after proving the file is
+ * what was probed and that no process maps it (truncating under a
+ * mapping raises SIGBUS in whoever touches the pages past the end).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -146,7 +146,7 @@ ds_deleted_probe(const struct ds_root *r, int pid, int fd,
 	 * Mapped by any process?  Truncating under a mapping raises SIGBUS
 	 * in whoever touches the pages past the new end, so every
 	 * process's maps is read, not only the holder's.  Only a file
-	 * --truncate would act on is worth that scan.
+	 * truncation would act on is worth that scan.
 	 */
 	if (p->regular && p->nlink == 0 && !p->memory) {
 		if ((e = ds_deleted_mapper(r, p->dev, p->ino, &b,
@@ -230,23 +230,6 @@ ds_deleted_truncate(const struct ds_root *r, int pid, int fd,
 out:
 	close(wfd);
 	return e;
-}
-
-int
-ds_parse_pidfd(const char *s, int *pid, int *fd)
-{
-	const char *colon = strchr(s, ':'), *end;
-	uint64_t v;
-
-	if (colon == NULL || ds_parse_u64(s, &end, &v) < 0 || end != colon ||
-	    s[0] < '0' || s[0] > '9' || v == 0 || v > INT32_MAX)
-		return -EINVAL;
-	*pid = (int)v;
-	if (colon[1] < '0' || colon[1] > '9' || ds_strtou64(colon + 1, &v) < 0 ||
-	    v > INT32_MAX)
-		return -EINVAL;
-	*fd = (int)v;
-	return 0;
 }
 
 int

@@ -1800,7 +1800,7 @@ int ds_mountinfo_read(const struct ds_root *r, const char *rel,
 void ds_mounts_free(struct ds_mounts *ms);
 
 /*
- * ddeleted: files deleted (st_nlink 0) but still held open or mapped.
+ * Files deleted (st_nlink 0) but still held open or mapped.
  * A process or descriptor can vanish at any moment; the scan counts
  * such cases and goes on.
  */
@@ -1865,11 +1865,6 @@ const char *ds_deleted_str(const struct ds_deleted *d, size_t off);
 
 /* Sort holders by pid, then descriptor, mappings last. */
 void ds_deleted_sort(struct ds_deleted *d);
-/* ddeleted's reports: the listing, the summary (with du's) and --truncate. */
-enum ds_delcols { DS_DELCOLS_LIST, DS_DELCOLS_SUM, DS_DELCOLS_SUM_DU,
-	DS_DELCOLS_TRUNC };
-/* The columns of a report (*n of them), with their Prometheus names. */
-const struct ds_col *ds_deleted_columns(enum ds_delcols which, size_t *n);
 
 /* Per filesystem: each deleted inode counted once. */
 struct ds_delsum {
@@ -1887,56 +1882,6 @@ struct ds_delsum {
 int ds_deleted_summary(const struct ds_deleted *d, struct ds_delsum **out,
     size_t *n);
 
-/* A filesystem asked for (a mount point operand). */
-struct ds_delwant {
-	const char *path;	/* the operand, made absolute when live */
-	char *abs;		/* the absolute copy, allocated */
-	int ok;			/* fs was read */
-	struct ds_delfs fs;
-};
-/*
- * The operand arg (a path below the root; live, a relative one is taken
- * from the current directory) statted into w.  On -errno, w->path is
- * still set: a holder's mount point can match it by name.
- */
-int ds_delwant_stat(const struct ds_root *r, const char *arg,
-    struct ds_delwant *w);
-/* The allocations of w[0..n-1]. */
-void ds_delwant_free(struct ds_delwant *w, size_t n);
-/*
- * Keep the holders of d that hold min bytes or more, on a filesystem of
- * w[0..nw-1] (any when nw is 0), memory-backed ones only with memory.
- */
-void ds_deleted_filter(struct ds_deleted *d, const struct ds_delwant *w,
-    size_t nw, uint64_t min, int memory);
-
-/* A row of the per-filesystem summary, with df's and du's figures. */
-struct ds_delsumrow {
-	const char *mount, *fstype;	/* NULL: unknown */
-	size_t mount_len, fstype_len;
-	int have_df;			/* a mount, and its statfs */
-	uint64_t size, used, avail;	/* df's, bytes */
-	struct ds_delsum s;		/* held, files, holders */
-	int du_error;			/* with du: ds_du's -errno, or 0 */
-	int have_reach;
-	uint64_t reachable, du_errors;	/* du -sx, and entries not read */
-	int have_unexplained;
-	int64_t unexplained;		/* used - reachable - held */
-};
-struct ds_delsumrows {
-	struct ds_delsumrow *row;
-	size_t n;
-	struct ds_mounts ms;		/* names the rows may point into */
-};
-/*
- * The summary of d (ds_deleted_summary's order), then a row of zeros for
- * each filesystem of w[0..nw-1] holding nothing deleted; with du, each
- * row with a mount walked by ds_du.  Strings point into d, w and out.
- */
-int ds_deleted_sumrows(const struct ds_root *r, const struct ds_deleted *d,
-    const struct ds_delwant *w, size_t nw, int du, struct ds_delsumrows *out);
-void ds_delsumrows_free(struct ds_delsumrows *rs);
-
 struct ds_mapcheck {
 	int mapped;
 	int pid;
@@ -1944,22 +1889,20 @@ struct ds_mapcheck {
 	int unreadable_pid;
 };
 
-/* What --truncate checks before it acts. */
+/* The file behind proc/PID/fd/FD, as a truncation checks it first. */
 struct ds_delprobe {
 	uint64_t dev, ino, size, blocks, nlink;
 	int regular;		/* S_ISREG */
-	int memory;		/* memory-backed (see ds_deleted_memory) */
+	int memory;		/* memory-backed: tmpfs, memfd, shm... */
 	struct ds_mapcheck map;	/* filled for a regular deleted disk file */
 	struct ds_fdinfo fi;
 	char path[4096];	/* link target, suffix stripped */
 };
-/* "PID:FD" (--truncate's operand): -EINVAL when not that. */
-int ds_parse_pidfd(const char *s, int *pid, int *fd);
 int ds_deleted_probe(const struct ds_root *r, int pid, int fd,
     struct ds_delprobe *p);
 /*
- * Whether --truncate may act on the file probed: DS_TRUNC_GO, or why
- * not (root: the caller is root, whom only protected processes refuse
+ * Whether the file probed may be truncated: DS_TRUNC_GO, or why not
+ * (root: the caller is root, whom only protected processes refuse
  * their maps).
  */
 enum ds_trunc_verdict {
@@ -2623,5 +2566,27 @@ void ds_older_close(struct ds_older *o);
  */
 int ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
     const struct ds_disk **found);
+/* ---- public since the split of ddeleted (to be grouped) */
+
+/* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
+int ds_openat(const struct ds_root *r, const char *rel, int flags);
+
+/*
+ * The mount of the filesystem on device major:minor: the last of its
+ * mounts whose root is the filesystem's "/", else its first; NULL when
+ * none.
+ */
+const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
+    unsigned int major, unsigned int minor);
+
+/*
+ * Like du -sx: bytes allocated (st_blocks x 512) by every inode
+ * reachable by name from dir (below the root), each inode once,
+ * without crossing into other filesystems.  Unreadable directories are
+ * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
+ * that device (another mount stacked over the mount point).
+ */
+int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
+    uint64_t *bytes, uint64_t *errors);
 
 #endif

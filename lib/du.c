@@ -1,7 +1,8 @@
 /*
  * Like du -sx: the space allocated to every inode reachable by name
  * below a directory, each inode once, without crossing into other
- * filesystems.  ddeleted --du sets it beside df's figures.
+ * filesystems: set beside df's used space and what deleted files still
+ * hold, it shows what neither explains.
  */
 #include <dirent.h>
 #include <errno.h>

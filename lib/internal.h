@@ -16,8 +16,6 @@
  * DISKSTAT_ROOT).
  */
 
-/* open(2) below the root; O_CLOEXEC is added. Returns fd or -errno. */
-int ds_openat(const struct ds_root *r, const char *rel, int flags);
 /*
  * rel from at (r->fd or a directory opened below it), never leaving the
  * root of a tree: RESOLVE_IN_ROOT from the root, RESOLVE_BENEATH from
@@ -859,16 +857,6 @@ int ds_deleted_memory(const char *path, size_t len, const char *fstype,
 size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
 
 /*
- * Like du -sx: bytes allocated (st_blocks x 512) by every inode
- * reachable by name from dir (below the root), each inode once,
- * without crossing into other filesystems.  Unreadable directories are
- * counted in *errors and skipped.  dev not 0: -EXDEV when dir is not on
- * that device (another mount stacked over the mount point).
- */
-int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
-    uint64_t *bytes, uint64_t *errors);
-
-/*
  * Does any process map the file (dev, ino)?  A maps line with its inode
  * number is confirmed through map_files.  mapped: 0 when none does,
  * DS_MAPPED when pid does, DS_MAPPED_MAYBE when pid's maps names the
@@ -894,13 +882,6 @@ double ds_fs_iuse(const struct ds_fsstat *s);
 
 /* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
 int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
-/*
- * The mount of the filesystem on device major:minor: the last of its
- * mounts whose root is the filesystem's "/", else its first; NULL when
- * none.
- */
-const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
-    unsigned int major, unsigned int minor);
 /*
  * The host's mount of the filesystem that mount m (read in another
  * mount namespace) shows: same device and root, else same device and

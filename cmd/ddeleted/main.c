@@ -7,6 +7,7 @@
 #include <sys/sysmacros.h>
 
 #include "util/util.h"
+#include "ddeleted.h"
 
 static const char synopsis[] =
     "ddeleted [-aHhs] [--du] [--min-size bytes] [-O cols] [-o fmt] [-R dir]\n"
@@ -56,7 +57,7 @@ struct opts {
 	int sum, du, all, dry;
 	uint64_t min;
 	struct ds_deleted d;
-	struct ds_delwant *wt;	/* the operands, as filesystems */
+	struct del_want *wt;	/* the operands, as filesystems */
 };
 
 /* Operands statted, processes scanned, filtered: 1 if an operand failed. */
@@ -69,7 +70,7 @@ gather(struct opts *o)
 	if ((o->wt = calloc((size_t)o->argc + 1, sizeof(*o->wt))) == NULL)
 		err(1, NULL);
 	for (k = 0; k < o->argc; k++)
-		if ((e = ds_delwant_stat(&o->t.r, o->argv[k], &o->wt[k])) < 0) {
+		if ((e = del_want_stat(&o->t.r, o->argv[k], &o->wt[k])) < 0) {
 			tool_warnc(e, "%s", o->argv[k]);
 			status = 1;
 		}
@@ -83,21 +84,21 @@ gather(struct opts *o)
 	if (d->unconfirmed > 0)
 		warnx("%zu mappings marked deleted could not be confirmed "
 		    "(map_files needs root); not listed", d->unconfirmed);
-	ds_deleted_filter(d, o->wt, (size_t)o->argc, o->min, o->all || o->sum);
+	del_filter(d, o->wt, (size_t)o->argc, o->min, o->all || o->sum);
 	ds_deleted_sort(d);
 	return status;
 }
 
 /* The report's writer; -O applies to the listing and the summary. */
 static void
-report_open(struct opts *o, struct ds_writer *w, enum ds_delcols which,
+report_open(struct opts *o, struct ds_writer *w, enum del_cols which,
     int select)
 {
 	const struct ds_col *cols;
 	size_t ncols;
 	int e;
 
-	cols = ds_deleted_columns(which, &ncols);
+	cols = del_columns(which, &ncols);
 	if ((e = ds_writer_init(w, o->t.out, o->t.fmt, cols, ncols,
 	    o->t.header, "ddeleted")) < 0)
 		tool_errc(1, e, "writer");
@@ -112,13 +113,13 @@ report_close(struct opts *o, struct ds_writer *w)
 	tool_report_end(&o->t, w);
 	ds_writer_free(w);
 	ds_deleted_free(&o->d);
-	ds_delwant_free(o->wt, (size_t)o->argc);
+	del_want_free(o->wt, (size_t)o->argc);
 	free(o->wt);
 }
 
 /* --du's columns: what du reaches, and what neither explains. */
 static void
-du_cols(struct ds_writer *w, const struct ds_delsumrow *r)
+du_cols(struct ds_writer *w, const struct del_sumrow *r)
 {
 	if (r->du_error == -EXDEV)
 		warnx("%s: another filesystem is mounted over it, or it is a "
@@ -139,17 +140,17 @@ du_cols(struct ds_writer *w, const struct ds_delsumrow *r)
 static void
 summary(struct opts *o)
 {
-	struct ds_delsumrows rs;
+	struct del_sumrows rs;
 	struct ds_writer w;
 	size_t i;
 	int e;
 
-	report_open(o, &w, o->du ? DS_DELCOLS_SUM_DU : DS_DELCOLS_SUM, 1);
-	if ((e = ds_deleted_sumrows(&o->t.r, &o->d, o->wt, (size_t)o->argc,
+	report_open(o, &w, o->du ? DEL_COLS_SUM_DU : DEL_COLS_SUM, 1);
+	if ((e = del_sumrows(&o->t.r, &o->d, o->wt, (size_t)o->argc,
 	    o->du, &rs)) < 0)
 		tool_errc(1, e, "summary");
 	for (i = 0; i < rs.n; i++) {
-		const struct ds_delsumrow *r = &rs.row[i];
+		const struct del_sumrow *r = &rs.row[i];
 
 		w_strn(&w, r->mount, r->mount_len);
 		w_strn(&w, r->fstype, r->fstype_len);
@@ -163,7 +164,7 @@ summary(struct opts *o)
 			du_cols(&w, r);
 		ds_w_row_end(&w);
 	}
-	ds_delsumrows_free(&rs);
+	del_sumrows_free(&rs);
 	report_close(o, &w);
 }
 
@@ -178,7 +179,7 @@ list(struct opts *o)
 	char num[32];
 	size_t i;
 
-	report_open(o, &w, DS_DELCOLS_LIST, 1);
+	report_open(o, &w, DEL_COLS_LIST, 1);
 	for (i = 0; i < d->n; i++) {
 		const struct ds_delfile *f = &d->f[i];
 
@@ -267,7 +268,7 @@ truncate_one(struct opts *o)
 	if (!dry && (e = ds_deleted_truncate(&o->t.r, o->tpid, o->tfd, &p,
 	    &freed)) < 0)
 		tool_errc(1, e, "%s: truncate", arg);
-	report_open(o, &w, DS_DELCOLS_TRUNC, 0);
+	report_open(o, &w, DEL_COLS_TRUNC, 0);
 	ds_w_u64(&w, (uint64_t)o->tpid);
 	ds_w_u64(&w, (uint64_t)o->tfd);
 	ds_w_u64(&w, p.size);
@@ -312,7 +313,7 @@ options_parse(struct opts *o, int argc, char **argv)
 				    "not a size (bytes, or K M G T)");
 			break;
 		case OPT_TRUNC:
-			if (ds_parse_pidfd(optarg, &o->tpid, &o->tfd) < 0)
+			if (del_parse_pidfd(optarg, &o->tpid, &o->tfd) < 0)
 				tool_usage("--truncate '%s': not PID:FD", optarg);
 			o->trunc = optarg;
 			break;

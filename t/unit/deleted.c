@@ -1,7 +1,8 @@
 /*
- * ddeleted's library part: fdinfo and maps parsing, the suffix, the
- * memory class, the host view of a container mount, the per-inode
- * summary, the du walk, and a live scan of this process.
+ * lib/deleted.c: fdinfo and maps parsing, the suffix, the memory class,
+ * the host view of a container mount, the per-inode summary, the du
+ * walk, a live scan of this process, and lib/deltrunc.c's probe and
+ * truncation of a file of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -305,80 +306,6 @@ test_du_scan(void)
 	rmdir(dir);
 }
 
-/* The operands, the filters and the summary rows. */
-static void
-test_asked(void)
-{
-	struct ds_deleted d = { 0 };
-	struct ds_delsumrows rs;
-	struct ds_delwant w[2];
-	struct ds_delfile f[3];
-	struct ds_delfs fs[2];
-
-	/* Under a tree (not live), a relative operand is inside the tree. */
-	is_int(ds_delwant_stat(&fix, "t", &w[0]), 0, "operand t statted");
-	ok(w[0].ok && w[0].abs == NULL && strcmp(w[0].path, "t") == 0,
-	    "under a root: kept as given");
-	ok(ds_delwant_stat(&fix, "no-such-dir", &w[1]) == -ENOENT &&
-	    !w[1].ok && strcmp(w[1].path, "no-such-dir") == 0,
-	    "a missing operand: -ENOENT, its name kept");
-	ds_delwant_free(w, 2);
-
-	memset(f, 0, sizeof(f));
-	memset(fs, 0, sizeof(fs));
-	fs[0].dev = 0x801;
-	fs[0].have_statfs = 1;
-	fs[0].frsize = 4096;
-	fs[0].blocks = 1000;
-	fs[0].bfree = 400;
-	fs[0].bavail = 300;
-	fs[1].dev = 0x802;
-	f[0].pid = 1; f[0].ino = 5; f[0].blocks = 2048; f[0].dev = 0x801;
-	f[1].pid = 2; f[1].ino = 6; f[1].blocks = 8; f[1].dev = 0x801;
-	f[2].pid = 3; f[2].ino = 7; f[2].blocks = 4096; f[2].dev = 0x802;
-	f[2].memory = 1; f[2].fs = 1;
-	d.f = f;
-	d.n = 3;
-	d.fs = fs;
-	d.nfs = 2;
-	if ((fs[0].mount = ds_deleted_intern(&d, "/var", 4)) == DS_DEL_NONE)
-		exit(1);
-	fs[0].mount_len = 4;
-	fs[0].fstype = DS_DEL_NONE;
-	fs[1].mount = fs[1].fstype = DS_DEL_NONE;
-	f[0].mount = f[1].mount = fs[0].mount;
-	f[0].mount_len = f[1].mount_len = 4;
-	f[2].mount = DS_DEL_NONE;
-
-	is_int(ds_deleted_sumrows(&fix, &d, NULL, 0, 0, &rs), 0, "sumrows");
-	is_int(rs.n, 2, "a row per filesystem");
-	if (rs.n == 2) {
-		const struct ds_delsumrow *r = &rs.row[0];
-
-		ok(r->mount != NULL && strcmp(r->mount, "/var") == 0 &&
-		    r->fstype == NULL, "mount /var, fstype unknown");
-		ok(r->have_df && r->size == 4096000 && r->used == 2457600 &&
-		    r->avail == 1228800, "df's figures in bytes");
-		is_u64(r->s.held, (2048 + 8) * 512ULL, "held");
-		ok(!r->have_reach && !r->have_unexplained, "no du asked");
-		ok(rs.row[1].mount == NULL && !rs.row[1].have_df,
-		    "no mount: no df figures");
-	}
-	ds_delsumrows_free(&rs);
-
-	memset(w, 0, sizeof(w));
-	w[0].path = "/var";
-	ds_deleted_filter(&d, w, 1, 0, 1);
-	is_int(d.n, 2, "operand /var by name: its two files");
-	d.n = 3;
-	ds_deleted_filter(&d, NULL, 0, 1 << 20, 1);
-	ok(d.n == 2 && d.f[0].pid == 1 && d.f[1].pid == 3,
-	    "--min-size 1M: the two of 1 MiB and more");
-	ds_deleted_filter(&d, NULL, 0, 0, 0);
-	ok(d.n == 1 && d.f[0].pid == 1, "memory-backed left out");
-	ds_buf_free(&d.pool);
-}
-
 int
 main(void)
 {
@@ -391,7 +318,6 @@ main(void)
 	test_strip_class();
 	test_host_view();
 	test_summary();
-	test_asked();
 	test_du_scan();
 	ds_root_close(&root);
 	ds_root_close(&fix);

@@ -1,34 +1,14 @@
 /*
- * lib/deltrunc.c, what --truncate decides before it acts: its PID:FD
- * operand, and the verdict on a probed file (a regular file, deleted,
- * on disk, mapped by nobody, every process's maps read or root).
- * t/unit/deleted probes and truncates a file of its own for real.
+ * lib/deltrunc.c, what a truncation decides before it acts: the verdict
+ * on a probed file (a regular file, deleted, on disk, mapped by nobody,
+ * every process's maps read or root).  t/unit/deleted probes and
+ * truncates a file of its own for real.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "internal.h"
 #include "tap.h"
-
-static void
-test_pidfd(void)
-{
-	int pid = 0, fd = -1;
-
-	is_int(ds_parse_pidfd("1234:5", &pid, &fd), 0, "1234:5");
-	ok(pid == 1234 && fd == 5, "pid 1234, fd 5");
-	is_int(ds_parse_pidfd("1:0", &pid, &fd), 0, "fd 0 is a descriptor");
-	is_int(fd, 0, "fd 0");
-	is_int(ds_parse_pidfd("0:3", &pid, &fd), -EINVAL, "pid 0: none");
-	is_int(ds_parse_pidfd("12", &pid, &fd), -EINVAL, "no colon");
-	is_int(ds_parse_pidfd("12:", &pid, &fd), -EINVAL, "no fd");
-	is_int(ds_parse_pidfd(":3", &pid, &fd), -EINVAL, "no pid");
-	is_int(ds_parse_pidfd("+1:3", &pid, &fd), -EINVAL, "a sign");
-	is_int(ds_parse_pidfd("1:-3", &pid, &fd), -EINVAL, "a negative fd");
-	is_int(ds_parse_pidfd("1:3x", &pid, &fd), -EINVAL, "trailing junk");
-	is_int(ds_parse_pidfd("2147483648:1", &pid, &fd), -EINVAL,
-	    "pid past INT32_MAX");
-}
 
 static void
 test_verdict(void)
@@ -63,7 +43,6 @@ test_verdict(void)
 int
 main(void)
 {
-	test_pidfd();
 	test_verdict();
 	return tap_done();
 }
