@@ -210,22 +210,6 @@ int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
     int whole);
 
 /*
- * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
- * and the whole disks it sits on (slaves/, partitions taken to their
- * disk) when it is a dm or md device.  -errno when the entry is gone.
- */
-#define DS_BELOW_MAX 16
-struct ds_devinfo {
-	unsigned int major, minor;
-	char name[64];
-	int partition;
-	char below[DS_BELOW_MAX][64];
-	size_t nbelow;
-};
-int ds_blockdev_info(const struct ds_root *r, unsigned int major,
-    unsigned int minor, struct ds_devinfo *out);
-
-/*
  * 1 when c is shown (seen: it was in the previous sample), 0 when not,
  * -ENOMEM.  Marks the operands that match it.
  */
@@ -595,9 +579,6 @@ int ds_stat_parse(const char *text, size_t len, struct ds_stat *st);
 
 int ds_io_parse(const char *text, struct ds_io *io);
 
-/* Binary search by pid. */
-const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
-
 /*
  * The cgroup of a proc/PID/cgroup text: the v2 line ("0::/path"); on a
  * v1-only host the blkio controller's line, then name=systemd's, then
@@ -605,16 +586,6 @@ const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
  */
 int ds_proc_cgroup_parse(const char *text, const char **path, size_t *len);
 
-/*
- * Rates of cur over secs seconds.  prev NULL, or a different process
- * (pid or starttime differ): cur's own counters, which all fall inside
- * the span.  A counter that went backwards counts as 0 (the delay sum
- * drops when a thread exits).  delay: include DS_WR_DELAY.
- */
-void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
-    double secs, long clk_tck, int delay, struct ds_who_rate *out);
-/* Add b into a (known values only); a's active becomes a OR b. */
-void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
 /*
  * Page-cache hit ratio in percent, 100 * (1 - read/rchar) clamped to
  * 0..100; -1 when rchar is 0 or unknown.
@@ -633,33 +604,10 @@ const char *ds_who_carrier(const char *comm, size_t len);
  * moment to the next, so it is cut; other names are kept whole.
  */
 size_t ds_who_stable_len(const char *comm, size_t len);
-/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
-double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
 
 /* Parse io.stat text; unknown keys are ignored.  Replaces out's rows. */
 int ds_iostat_parse(const char *text, struct ds_iostat *out);
 void ds_iostat_free(struct ds_iostat *s);
-
-const struct ds_cgio *ds_cgios_find(const struct ds_cgios *cs,
-    const char *path);
-/* mnt/cgroup.controllers lists "io": 1, 0 if not, -errno unreadable. */
-int ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
-    struct ds_buf *scratch);
-
-/*
- * ds_procs_read without the array: each kept entry is handed to each
- * (with arg, and out for uptime_ns, read before the first entry) as soon
- * as it is read, in the order read: the pids given, or proc's ascending;
- * with DS_WHO_THREADS a process's threads by thread id after it.  The
- * entry is valid during the call only.  Nothing is stored (out->n is
- * 0); out's counters and failed are set as by ds_procs_read.  each
- * returns 0 to go on; anything else ends the scan and is returned.
- */
-typedef int (*ds_who_each)(const struct ds_procs *scan,
-    const struct ds_proc *p, void *arg);
-int ds_procs_each(const struct ds_root *r, unsigned int flags,
-    const int *pids, size_t npids, ds_who_keep keep, ds_who_each each,
-    void *arg, struct ds_procs *out);
 
 #define DS_PS_RUNNING	2u	/* procs_running */
 
@@ -764,33 +712,6 @@ void ds_whokept_clear(struct ds_topn *t);
  */
 int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
     const char *path);
-
-/*
- * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
- * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
- * captured tree without that file falls back to "/sys/fs/cgroup".
- * -ENOENT when the table has no cgroup2 mount; -errno when the table
- * cannot be read.
- */
-int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
-
-void ds_pids_free(struct ds_pids *p);
-
-/*
- * Add the ids of a list ("12,340,5") to out, then sort out and drop
- * repeats.  -EINVAL at an id that is not one (1 to INT_MAX), copied to
- * bad; -ENODATA when the list holds none.
- */
-int ds_pids_parse(const char *list, struct ds_pids *out, char *bad,
-    size_t size);
-
-int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
-    uint32_t *uid);
-
-/* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
-int ds_cgios_read(const struct ds_root *r, const char *mnt,
-    struct ds_cgios *out);
-void ds_cgios_free(struct ds_cgios *cs);
 
 /*
  * dwho -g from /proc/PID/io: cur's entries (read with DS_WHO_CGROUP)
