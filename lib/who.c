@@ -592,22 +592,6 @@ ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b)
 }
 
 double
-ds_who_hit(const struct ds_who_rate *r)
-{
-	double h;
-
-	if (!(r->have & (1u << DS_WR_RCHAR)) ||
-	    !(r->have & (1u << DS_WR_READ)) || r->v[DS_WR_RCHAR] <= 0)
-		return -1;
-	/*
-	 * Readahead can bring in more than was asked for, and mmap page
-	 * faults read without any rchar: clamp to a ratio.
-	 */
-	h = 100.0 * (1.0 - r->v[DS_WR_READ] / r->v[DS_WR_RCHAR]);
-	return h < 0 ? 0 : h > 100 ? 100 : h;
-}
-
-double
 ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck)
 {
 	double start, now = (double)uptime_ns / 1e9;
@@ -616,52 +600,4 @@ ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck)
 		return 0;
 	start = (double)p->starttime / (double)clk_tck;
 	return now > start ? now - start : 0;
-}
-
-static int
-has(const char *s, size_t len, const char *what)
-{
-	size_t n = strlen(what), i;
-
-	for (i = 0; i + n <= len; i++)
-		if (memcmp(s + i, what, n) == 0)
-			return 1;
-	return 0;
-}
-
-const char *
-ds_who_carrier(const char *comm, size_t len)
-{
-	size_t i;
-
-	if (len > 4 && memcmp(comm, "loop", 4) == 0) {
-		for (i = 4; i < len && comm[i] >= '0' && comm[i] <= '9'; i++)
-			;
-		if (i == len)
-			return "loop";
-	}
-	if (len > 5 && memcmp(comm, "jbd2/", 5) == 0)
-		return "journal";
-	if (len > 8 && memcmp(comm, "kworker/", 8) == 0) {
-		/* The work item follows a '+' (running) or '-' (last run). */
-		for (i = 8; i < len && comm[i] != '+' && comm[i] != '-'; i++)
-			;
-		if (i < len && has(comm + i, len - i, "flush-"))
-			return "flush";
-		if (i < len && has(comm + i, len - i, "loop"))
-			return "loop";
-	}
-	return NULL;
-}
-
-size_t
-ds_who_stable_len(const char *comm, size_t len)
-{
-	size_t i;
-
-	if (len <= 8 || memcmp(comm, "kworker/", 8) != 0)
-		return len;
-	for (i = 8; i < len && comm[i] != '+' && comm[i] != '-'; i++)
-		;
-	return i;
 }

@@ -1,10 +1,11 @@
 /*
- * lib/cgio.c: per-cgroup I/O rows from two io.stat samples.  Exact
- * rates over the interval; a counter that went back (a device removed
- * and added again), a cgroup recreated under the same path (a new
- * inode) and a device new in the interval count from zero; a line
- * without keys is a row with nothing known; the all row sums whole disks
- * at the top of their stacks only.  On a small sysfs tree made here.
+ * cmd/dwho/iostat.c: per-cgroup I/O rows from two io.stat samples.
+ * Exact rates over the interval; a counter that went back (a device
+ * removed and added again), a cgroup recreated under the same path (a
+ * new inode) and a device new in the interval count from zero; a line
+ * without keys is a row with nothing known; the all row sums whole
+ * disks at the top of their stacks only.  On a small sysfs tree made
+ * here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,16 +15,17 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "dwho/dwho.h"
 #include "tap.h"
 #include "tree.h"
 
 static void
 tree(void)
 {
-	char p[256];
+	char p[320];
 	FILE *f;
 
-	strcpy(tree_top, "/tmp/cgio-unit.XXXXXX");
+	strcpy(tree_top, "/tmp/dwho-iostat-unit.XXXXXX");
 	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
 		exit(1);
@@ -87,8 +89,8 @@ by_path(const void *x, const void *y)
 	    ((const struct ds_cgio *)y)->path);
 }
 
-static const struct ds_cgrow *
-row(const struct ds_cgrow *r, size_t n, const char *cgroup,
+static const struct cgrow *
+row(const struct cgrow *r, size_t n, const char *cgroup,
     const char *device)
 {
 	size_t i;
@@ -102,11 +104,11 @@ row(const struct ds_cgrow *r, size_t n, const char *cgroup,
 
 /* "rkB/s wkB/s r/s w/s dkB/s d/s" of a row, "-" unknown; "none" absent. */
 static const char *
-fig(const struct ds_cgrow *r, size_t n, const char *cgroup,
+fig(const struct cgrow *r, size_t n, const char *cgroup,
     const char *device)
 {
 	static char buf[256];
-	const struct ds_cgrow *w = row(r, n, cgroup, device);
+	const struct cgrow *w = row(r, n, cgroup, device);
 	size_t len = 0;
 	int x;
 
@@ -126,7 +128,7 @@ fig(const struct ds_cgrow *r, size_t n, const char *cgroup,
 }
 
 /*
- * ds_cgio_select: the idle rows out (but with all), sorted by a key
+ * cgio_select: the idle rows out (but with all), sorted by a key
  * (larger first, unknown last), ties by cgroup, its all row first, then
  * device number; a total order, so any sort gives the same rows; top.
  */
@@ -140,7 +142,7 @@ test_select(void)
 		{ "/c", 1, 0, 9, 0, 1 }, { "/d", 1, 0, 0, 1, 0 },
 		{ "/a", 0, 16, 7, 1, 1 },
 	};
-	struct ds_cgrow r[7];
+	struct cgrow r[7];
 	char got[128];
 	size_t i, n;
 
@@ -157,14 +159,14 @@ test_select(void)
 		r[n].active = in[n].active;
 	}
 	n = 7;
-	ds_cgio_select(r, &n, 0, DS_IOS_WIOS, 0);
+	cgio_select(r, &n, 0, DS_IOS_WIOS, 0);
 	for (got[0] = '\0', i = 0; i < n; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s:%s ",
 		    r[i].cgroup, r[i].device);
 	is_str(got, "/a:sdb /a:all /a:sda /b:all /b:sdb /c:all ",
 	    "select -s wios: idle out, by value, ties: all first, then minor");
 	n = 6;
-	ds_cgio_select(r, &n, 1, -1, 2);
+	cgio_select(r, &n, 1, -1, 2);
 	for (got[0] = '\0', i = 0; i < n; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s:%s ",
 		    r[i].cgroup, r[i].device);
@@ -175,12 +177,10 @@ int
 main(void)
 {
 	struct ds_cgios a = { 0 }, b = { 0 };
-	struct ds_cgrow *r = NULL;
+	struct cgrow *r = NULL;
 	size_t n = 0, cap = 0, i;
 	struct ds_root root;
-	const struct ds_cgrow *w;
-	char mnt[256], path[300];
-	FILE *f;
+	const struct cgrow *w;
 
 	tree();
 	if (ds_root_open(&root, tree_top) < 0) {
@@ -217,7 +217,7 @@ main(void)
 	qsort(b.c, b.n, sizeof(*b.c), by_path);
 
 	/* Since creation: the totals. */
-	is_int(ds_cgio_rows(&root, NULL, &b, &r, &n, &cap), 0,
+	is_int(cgio_rows(&root, NULL, &b, &r, &n, &cap), 0,
 	    "since creation: 0");
 	is_str(fig(r, n, "/grow", "sda"),
 	    "12288.000 8192.000 5.000 2.000 2048.000 1.000 active",
@@ -229,7 +229,7 @@ main(void)
 	is_u64(w != NULL ? w->u[DS_IOS_RBYTES] : 0, 12288, "u: the total");
 
 	/* Over the interval. */
-	is_int(ds_cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "interval: 0");
+	is_int(cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "interval: 0");
 	is_str(fig(r, n, "/grow", "sda"),
 	    "4.000 0.000 2.000 0.000 1.000 0.500 active",
 	    "interval: kB/s and I/Os per second, exact");
@@ -272,24 +272,10 @@ main(void)
 	is_int(n, 2 + 2 + 2 + 7 + 1, "rows: one per line plus all each");
 
 	/* A second call reuses the array. */
-	is_int(ds_cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "again: 0");
+	is_int(cgio_rows(&root, &a, &b, &r, &n, &cap), 0, "again: 0");
 	is_int(n, 14, "again: the same rows, not appended");
 
 	test_select();
-	/* A tree without a mount table has v2 where unified hosts do. */
-	is_int(ds_cgio_source(&root, mnt, sizeof(mnt)), 0,
-	    "source: no io.stat, no cgroup.controllers: 0");
-	is_str(mnt, "/sys/fs/cgroup", "source: the mount assumed");
-	tree_dir("sys/fs");
-	tree_dir("sys/fs/cgroup");
-	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cgroup.controllers", tree_top);
-	if ((f = fopen(path, "w")) != NULL) {
-		fputs("cpu io memory\n", f);
-		fclose(f);
-	}
-	is_int(ds_cgio_source(&root, mnt, sizeof(mnt)), 1,
-	    "source: the io controller listed: 1");
-
 	free(r);
 	for (i = 0; i < a.n; i++)
 		free(a.c[i].path), ds_iostat_free(&a.c[i].st);
