@@ -1158,8 +1158,8 @@ const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
 void ds_users_free(struct ds_users *u);
 
 /*
- * dwho: a sample of processes (or threads) with their I/O counters.
- * A process is known by (pid, starttime): a reused pid is a new one.
+ * A sample of processes (or threads) with their I/O counters.  A
+ * process is known by (pid, starttime): a reused pid is a new one.
  */
 struct ds_proc {
 	int pid;		/* process id; the thread id with DS_WHO_THREADS */
@@ -1228,7 +1228,7 @@ struct ds_who_rate {
 	int active;		/* any counter moved */
 };
 
-/* cgroup v2 io.stat (dwho -g): per cgroup and device, since creation. */
+/* cgroup v2 io.stat: per cgroup and device, since creation. */
 enum ds_iostat_key {
 	DS_IOS_RBYTES, DS_IOS_WBYTES, DS_IOS_RIOS, DS_IOS_WIOS,
 	DS_IOS_DBYTES, DS_IOS_DIOS, DS_IOS_N

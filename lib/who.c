@@ -1,5 +1,5 @@
 /*
- * dwho's sampling: who does I/O.  A scan reads, per process, stat
+ * Processes and their I/O rates.  A scan reads, per process, stat
  * (owner, start time, field 42), then only what the caller asked for:
  * cmdline, io, the threads' stat files, cgroup.  Each file is one
  * open/read/close; a process that exits mid-scan is skipped quietly.
@@ -243,8 +243,8 @@ put_id(char *p, int id)
 /*
  * "proc/PID", with tid >= 0 "proc/PID/task/TID", then leaf (may be
  * ""), into buf of PROC_REL bytes.  Built by hand: snprintf, three
- * times a process, was 8% of the user time of a dwho -a scan.  Ids
- * come from ds_pids_read or dwho's -p, never negative.
+ * times a process, was 8% of the user time of a scan of every process.
+ * Ids come from ds_pids_read or the caller (ds_pids_parse), positive.
  */
 #define PROC_REL 64
 static void
@@ -316,6 +316,36 @@ note_bad(struct ds_procs *out, int pid)
 }
 
 /*
+ * The io file of proc/TGID (or its thread tid >= 0) into p: 0, or the
+ * -errno of an entry that is gone.  Refused (another user's, without
+ * root) is counted apart; a directory, a FIFO with an idle writer or a
+ * huge file is damage like any other.
+ */
+static int
+read_io(const struct ds_root *r, int tid, int tgid, struct ds_buf *b,
+    struct ds_proc *p, struct ds_procs *out, int procfs)
+{
+	char rel[PROC_REL];
+	int e;
+
+	proc_rel(rel, tgid, tid, "/io");
+	if ((e = read_owned(r, rel, b, NULL, procfs)) < 0) {
+		if (gone(e))
+			return e;
+		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
+			p->io_err = e;
+		} else {
+			p->io_err = -EINVAL;
+			note_bad(out, tgid);
+		}
+	} else if (ds_io_parse(b->data, &p->io) < 0) {
+		p->io_err = -EINVAL;
+		note_bad(out, tgid);
+	}
+	return 0;
+}
+
+/*
  * One entry: proc/TGID, or with tid >= 0 proc/TGID/task/TID.  Returns 1
  * kept, 0 skipped (gone, unwanted), -errno on a hard failure (ENOMEM).
  */
@@ -363,26 +393,9 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 		proc_free(p);
 		return 0;
 	}
-	proc_rel(rel, tgid, tid, "/io");
-	if ((e = read_owned(r, rel, b, NULL, procfs)) < 0) {
-		if (gone(e)) {
-			proc_free(p);
-			return 0;
-		}
-		/*
-		 * Refused (another user's, without root) is counted apart;
-		 * a directory, a FIFO with an idle writer or a huge file is
-		 * damage like any other.
-		 */
-		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
-			p->io_err = e;
-		} else {
-			p->io_err = -EINVAL;
-			note_bad(out, tgid);
-		}
-	} else if (ds_io_parse(b->data, &p->io) < 0) {
-		p->io_err = -EINVAL;
-		note_bad(out, tgid);
+	if (read_io(r, tid, tgid, b, p, out, procfs) < 0) {
+		proc_free(p);
+		return 0;
 	}
 	/*
 	 * Field 42 of a process's stat is its leader thread's only; the
