@@ -1,6 +1,7 @@
 /*
- * cgroup v2 io.stat parsing with the kernel's quirks, the cgroup walk,
- * and block device names and stacking from sys/dev/block links.
+ * lib/cgio.c: cgroup v2 io.stat parsing with the kernel's quirks, the
+ * cgroup walk, and block device names and stacking from sys/dev/block
+ * links.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,7 +54,7 @@ main(void)
 	ok(st.n == 0 && st.bad == 3, "all skipped and counted");
 	ds_iostat_free(&st);
 
-	snprintf(tree_top, sizeof(tree_top), "%s/whoiostat.XXXXXX",
+	snprintf(tree_top, sizeof(tree_top), "%s/cgio-unit.XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(tree_top) == NULL) {
 		perror("mkdtemp");
