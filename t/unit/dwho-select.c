@@ -66,6 +66,17 @@ test_select(const struct ds_root *root)
 	    "-u 1000: python3, not root's kworker");
 	whosel_user(&s, "4294967296");
 	ok(!s.have_uid, "-u 4294967296: too big for a uid, a name");
+	whosel_user(&s, "4294967295");
+	ok(s.have_uid && s.uid == 4294967295u, "-u 4294967295: a uid");
+	whosel_user(&s, "0");
+	ok(s.have_uid && s.uid == 0, "-u 0: root's uid");
+	whosel_user(&s, "1.5");
+	ok(!s.have_uid, "-u 1.5: a name");
+	whosel_user(&s, " 12");
+	ok(!s.have_uid, "-u ' 12': a name");
+	whosel_user(&s, "99999999999999999999999");
+	ok(!s.have_uid, "-u 99999999999999999999999: past any number, a name");
+	whosel_user(&s, "4294967296");
 	ok(!whosel_keep(&s, &py), "an unresolved name keeps nobody");
 	is_int(whosel_uid(&s, &u, root), -ENOENT, "no such user: -ENOENT");
 	whosel_user(&s, "backup");
