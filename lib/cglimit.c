@@ -294,7 +294,7 @@ ds_iostat_limits_parse(const char *text, struct ds_iolimits *cg)
 	size_t i, n;
 	int e, k, r;
 
-	/* The counters as dwho reads them; its bad lines are ours. */
+	/* The counters as ds_cgios_read has them; its bad lines are ours. */
 	if ((e = ds_iostat_parse(text, &st)) < 0)
 		goto done;
 	cg->bad += st.bad;

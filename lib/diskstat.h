@@ -965,8 +965,7 @@ int ds_cgroup_top_open(const struct ds_root *r, const char *path,
 
 /*
  * Processes and cgroups: process scans and their I/O rates, the cgroup
- * v2 tree and its io.stat, CPU time from /proc/stat, and the rows of a
- * report per process or cgroup.
+ * v2 tree and its io.stat, CPU time from /proc/stat.
  */
 
 /*
@@ -1015,12 +1014,11 @@ struct ds_users {
 /* The name, or the number as text; valid until the next call. */
 const char *ds_user_name(struct ds_users *u, const struct ds_root *r,
     uint32_t uid);
-/* The uid of a name in the same table; -ENOENT when there is none. */
 void ds_users_free(struct ds_users *u);
 
 /*
- * dwho: a sample of processes (or threads) with their I/O counters.
- * A process is known by (pid, starttime): a reused pid is a new one.
+ * A sample of processes (or threads) with their I/O counters.  A
+ * process is known by (pid, starttime): a reused pid is a new one.
  */
 struct ds_proc {
 	int pid;		/* process id; the thread id with DS_WHO_THREADS */
@@ -1089,7 +1087,7 @@ struct ds_who_rate {
 	int active;		/* any counter moved */
 };
 
-/* cgroup v2 io.stat (dwho -g): per cgroup and device, since creation. */
+/* cgroup v2 io.stat: per cgroup and device, since creation. */
 enum ds_iostat_key {
 	DS_IOS_RBYTES, DS_IOS_WBYTES, DS_IOS_RIOS, DS_IOS_WIOS,
 	DS_IOS_DBYTES, DS_IOS_DIOS, DS_IOS_N
@@ -1157,312 +1155,6 @@ int ds_kernel_release(const struct ds_root *r, struct ds_buf *scratch,
  */
 int ds_procstat_iowait(const struct ds_procstat *a,
     const struct ds_procstat *b, double *pct);
-
-/*
- * Of a scan, what a rate needs: per entry its process and thread ids,
- * start time, the io counters present, io_err and field 42, as varints
- * in the order added (process ascending, a process's threads
- * ascending).  About 20 bytes an idle process, where a struct ds_proc
- * takes 208.  Zeroed is empty; ds_whobase_reset before each scan.
- */
-struct ds_whobase {
-	unsigned char *d;
-	size_t len, cap;
-	uint64_t uptime_ns;	/* the caller's: when the scan was read */
-	int sorted;		/* (tgid, pid) ascending: a cursor finds them */
-	int lt, lp;		/* the last (tgid, pid) added */
-	size_t off;		/* cursor: the next entry to decode */
-	int have_at, qt, qp;	/* qt, qp: the last (tgid, pid) looked up */
-	struct ds_proc at;	/* the entry decoded before off */
-};
-
-/*
- * What a row shows of an entry besides its counters (owner, name, with
- * cmdline the command line), kept beside a base in the same order.  Per
- * entry: uid; comm_len << 2 | same; the name unless same & 1; with
- * cmdline, unless same & 2, the command line's length with its NUL (0:
- * none) and its bytes.  A name or command line equal to the entry's
- * before is not stored again: the threads of a process, the workers of
- * a server.  Zeroed is empty.
- */
-struct ds_whonames {
-	struct ds_whobase b;	/* its d, len and cap */
-	size_t off;		/* reading: the next entry */
-	int any;		/* an entry stored (read) yet */
-	size_t comm, comm_len;	/* the last entry's, as offset and length */
-	size_t cmd, cmd_len;	/* the same, with the NUL; cmd_len 0: none */
-};
-
-/*
- * The first top elements in cmp's order (all with top 0) of those
- * offered, elements of size bytes.  With top set they are kept in a
- * heap whose root is the worst of them, so memory follows top, not the
- * number offered.  Elements are copied (moved with memcpy): an element
- * must not point into itself, and cmp sees elements only.
- */
-struct ds_topn {
-	void *v;		/* n elements; in order after ds_topn_sort */
-	size_t size, n, cap;
-	uint64_t top;
-	int (*cmp)(const void *, const void *);
-	void *tmp;
-};
-
-#define DS_WV_TOTAL	(DS_WR_N + 1)
-#define DS_WV_N		(DS_WR_N + 2)
-#define DS_WV_PID	(-1)	/* sort key: the id alone */
-#define DS_WV_NONE	(-3)	/* sort key: a figure the source lacks */
-
-struct ds_whorow {
-	const struct ds_proc *p;	/* its entry; NULL in a cgroup's row */
-	const char *cgroup;	/* a cgroup's row: its path, "-" if none */
-	uint64_t procs;		/* entries summed */
-	struct ds_who_rate r;
-	double v[DS_WV_N];
-	uint32_t have;		/* bit per index of v */
-	int key;		/* the sort key: index of v, or DS_WV_PID */
-};
-/* How rows are made and ordered. */
-struct ds_whocfg {
-	long clk_tck;
-	int delay;		/* delay accounting on: DS_WR_DELAY wanted */
-	int idle;		/* rows whose counters did not move too (-a) */
-	int key;		/* index of v, or DS_WV_PID */
-	int sorted;		/* rows sorted by key; else in the scan's order */
-	uint64_t top;		/* only the first top rows; 0: all */
-	int cmdline;		/* names hold the command line */
-};
-
-struct ds_whorows {
-	struct ds_whorow *r;
-	size_t n, cap;
-};
-
-/*
- * The columns of the rows: time, then pid (tid) user command, or cgroup
- * procs; then the values in the order of ds_who_vorder (indexes of
- * ds_whorow.v), or with DS_WHOCOL_COUNTERS the counters since each
- * process started (those of ds_who_io_field in struct ds_io, then field
- * 42 in seconds); then carries and start.  cols has room for
- * DS_WHO_NCOLS; the count is returned.
- */
-#define DS_WHOCOL_THREAD	0x1	/* a tid column */
-#define DS_WHOCOL_GROUP		0x2	/* per cgroup */
-#define DS_WHOCOL_COUNTERS	0x4	/* counters, not rates (prom) */
-#define DS_WHO_NV		(DS_WR_N + 1)
-#define DS_WHO_NCOLS		(7 + DS_WHO_NV)	/* a cgroup's limit too */
-size_t ds_who_columns(unsigned int how, struct ds_col *cols);
-/*
- * Write rw as a row of the columns ds_who_columns(how) makes, at now:
- * the user's name through u (looked up under r), the command as
- * c->cmdline has it, the counters' seconds by c->clk_tck (c->delay);
- * a cgroup's row ends with limit (ds_iolimit_text; NULL or "": none).
- */
-void ds_whorow_write(struct ds_writer *w, unsigned int how,
-    const struct ds_whocfg *c, struct ds_users *u, const struct ds_root *r,
-    const struct ds_whorow *rw, const char *limit, uint64_t now);
-/* What dwho says on standard error about a run, each note once. */
-struct ds_whonotes {
-	const char *source;	/* which -g source */
-	size_t bad;		/* malformed files (or io.stat lines) */
-	int first_bad;		/* the first malformed file's pid */
-	int bad_iostat;		/* bad counts io.stat lines */
-	int off_delay;		/* delay accounting was off */
-	size_t unreadable;	/* processes whose io was refused */
-	int said;		/* a bit per note said */
-};
-/* The next note not yet said into msg, and 1; 0 when none is left. */
-int ds_who_note(struct ds_whonotes *n, int root, char *msg, size_t size);
-
-/*
- * A report per process or thread made while proc is scanned (lib/
- * whostream.c).  A report alone (no interval) makes its rows as
- * entries are read: its rates are since each process started, so a
- * wait for the reader moves them by next to nothing.  With more (a
- * report follows), a compact base of the scan is kept; an interval's
- * report reads its whole scan, then makes its rows from the two bases.
- * Rows go to row (arg) at once, or with cfg.sorted are kept (with top,
- * the best so far) and handed out sorted once the scan is over; a
- * nonzero return of row for a row made at once ends the scan (a write
- * error).  Set the fields before the first scan (cfg.delay before
- * each); zeroed state, freed by ds_whostream_free.
- */
-typedef int (*ds_who_row)(const struct ds_whorow *rw, void *arg);
-struct ds_whostream {
-	struct ds_whocfg cfg;
-	unsigned int flags;	/* DS_WHO_* of ds_procs_each */
-	const int *pids;
-	size_t npids;
-	ds_who_keep keep;	/* NULL: all; called with arg */
-	ds_who_row row;
-	void *arg;
-	int err;		/* the scan's own failure (-ENOMEM), or 0 */
-	/* Between scans. */
-	struct ds_whobase bases[2];
-	struct ds_whobase *prev; /* the scan before, NULL in one report */
-	struct ds_whobase *next; /* this scan's, NULL when none follows */
-	struct ds_whonames names;	/* this scan's, when late */
-	struct ds_topn heap;
-	int reporting, late;
-};
-/*
- * One scan into scan (its counters; freed by the caller): report: make
- * this scan's rows; more: keep its base.  -errno of the scan (with
- * scan->failed), or s->err; else 0.
- */
-int ds_whostream_scan(const struct ds_root *r, struct ds_whostream *s,
-    int report, int more, struct ds_procs *scan);
-void ds_whostream_free(struct ds_whostream *s);
-
-/* One row: a cgroup on one device, or its whole-disk sum ("all"). */
-struct ds_cgrow {
-	const char *cgroup;	/* points into the ds_cgios sample */
-	char device[64];	/* sysfs name, "MAJ:MIN" without one, "all" */
-	int all;		/* the cgroup's whole-disk sum */
-	unsigned int major, minor;
-	double v[DS_IOS_N];	/* per second (bytes as kB), or the total */
-	uint64_t u[DS_IOS_N];	/* total since the cgroup's creation */
-	uint32_t have;		/* bit per key known */
-	int active;		/* a counter moved (since creation: nonzero) */
-	int key;		/* the sort key (ds_cgio_select) */
-};
-/*
- * The columns of ds_cgrow rows: time cgroup device, then per key the
- * rate (rkB/s...: rates) or the counter (rbytes...), then the limit.
- * cols has room for 4 + DS_IOS_N, which is returned.
- */
-size_t ds_cgio_columns(int rates, struct ds_col *cols);
-/*
- * Write rw as a row of those columns, at now: rates or counters, and
- * the cgroup's limit on the device (ds_iolimit_text; NULL or "": none).
- */
-void ds_cgrow_write(struct ds_writer *w, const struct ds_cgrow *rw, int rates,
-    const char *limit, uint64_t now);
-
-/*
- * The processes a dwho run reads (lib/whorun.c): -p's pids, -u's user,
- * -c's regular expression (extended) matched against the command as
- * cmdline has it (ds_who_command).  Zeroed: all; freed by
- * ds_whosel_free.
- */
-struct ds_whosel {
-	struct ds_pids pl;	/* these only (ds_pids_parse); n 0: any */
-	const char *user;	/* a name or a uid; NULL: any user */
-	int have_uid;		/* uid holds the user's */
-	uint32_t uid;
-	void *re;		/* a regex_t, or NULL */
-	int cmdline;		/* match the command line, not comm */
-};
-/*
- * Compile pattern (replacing one before); -EINVAL (or -ENOMEM) with
- * regerror's message in msg.
- */
-int ds_whosel_regex(struct ds_whosel *s, const char *pattern, char *msg,
-    size_t size);
-/*
- * Add -p's list of pids (ds_pids_parse); -EINVAL with the message in msg
- * for an id that is none, or no id; -ENOMEM.
- */
-int ds_whosel_pids(struct ds_whosel *s, const char *list, struct ds_buf *msg);
-/* Only user's processes: a number (to 4294967295) is a uid. */
-void ds_whosel_user(struct ds_whosel *s, const char *user);
-/* A user's name to its uid in the root's etc/passwd, once; -ENOENT. */
-int ds_whosel_uid(struct ds_whosel *s, struct ds_users *u,
-    const struct ds_root *r);
-/* Processes are selected (by pid, user or command). */
-int ds_whosel_any(const struct ds_whosel *s);
-/* p is one of them (a ds_who_keep, after ds_whosel_uid). */
-int ds_whosel_keep(const struct ds_whosel *s, const struct ds_proc *p);
-void ds_whosel_free(struct ds_whosel *s);
-/*
- * st's flags (DS_WHO_THREADS per thread, DS_WHO_CGROUP per cgroup;
- * DS_WHO_CMDLINE with sel->cmdline), pids (sel's) and cfg for dwho's
- * rows: clk_tck (sysconf), idle
- * rows too with idle, sorted by key when key_set (else per thread by
- * id, per process in the scan's order); top alone sorts by the most
- * block-layer bytes (DS_WV_TOTAL).  Returns the DS_WHOCOL_* of the
- * rows' columns; with prom, not per cgroup, the counters since each
- * started.
- */
-unsigned int ds_whostream_setup(struct ds_whostream *st,
-    const struct ds_whosel *sel, unsigned int flags, int idle, int key,
-    int key_set, uint64_t top, int prom);
-/*
- * Before a scan: whether delay accounting is on (kernel.task_delayacct;
- * on before 5.14, which has no switch) into st->cfg.delay and
- * DS_WHO_DELAY of st->flags; returned.
- */
-int ds_whostream_delay(const struct ds_root *r, struct ds_whostream *st);
-/* A scan's damage into the notes: the first bad, the most unreadable. */
-void ds_who_note_scan(struct ds_whonotes *n, const struct ds_procs *ps,
-    int report);
-void ds_who_note_cgios(struct ds_whonotes *n, const struct ds_cgios *cs);
-
-/*
- * The source of dwho -g (lib/whogroup.c), want "iostat", "proc" or NULL
- * (choose): 1 io.stat of the cgroup v2 mount copied to mnt, 0 the
- * processes' /proc/PID/io summed by cgroup; note the sentence saying
- * which and why.  Chosen: io.stat when the io controller is on (or, in
- * a captured tree without the root's cgroup.controllers, some cgroup
- * has io.stat), unless processes are selected or proc_key (the sort key
- * is not in io.stat).  -errno when want is "iostat" and there is none,
- * with note the message.
- */
-int ds_who_source(const struct ds_root *r, const char *want, int selected,
-    int proc_key, char *mnt, size_t size, char *note, size_t nsize);
-/*
- * The sort key of -s name for a source (ds_who_sort_key): of io.stat
- * (iostat; ds_cgrow.v) or of /proc/PID/io (ds_whorow.v).  -ENOENT for
- * no key, -ENOTSUP for one the source lacks (*key DS_WV_NONE), with
- * the message in msg.
- */
-int ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg);
-
-/* dwho -g from /proc/PID/io: successive scans and their rows. */
-struct ds_whogroup {
-	struct ds_procs s[2];
-	struct ds_procs *prev;	/* the scan before; NULL before one */
-	struct ds_procs *cur;	/* the scan in hand */
-	struct ds_whorows rows;
-};
-/* Scan proc as st selects (flags, pids, keep and arg) into g->cur. */
-int ds_whogroup_scan(const struct ds_root *r, const struct ds_whostream *st,
-    struct ds_whogroup *g);
-/*
- * report: g->rows of g->cur against g->prev (ds_whorows_cgroups), valid
- * until the scan after next; then g->cur is the scan before.  0 or
- * -errno.
- */
-int ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
-    int report);
-void ds_whogroup_free(struct ds_whogroup *g);
-
-/* dwho -g from io.stat: successive samples of mnt and their rows. */
-struct ds_cgiorun {
-	char mnt[4096];		/* the cgroup v2 mount (ds_who_source) */
-	struct ds_cgios s[2];
-	struct ds_cgios *prev;	/* the sample before; NULL before one */
-	struct ds_cgios *cur;	/* the sample in hand */
-	struct ds_cgrow *rows;	/* ds_cgio_rows, then ds_cgio_select */
-	size_t n, cap;
-	size_t skip_next;	/* ds_cgiorun_skipped */
-	int skip_said;
-};
-/* Read every cgroup's io.stat into c->cur (ds_cgios_read). */
-int ds_cgiorun_read(const struct ds_root *r, struct ds_cgiorun *c);
-/*
- * The next subtree that c->cur's walk left out, as a sentence in msg,
- * and 1; 0 when none is left, or said for a sample before; -ENOMEM.
- */
-int ds_cgiorun_skipped(struct ds_cgiorun *c, struct ds_buf *msg);
-/*
- * report: c->rows of c->cur against c->prev, those ds_cgio_select
- * shows (all, key, top), valid until the sample after next; then
- * c->cur is the sample before.  0 or -errno.
- */
-int ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c,
-    int report, int all, int key, uint64_t top);
-void ds_cgiorun_free(struct ds_cgiorun *c);
 
 /*
  * Queue settings: a disk's queue attributes: reading, listing, and
@@ -2588,5 +2280,84 @@ const struct ds_mount *ds_mount_by_dev(const struct ds_mounts *ms,
  */
 int ds_du(const struct ds_root *r, const char *dir, uint64_t dev,
     uint64_t *bytes, uint64_t *errors);
+/* ---- public since the split of dwho (to be grouped) */
+
+/*
+ * ds_procs_read without the array: each kept entry is handed to each
+ * (with arg, and out for uptime_ns, read before the first entry) as soon
+ * as it is read, in the order read: the pids given, or proc's ascending;
+ * with DS_WHO_THREADS a process's threads by thread id after it.  The
+ * entry is valid during the call only.  Nothing is stored (out->n is
+ * 0); out's counters and failed are set as by ds_procs_read.  each
+ * returns 0 to go on; anything else ends the scan and is returned.
+ */
+typedef int (*ds_who_each)(const struct ds_procs *scan,
+    const struct ds_proc *p, void *arg);
+int ds_procs_each(const struct ds_root *r, unsigned int flags,
+    const int *pids, size_t npids, ds_who_keep keep, ds_who_each each,
+    void *arg, struct ds_procs *out);
+/* The entry of pid in a scan read by ds_procs_read, or NULL. */
+const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
+/*
+ * Rates of cur over secs seconds.  prev NULL, or a different process
+ * (pid or starttime differ): cur's own counters, which all fall inside
+ * the span.  A counter that went backwards counts as 0 (the delay sum
+ * drops when a thread exits).  delay: include DS_WR_DELAY.
+ */
+void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
+    double secs, long clk_tck, int delay, struct ds_who_rate *out);
+/* Add b into a (known values only); a's active becomes a OR b. */
+void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
+/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
+double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
+
+/*
+ * Add the ids of a list ("12,340,5") to out, then sort out and drop
+ * repeats.  -EINVAL at an id that is not one (1 to INT_MAX), copied to
+ * bad; -ENODATA when the list holds none.
+ */
+int ds_pids_parse(const char *list, struct ds_pids *out, char *bad,
+    size_t size);
+void ds_pids_free(struct ds_pids *p);
+/* The uid of a name in ds_user_name's table; -ENOENT when there is none. */
+int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
+    uint32_t *uid);
+
+/*
+ * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
+ * proc/self/mountinfo under the root.  Only a captured tree without
+ * that file falls back to "/sys/fs/cgroup".  -ENOENT when the table has
+ * no cgroup2 mount; -errno when the table cannot be read.
+ */
+int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
+/* mnt/cgroup.controllers lists "io": 1, 0 if not, -errno unreadable. */
+int ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
+    struct ds_buf *scratch);
+/*
+ * Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat into
+ * out (replacing its contents), sorted by path.
+ */
+int ds_cgios_read(const struct ds_root *r, const char *mnt,
+    struct ds_cgios *out);
+void ds_cgios_free(struct ds_cgios *cs);
+/* The cgroup at path ("/", "/system.slice") of a sample, or NULL. */
+const struct ds_cgio *ds_cgios_find(const struct ds_cgios *cs,
+    const char *path);
+
+/*
+ * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
+ * and the whole disks it sits on (slaves/, partitions taken to their
+ * disk) when it is a dm or md device.  -errno when the entry is gone.
+ */
+#define DS_BELOW_MAX 16
+struct ds_devinfo {
+	unsigned int major, minor;
+	char name[64];
+	int partition;
+	char below[DS_BELOW_MAX][64];
+	size_t nbelow;
+};
+int ds_blockdev_info(const struct ds_root *r, unsigned int major,
+    unsigned int minor, struct ds_devinfo *out);
 
 #endif

@@ -158,22 +158,6 @@ int ds_devop_match(const struct ds_devop *op, const char *name,
     const char *dm);
 
 /*
- * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,
- * and the whole disks it sits on (slaves/, partitions taken to their
- * disk) when it is a dm or md device.  -errno when the entry is gone.
- */
-#define DS_BELOW_MAX 16
-struct ds_devinfo {
-	unsigned int major, minor;
-	char name[64];
-	int partition;
-	char below[DS_BELOW_MAX][64];
-	size_t nbelow;
-};
-int ds_blockdev_info(const struct ds_root *r, unsigned int major,
-    unsigned int minor, struct ds_devinfo *out);
-
-/*
  * Reading devices and snapshots: /proc/diskstats read a device at a
  * time, snapshot files of it, the pairing of two samples, and the quiet-
  * time baseline kept from them.
@@ -437,8 +421,7 @@ char *ds_cgroup_path_top(const char *path);
 
 /*
  * Processes and cgroups: process scans and their I/O rates, the cgroup
- * v2 tree and its io.stat, CPU time from /proc/stat, and the rows of a
- * report per process or cgroup.
+ * v2 tree and its io.stat, CPU time from /proc/stat.
  */
 
 int ds_cgroup_walk(int topfd, int (*fn)(void *arg, int dirfd,
@@ -467,9 +450,6 @@ int ds_stat_parse(const char *text, size_t len, struct ds_stat *st);
 
 int ds_io_parse(const char *text, struct ds_io *io);
 
-/* Binary search by pid. */
-const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
-
 /*
  * The cgroup of a proc/PID/cgroup text: the v2 line ("0::/path"); on a
  * v1-only host the blkio controller's line, then name=systemd's, then
@@ -477,158 +457,14 @@ const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
  */
 int ds_proc_cgroup_parse(const char *text, const char **path, size_t *len);
 
-/*
- * Rates of cur over secs seconds.  prev NULL, or a different process
- * (pid or starttime differ): cur's own counters, which all fall inside
- * the span.  A counter that went backwards counts as 0 (the delay sum
- * drops when a thread exits).  delay: include DS_WR_DELAY.
- */
-void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
-    double secs, long clk_tck, int delay, struct ds_who_rate *out);
-/* Add b into a (known values only); a's active becomes a OR b. */
-void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
-/*
- * Page-cache hit ratio in percent, 100 * (1 - read/rchar) clamped to
- * 0..100; -1 when rchar is 0 or unknown.
- */
-double ds_who_hit(const struct ds_who_rate *r);
-/*
- * A kernel thread that does I/O on behalf of others, told by its name
- * (comm, as ps shows it): "loop" for a loop device's worker (loopN, or a
- * kworker whose work item names loopN), "flush" for a writeback flusher
- * (kworker/u*:*+flush-MAJ:MIN), "journal" for jbd2/DEV; NULL otherwise.
- */
-const char *ds_who_carrier(const char *comm, size_t len);
-/*
- * The length of comm a stable name keeps: a kworker's current work item
- * ("kworker/u8:2+flush-253:0" is "kworker/u8:2") changes from one
- * moment to the next, so it is cut; other names are kept whole.
- */
-size_t ds_who_stable_len(const char *comm, size_t len);
-/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
-double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
-
 /* Parse io.stat text; unknown keys are ignored.  Replaces out's rows. */
 int ds_iostat_parse(const char *text, struct ds_iostat *out);
 void ds_iostat_free(struct ds_iostat *s);
-
-const struct ds_cgio *ds_cgios_find(const struct ds_cgios *cs,
-    const char *path);
-/* mnt/cgroup.controllers lists "io": 1, 0 if not, -errno unreadable. */
-int ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
-    struct ds_buf *scratch);
-
-/*
- * ds_procs_read without the array: each kept entry is handed to each
- * (with arg, and out for uptime_ns, read before the first entry) as soon
- * as it is read, in the order read: the pids given, or proc's ascending;
- * with DS_WHO_THREADS a process's threads by thread id after it.  The
- * entry is valid during the call only.  Nothing is stored (out->n is
- * 0); out's counters and failed are set as by ds_procs_read.  each
- * returns 0 to go on; anything else ends the scan and is returned.
- */
-typedef int (*ds_who_each)(const struct ds_procs *scan,
-    const struct ds_proc *p, void *arg);
-int ds_procs_each(const struct ds_root *r, unsigned int flags,
-    const int *pids, size_t npids, ds_who_keep keep, ds_who_each each,
-    void *arg, struct ds_procs *out);
 
 #define DS_PS_RUNNING	2u	/* procs_running */
 
 /* Parse the text (need not be NUL-terminated); -EINVAL without a cpu line. */
 int ds_procstat_parse(const char *text, size_t len, struct ds_procstat *s);
-
-void ds_whobase_reset(struct ds_whobase *b);
-/* The lookup cursor back to the start (before a scan's lookups). */
-void ds_whobase_rewind(struct ds_whobase *b);
-void ds_whobase_free(struct ds_whobase *b);
-/* Append p's counters; 0 or -ENOMEM. */
-int ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p);
-/*
- * The entry at *off into p (ids, starttime, io, io_err, have_blkio and
- * blkio_ticks; the rest zeroed); *off moves to the next.  Entries are
- * read from offset 0 while *off < b->len.
- */
-void ds_whobase_get(const struct ds_whobase *b, size_t *off,
-    struct ds_proc *p);
-/*
- * The entry of (tgid, pid), or NULL; valid until the next call.  Made
- * for lookups in the order entries were added: then one walk of the base
- * serves a whole scan (a lookup out of order starts again from the top,
- * and a base added out of order is searched whole).
- */
-const struct ds_proc *ds_whobase_find(struct ds_whobase *b, int tgid,
-    int pid);
-
-void ds_whonames_reset(struct ds_whonames *n);
-void ds_whonames_free(struct ds_whonames *n);
-/* 0 or -ENOMEM. */
-int ds_whonames_add(struct ds_whonames *n, const struct ds_proc *p,
-    int cmdline);
-/*
- * The next entry's uid, comm and (with cmdline) command line into p,
- * which ds_whobase_get filled; p->cmdline points into n.
- */
-void ds_whonames_get(struct ds_whonames *n, struct ds_proc *p, int cmdline);
-
-void ds_topn_init(struct ds_topn *t, size_t size, uint64_t top,
-    int (*cmp)(const void *, const void *));
-void ds_topn_free(struct ds_topn *t);
-/* 1 if ds_topn_offer would keep elem (room, or better than the worst). */
-int ds_topn_wants(const struct ds_topn *t, const void *elem);
-/*
- * Keep a copy of elem if wanted: 0 not kept; 1 kept; 2 kept in place of
- * the worst, copied to *evicted (for the caller to release what it
- * holds); -ENOMEM.
- */
-int ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted);
-/*
- * The kept elements in cmp's order, by a stable sort of its own (not
- * qsort): equal elements keep the order they had.  v moves (read it
- * after the call).  0 or -ENOMEM.  Set n to 0 to start again.
- */
-int ds_topn_sort(struct ds_topn *t);
-
-/*
- * A row's values: those of ds_who_rate as the columns show them (bytes
- * as kB, DS_WR_DELAY as percent), then the page-cache hit ratio and the
- * block-layer total, kB read plus kB written per second.
- */
-#define DS_WV_HIT	DS_WR_N
-
-/*
- * The row of p against q, its entry of the scan before (prev_up: that
- * scan's uptime; NULL: rates since each process started).  An entry
- * that q does not match but older than the interval has its rates since
- * it started.  0 when it is not shown (idle, without c->idle), else 1.
- */
-int ds_whorow_make(const struct ds_whocfg *c, const struct ds_proc *q,
-    const struct ds_proc *p, const uint64_t *prev_up, uint64_t up,
-    struct ds_whorow *rw);
-/*
- * x (of entry px) before y (of entry py): x->key's value, larger first,
- * unknown last; then the id (pid, or tid per thread); cgroup rows (no
- * entries) by their names.  The entries are passed apart from the rows
- * because a kept row's own is stored beside it (struct ds_whokept).
- */
-int ds_whorow_cmp(const struct ds_whorow *x, const struct ds_proc *px,
-    const struct ds_whorow *y, const struct ds_proc *py);
-
-/* A row kept to be sorted, with a copy of its entry (cgroup NULL). */
-struct ds_whokept {
-	struct ds_whorow rw;	/* rw.p: p below after ds_whokept_sort */
-	struct ds_proc p;	/* its cmdline its own, or NULL */
-};
-/*
- * Keep rw (of entry p) in t, a zeroed ds_topn the first time: with top
- * the best top rows so far, else all.  0 or -ENOMEM.
- */
-int ds_whokept_offer(struct ds_topn *t, uint64_t top, const struct ds_whorow *rw,
-    const struct ds_proc *p);
-/* t's rows (struct ds_whokept) in order, each row pointing at its entry. */
-int ds_whokept_sort(struct ds_topn *t);
-/* Forget the kept rows (n to 0), freeing their command lines. */
-void ds_whokept_clear(struct ds_topn *t);
 
 /*
  * Open the cgroup at path (relative to the v2 mount m, "" or "/" for
@@ -636,91 +472,6 @@ void ds_whokept_clear(struct ds_topn *t);
  */
 int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
     const char *path);
-
-/*
- * The cgroup v2 mount point, copied to mnt: the cgroup2 mount of
- * proc/self/mountinfo under the root (ds_mount_cgroup2).  Only a
- * captured tree without that file falls back to "/sys/fs/cgroup".
- * -ENOENT when the table has no cgroup2 mount; -errno when the table
- * cannot be read.
- */
-int ds_cgroup2_mount(const struct ds_root *r, char *mnt, size_t size);
-
-void ds_pids_free(struct ds_pids *p);
-
-/*
- * Add the ids of a list ("12,340,5") to out, then sort out and drop
- * repeats.  -EINVAL at an id that is not one (1 to INT_MAX), copied to
- * bad; -ENODATA when the list holds none.
- */
-int ds_pids_parse(const char *list, struct ds_pids *out, char *bad,
-    size_t size);
-
-int ds_user_uid(struct ds_users *u, const struct ds_root *r, const char *name,
-    uint32_t *uid);
-
-/* Walk the cgroup2 hierarchy mounted at mnt, reading each io.stat. */
-int ds_cgios_read(const struct ds_root *r, const char *mnt,
-    struct ds_cgios *out);
-void ds_cgios_free(struct ds_cgios *cs);
-
-/*
- * dwho -g from /proc/PID/io: cur's entries (read with DS_WHO_CGROUP)
- * against prev (NULL: since each started) summed per cgroup, the idle
- * ones left out unless c->idle, in cgroup order or sorted by c->key,
- * the first c->top of them.  Rows point into cur.  0 or -ENOMEM.
- */
-int ds_whorows_cgroups(const struct ds_whocfg *c, const struct ds_procs *prev,
-    const struct ds_procs *cur, struct ds_whorows *out);
-void ds_whorows_free(struct ds_whorows *rs);
-
-/*
- * A sort key's name (a word, or a column of either source): *proc the
- * index of ds_whorow.v (DS_WV_PID, or DS_WV_NONE: io.stat only), *cg
- * that of ds_cgrow.v (DS_WV_NONE: /proc/PID/io only).  -ENOENT if none.
- */
-int ds_who_sort_key(const char *name, int *proc, int *cg);
-
-/*
- * The command a row shows: comm, or with cmdline the command line (in
- * brackets, as ps(1) has it, comm of a kernel thread, which has none:
- * made in buf).  *len its length; it holds no NUL, and ends with one.
- */
-const char *ds_who_command(const struct ds_proc *p, int cmdline, char *buf,
-    size_t size, size_t *len);
-
-/*
- * The rows of cur against prev over the interval of their uptimes (prev
- * NULL: v holds the totals) into *rows (an array of *cap, reused between
- * calls; free it), *n of them: per cgroup with io.stat, in cur's order,
- * its all row then a row per io.stat line.  A device absent before
- * counts from zero, as does a counter that went backwards (the device
- * removed and added again) and a cgroup recreated under the same path
- * (another inode).  A line without keys has a row with nothing known.
- * The all row sums the devices at the top of their stacks (not
- * partitions, nor a disk a listed dm or md device sits on, nor a device
- * sys/dev/block does not know); a cgroup without I/O yet has an all row
- * of zeros.  0 or -ENOMEM.
- */
-int ds_cgio_rows(const struct ds_root *r, const struct ds_cgios *prev,
-    const struct ds_cgios *cur, struct ds_cgrow **rows, size_t *n,
-    size_t *cap);
-
-/*
- * The rows shown: the active ones (all of them with all), sorted by key
- * (an index of v, larger first, unknown last; -1: none), then cgroup,
- * its all row first, then device number; the first top (0: all).
- */
-void ds_cgio_select(struct ds_cgrow *rows, size_t *n, int all, int key,
-    uint64_t top);
-
-/*
- * Where dwho -g finds per-cgroup I/O: the cgroup v2 mount into mnt, then
- * 1 when the io controller is on there (or, in a captured tree without
- * the root's cgroup.controllers, some cgroup has io.stat), 0 when not;
- * -errno without a cgroup v2 mount.
- */
-int ds_cgio_source(const struct ds_root *r, char *mnt, size_t size);
 
 /*
  * Queue settings: a disk's queue attributes: reading, listing, and

@@ -62,7 +62,7 @@ ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
 	/*
 	 * procfs lists pids in ascending order already; a copied tree
 	 * need not.  Sorting thousands of sorted pids was 8% of the user
-	 * time of a dwho -a scan.
+	 * time of a scan of every process.
 	 */
 	if (out->n > 1 && !sorted)
 		qsort(out->pid, out->n, sizeof(*out->pid), cmppid);

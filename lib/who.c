@@ -1,5 +1,5 @@
 /*
- * dwho's sampling: who does I/O.  A scan reads, per process, stat
+ * Processes and their I/O rates.  A scan reads, per process, stat
  * (owner, start time, field 42), then only what the caller asked for:
  * cmdline, io, the threads' stat files, cgroup.  Each file is one
  * open/read/close; a process that exits mid-scan is skipped quietly.
@@ -243,8 +243,8 @@ put_id(char *p, int id)
 /*
  * "proc/PID", with tid >= 0 "proc/PID/task/TID", then leaf (may be
  * ""), into buf of PROC_REL bytes.  Built by hand: snprintf, three
- * times a process, was 8% of the user time of a dwho -a scan.  Ids
- * come from ds_pids_read or dwho's -p, never negative.
+ * times a process, was 8% of the user time of a scan of every process.
+ * Ids come from ds_pids_read or the caller (ds_pids_parse), positive.
  */
 #define PROC_REL 64
 static void
@@ -316,6 +316,36 @@ note_bad(struct ds_procs *out, int pid)
 }
 
 /*
+ * The io file of proc/TGID (or its thread tid >= 0) into p: 0, or the
+ * -errno of an entry that is gone.  Refused (another user's, without
+ * root) is counted apart; a directory, a FIFO with an idle writer or a
+ * huge file is damage like any other.
+ */
+static int
+read_io(const struct ds_root *r, int tid, int tgid, struct ds_buf *b,
+    struct ds_proc *p, struct ds_procs *out, int procfs)
+{
+	char rel[PROC_REL];
+	int e;
+
+	proc_rel(rel, tgid, tid, "/io");
+	if ((e = read_owned(r, rel, b, NULL, procfs)) < 0) {
+		if (gone(e))
+			return e;
+		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
+			p->io_err = e;
+		} else {
+			p->io_err = -EINVAL;
+			note_bad(out, tgid);
+		}
+	} else if (ds_io_parse(b->data, &p->io) < 0) {
+		p->io_err = -EINVAL;
+		note_bad(out, tgid);
+	}
+	return 0;
+}
+
+/*
  * One entry: proc/TGID, or with tid >= 0 proc/TGID/task/TID.  Returns 1
  * kept, 0 skipped (gone, unwanted), -errno on a hard failure (ENOMEM).
  */
@@ -363,26 +393,9 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 		proc_free(p);
 		return 0;
 	}
-	proc_rel(rel, tgid, tid, "/io");
-	if ((e = read_owned(r, rel, b, NULL, procfs)) < 0) {
-		if (gone(e)) {
-			proc_free(p);
-			return 0;
-		}
-		/*
-		 * Refused (another user's, without root) is counted apart;
-		 * a directory, a FIFO with an idle writer or a huge file is
-		 * damage like any other.
-		 */
-		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
-			p->io_err = e;
-		} else {
-			p->io_err = -EINVAL;
-			note_bad(out, tgid);
-		}
-	} else if (ds_io_parse(b->data, &p->io) < 0) {
-		p->io_err = -EINVAL;
-		note_bad(out, tgid);
+	if (read_io(r, tid, tgid, b, p, out, procfs) < 0) {
+		proc_free(p);
+		return 0;
 	}
 	/*
 	 * Field 42 of a process's stat is its leader thread's only; the
@@ -592,22 +605,6 @@ ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b)
 }
 
 double
-ds_who_hit(const struct ds_who_rate *r)
-{
-	double h;
-
-	if (!(r->have & (1u << DS_WR_RCHAR)) ||
-	    !(r->have & (1u << DS_WR_READ)) || r->v[DS_WR_RCHAR] <= 0)
-		return -1;
-	/*
-	 * Readahead can bring in more than was asked for, and mmap page
-	 * faults read without any rchar: clamp to a ratio.
-	 */
-	h = 100.0 * (1.0 - r->v[DS_WR_READ] / r->v[DS_WR_RCHAR]);
-	return h < 0 ? 0 : h > 100 ? 100 : h;
-}
-
-double
 ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck)
 {
 	double start, now = (double)uptime_ns / 1e9;
@@ -616,52 +613,4 @@ ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck)
 		return 0;
 	start = (double)p->starttime / (double)clk_tck;
 	return now > start ? now - start : 0;
-}
-
-static int
-has(const char *s, size_t len, const char *what)
-{
-	size_t n = strlen(what), i;
-
-	for (i = 0; i + n <= len; i++)
-		if (memcmp(s + i, what, n) == 0)
-			return 1;
-	return 0;
-}
-
-const char *
-ds_who_carrier(const char *comm, size_t len)
-{
-	size_t i;
-
-	if (len > 4 && memcmp(comm, "loop", 4) == 0) {
-		for (i = 4; i < len && comm[i] >= '0' && comm[i] <= '9'; i++)
-			;
-		if (i == len)
-			return "loop";
-	}
-	if (len > 5 && memcmp(comm, "jbd2/", 5) == 0)
-		return "journal";
-	if (len > 8 && memcmp(comm, "kworker/", 8) == 0) {
-		/* The work item follows a '+' (running) or '-' (last run). */
-		for (i = 8; i < len && comm[i] != '+' && comm[i] != '-'; i++)
-			;
-		if (i < len && has(comm + i, len - i, "flush-"))
-			return "flush";
-		if (i < len && has(comm + i, len - i, "loop"))
-			return "loop";
-	}
-	return NULL;
-}
-
-size_t
-ds_who_stable_len(const char *comm, size_t len)
-{
-	size_t i;
-
-	if (len <= 8 || memcmp(comm, "kworker/", 8) != 0)
-		return len;
-	for (i = 8; i < len && comm[i] != '+' && comm[i] != '-'; i++)
-		;
-	return i;
 }

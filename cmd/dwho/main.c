@@ -6,11 +6,12 @@
  */
 #include "util/util.h"
 #include "cglimit.h"
+#include "dwho/dwho.h"
 
 struct opts {
 	int all;		/* -a */
 	unsigned int flags;	/* -t, -g: DS_WHO_THREADS, DS_WHO_CGROUP */
-	struct ds_whosel sel;	/* -p, -u, -c; -l: sel.cmdline */
+	struct whosel sel;	/* -p, -u, -c; -l: sel.cmdline */
 	const char *sort_name;	/* -s */
 	const char *source;	/* -G iostat|proc, NULL: choose */
 	struct ds_users users;
@@ -41,14 +42,14 @@ struct state {
 	struct opts *o;
 	struct ds_writer w;
 	struct ds_col cols[32];
-	unsigned int how;	/* DS_WHOCOL_* of the rows */
-	struct ds_whonotes nt;	/* what the notes will say */
+	unsigned int how;	/* WHOCOL_* of the rows */
+	struct whonotes nt;	/* what the notes will say */
 	char source_buf[4200];
 	uint64_t now;
 	int begun, delay;
-	struct ds_whostream st;	/* per process or thread */
-	struct ds_whogroup g;	/* -g from /proc/PID/io */
-	struct ds_cgiorun cg;	/* -g from io.stat */
+	struct whostream st;	/* per process or thread */
+	struct whogroup g;	/* -g from /proc/PID/io */
+	struct cgiorun cg;	/* -g from io.stat */
 	int cgsort, rates;
 	struct ds_iolimits lims;	/* -g: the cgroups' I/O limits */
 	struct ds_buf limit;
@@ -58,7 +59,7 @@ struct state {
 static int
 keep(const struct ds_proc *p, void *arg)
 {
-	return ds_whosel_keep(&((struct state *)arg)->o->sel, p);
+	return whosel_keep(&((struct state *)arg)->o->sel, p);
 }
 
 /*
@@ -72,7 +73,7 @@ notes(struct state *s)
 {
 	char msg[4400];
 
-	while (ds_who_note(&s->nt, geteuid() == 0, msg, sizeof(msg)))
+	while (who_note(&s->nt, geteuid() == 0, msg, sizeof(msg)))
 		warnx("%s", msg);
 }
 
@@ -84,13 +85,11 @@ notes(struct state *s)
 static int
 sort_key(const char *name, int iostat, int fail, int *key)
 {
-	struct ds_buf msg = { 0 };
-	int e = ds_who_key(name, iostat, key, &msg);
+	const char *why;
+	int e = who_key(name, iostat, key, &why);
 
 	if (e == -ENOENT || (e < 0 && fail))
-		tool_usage("%s", msg.data != NULL ? msg.data :
-		    strerror(ENOMEM));
-	ds_buf_free(&msg);
+		tool_usage("-s '%s': %s", name, why);
 	return e;
 }
 
@@ -103,7 +102,7 @@ sampled(struct state *s, int e, const struct ds_procs *ps, int report)
 	if (e < 0)
 		tool_errc(1, e, "%s", tool_path(s->t, ps->failed != NULL ?
 		    ps->failed : "proc"));
-	ds_who_note_scan(&s->nt, ps, report);
+	who_note_scan(&s->nt, ps, report);
 }
 
 /* Before a report's rows; after them, its end. */
@@ -115,24 +114,24 @@ begin(struct state *s)
 	if (!s->delay)
 		s->nt.off_delay = 1;
 	/* Unreadable limits are shown as none. */
-	if (s->how & DS_WHOCOL_GROUP)
+	if (s->how & WHOCOL_GROUP)
 		(void)ds_iolimits_read(&s->t->r, &s->lims);
 	if (isatty(STDERR_FILENO))
 		notes(s);
 }
 
 static int
-row_out(const struct ds_whorow *rw, void *arg)
+row_out(const struct whorow *rw, void *arg)
 {
 	struct state *s = arg;
 
 	if (!s->begun++)
 		tool_report_begin(s->t, &s->w);
-	if ((s->how & DS_WHOCOL_GROUP) && ds_iolimit_text(&s->lims, rw->cgroup,
+	if ((s->how & WHOCOL_GROUP) && ds_iolimit_text(&s->lims, rw->cgroup,
 	    0, 0, 0, &s->limit) < 0)
 		tool_errc(1, -ENOMEM, "limits");
-	ds_whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, &s->t->r, rw,
-	    (s->how & DS_WHOCOL_GROUP) ? s->limit.data : NULL, s->now);
+	whorow_write(&s->w, s->how, &s->st.cfg, &s->o->users, &s->t->r, rw,
+	    (s->how & WHOCOL_GROUP) ? s->limit.data : NULL, s->now);
 	return ds_writer_error(&s->w) != 0;
 }
 
@@ -145,7 +144,7 @@ end(struct state *s)
 }
 
 /*
- * Per process or thread, made as proc is scanned (lib/whostream.c): a
+ * Per process or thread, made as proc is scanned (stream.c): a
  * report alone writes its rows as they are read, an interval's report
  * once its scan is over.  later: a scan after the first.
  */
@@ -155,10 +154,10 @@ proc_report(struct state *s, int later)
 	int report = later || !s->t->has_interval, e;
 	struct ds_procs scan;
 
-	s->delay = ds_whostream_delay(&s->t->r, &s->st);
+	s->delay = whostream_delay(&s->t->r, &s->st);
 	if (report)
 		begin(s);
-	e = ds_whostream_scan(&s->t->r, &s->st, report, s->t->has_interval,
+	e = whostream_scan(&s->t->r, &s->st, report, s->t->has_interval,
 	    &scan);
 	sampled(s, e, &scan, report);
 	if (report)
@@ -173,10 +172,10 @@ group_report(struct state *s, int later)
 	int report = later || !s->t->has_interval, e;
 	size_t i;
 
-	s->delay = ds_whostream_delay(&s->t->r, &s->st);
-	e = ds_whogroup_scan(&s->t->r, &s->st, &s->g);
+	s->delay = whostream_delay(&s->t->r, &s->st);
+	e = whogroup_scan(&s->t->r, &s->st, &s->g);
 	sampled(s, e, s->g.cur, report);
-	if ((e = ds_whogroup_rows(&s->st.cfg, &s->g, report)) < 0)
+	if ((e = whogroup_rows(&s->st.cfg, &s->g, report)) < 0)
 		tool_errc(1, e, NULL);
 	if (!report)
 		return;
@@ -187,18 +186,18 @@ group_report(struct state *s, int later)
 }
 
 /*
- * Decide the -g source (lib/whogroup.c).  A sort key not in io.stat
+ * Decide the -g source (group.c).  A sort key not in io.stat
  * chooses /proc/PID/io unless -G iostat; a name that is no key at all
  * is a usage error before the cgroup mount is looked for.
  */
 static int
 use_iostat(struct state *s, struct opts *o)
 {
-	int selected = ds_whosel_any(&o->sel), cg, proc_key = 0, e;
+	int selected = whosel_any(&o->sel), cg, proc_key = 0, e;
 
 	if (o->source == NULL && !selected && o->sort_name != NULL)
 		proc_key = sort_key(o->sort_name, 1, 0, &cg) < 0;
-	e = ds_who_source(&s->t->r, o->source, selected, proc_key,
+	e = who_source(&s->t->r, o->source, selected, proc_key,
 	    s->cg.mnt, sizeof(s->cg.mnt), s->source_buf,
 	    sizeof(s->source_buf));
 	if (e < 0)
@@ -210,22 +209,23 @@ use_iostat(struct state *s, struct opts *o)
 static void
 cg_sample(struct state *s)
 {
-	struct ds_buf msg = { 0 };
+	const char *path;
 	int e;
 
-	if ((e = ds_cgiorun_read(&s->t->r, &s->cg)) < 0)
+	if ((e = cgiorun_read(&s->t->r, &s->cg)) < 0)
 		tool_errc(1, e, "%s%s", s->cg.mnt[0] == '/' ? "" : "/",
 		    s->cg.mnt);
 	if (s->t->has_interval && s->cg.cur->uptime_ns == 0)
 		tool_errc(1, ENOENT, "%s", tool_path(s->t, "proc/uptime"));
 	/* Subtrees the walk left out (too deep, out of descriptors). */
-	while ((e = ds_cgiorun_skipped(&s->cg, &msg)) != 0)
-		if (e < 0)
-			tool_errc(1, e, NULL);
+	while ((path = cgiorun_skipped(&s->cg, &e)) != NULL)
+		if (e == -ELOOP)
+			warnx("cgroup %s: subtree skipped: nested deeper than "
+			    "%d levels", path, DS_CGROUP_DEPTH_MAX);
 		else
-			warnx("%s", msg.data);
-	ds_buf_free(&msg);
-	ds_who_note_cgios(&s->nt, s->cg.cur);
+			warnx("cgroup %s: subtree skipped: %s", path,
+			    strerror(-e));
+	who_note_cgios(&s->nt, s->cg.cur);
 }
 
 /* -g from io.stat: a row per cgroup and device, and its whole-disk sum. */
@@ -236,7 +236,7 @@ iostat_report(struct state *s, int later)
 	size_t i;
 
 	cg_sample(s);
-	if ((e = ds_cgiorun_rows(&s->t->r, &s->cg, report, s->o->all,
+	if ((e = cgiorun_rows(&s->t->r, &s->cg, report, s->o->all,
 	    s->cgsort, s->t->top)) < 0)
 		tool_errc(1, e, NULL);
 	if (!report)
@@ -247,12 +247,12 @@ iostat_report(struct state *s, int later)
 	(void)ds_iolimits_read(&s->t->r, &s->lims);
 	tool_report_begin(s->t, &s->w);
 	for (i = 0; i < s->cg.n; i++) {
-		const struct ds_cgrow *rw = &s->cg.rows[i];
+		const struct cgrow *rw = &s->cg.rows[i];
 
 		if (ds_iolimit_text(&s->lims, rw->cgroup, !rw->all, rw->major,
 		    rw->minor, &s->limit) < 0)
 			tool_errc(1, -ENOMEM, "limits");
-		ds_cgrow_write(&s->w, rw, s->rates, s->limit.data, s->now);
+		cgrow_write(&s->w, rw, s->rates, s->limit.data, s->now);
 	}
 	tool_report_end(s->t, &s->w);
 }
@@ -260,8 +260,7 @@ iostat_report(struct state *s, int later)
 static void
 opt(struct tool *t, struct opts *o, int ch, const char *arg)
 {
-	struct ds_buf b = { 0 };
-	char msg[256];
+	char msg[256], bad[4096];
 	int e;
 
 	if (tool_option(t, ch, arg))
@@ -271,7 +270,7 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->all = 1;
 		break;
 	case 'c':
-		if (ds_whosel_regex(&o->sel, arg, msg, sizeof(msg)) < 0) {
+		if (whosel_regex(&o->sel, arg, msg, sizeof(msg)) < 0) {
 			warnx("-c %s: %s", arg, msg);
 			usage();
 		}
@@ -290,8 +289,12 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->sel.cmdline = 1;
 		break;
 	case 'p':
-		if ((e = ds_whosel_pids(&o->sel, arg, &b)) == -EINVAL) {
-			warnx("%s", b.data);
+		e = ds_pids_parse(arg, &o->sel.pl, bad, sizeof(bad));
+		if (e == -EINVAL) {
+			warnx("-p %s: not a process id", bad);
+			usage();
+		} else if (e == -ENODATA) {
+			warnx("-p: no process id given");
 			usage();
 		} else if (e < 0)
 			tool_errc(1, e, NULL);
@@ -303,7 +306,7 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->flags |= DS_WHO_THREADS;
 		break;
 	case 'u':
-		ds_whosel_user(&o->sel, arg);
+		whosel_user(&o->sel, arg);
 		break;
 	default:
 		usage();
@@ -319,14 +322,14 @@ setup(struct state *s, struct opts *o, struct tool *t)
 		usage();
 	}
 	if (o->source != NULL && strcmp(o->source, "iostat") == 0 &&
-	    ds_whosel_any(&o->sel)) {
+	    whosel_any(&o->sel)) {
 		warnx("-G iostat: io.stat is per cgroup; -p, -u and -c "
 		    "select processes");
 		usage();
 	}
 	tool_start(t);
 	/* A name is looked up once, in the root's etc/passwd. */
-	if (ds_whosel_uid(&o->sel, &o->users, &t->r) < 0)
+	if (whosel_uid(&o->sel, &o->users, &t->r) < 0)
 		errx(1, "%s: no such user", o->sel.user);
 	s->t = t;
 	s->o = o;
@@ -336,17 +339,17 @@ setup(struct state *s, struct opts *o, struct tool *t)
 static void
 proc_setup(struct state *s, struct opts *o)
 {
-	struct ds_whostream *st = &s->st;
-	int key = DS_WV_PID;
+	struct whostream *st = &s->st;
+	int key = WV_PID;
 
 	if (o->sort_name != NULL)
 		sort_key(o->sort_name, 0, 1, &key);
-	s->how = ds_whostream_setup(st, &o->sel, o->flags, o->all, key,
+	s->how = whostream_setup(st, &o->sel, o->flags, o->all, key,
 	    o->sort_name != NULL, s->t->top, s->t->fmt == DS_FMT_PROM);
 	st->keep = keep;
 	st->row = row_out;
 	st->arg = s;
-	tool_writer_open(s->t, &s->w, s->cols, ds_who_columns(s->how, s->cols),
+	tool_writer_open(s->t, &s->w, s->cols, who_columns(s->how, s->cols),
 	    "dwho");
 }
 
@@ -358,7 +361,7 @@ iostat_setup(struct state *s)
 	if (s->o->sort_name != NULL)
 		sort_key(s->o->sort_name, 1, 1, &s->cgsort);
 	s->rates = s->t->has_interval && s->t->fmt != DS_FMT_PROM;
-	tool_writer_open(s->t, &s->w, s->cols, ds_cgio_columns(s->rates,
+	tool_writer_open(s->t, &s->w, s->cols, cgio_columns(s->rates,
 	    s->cols), "dwho");
 }
 
@@ -393,11 +396,11 @@ main(int argc, char **argv)
 	for (n = 0; tool_next(&t, &deadline, n); n++)
 		report(&s, 1);
 	notes(&s);
-	ds_whostream_free(&s.st);
-	ds_whogroup_free(&s.g);
-	ds_cgiorun_free(&s.cg);
+	whostream_free(&s.st);
+	whogroup_free(&s.g);
+	cgiorun_free(&s.cg);
 	ds_writer_free(&s.w);
 	ds_users_free(&o.users);
-	ds_whosel_free(&o.sel);
+	whosel_free(&o.sel);
 	tool_exit(0);
 }

@@ -1,7 +1,8 @@
 /*
  * ds_pids_read: ascending however the directory lists its entries (a
  * copied tree lists them in hash order; procfs in pid order, which is
- * then kept without a sort), names that are not pids left out.
+ * then kept without a sort), names that are not pids left out.  And
+ * ds_pids_parse: a list sorted, repeats dropped, a bad id named.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +23,31 @@ ascending(const struct ds_pids *p)
 		if (p->pid[i - 1] > p->pid[i])
 			return 0;
 	return 1;
+}
+
+/* ds_pids_parse: a list of ids ("-p 12,340,5"). */
+static void
+test_parse(void)
+{
+	struct ds_pids pl = { 0 };
+	char bad[32] = "";
+
+	is_int(ds_pids_parse("30,10,,20,10", &pl, bad, sizeof(bad)), 0,
+	    "pids: a list");
+	ok(pl.n == 3 && pl.pid[0] == 10 && pl.pid[1] == 20 && pl.pid[2] == 30,
+	    "pids: sorted, repeats dropped, empty items skipped");
+	is_int(ds_pids_parse("5,30", &pl, bad, sizeof(bad)), 0, "pids: more");
+	ok(pl.n == 4 && pl.pid[0] == 5 && pl.pid[3] == 30, "pids: added to");
+	is_int(ds_pids_parse("7,x7,8", &pl, bad, sizeof(bad)), -EINVAL,
+	    "pids: not an id");
+	is_str(bad, "x7", "pids: the bad one named");
+	is_int(ds_pids_parse("0", &pl, bad, sizeof(bad)), -EINVAL, "pids: 0");
+	is_int(ds_pids_parse("2147483648", &pl, bad, sizeof(bad)), -EINVAL,
+	    "pids: above INT_MAX");
+	ds_pids_free(&pl);
+	is_int(ds_pids_parse(",", &pl, bad, sizeof(bad)), -ENODATA,
+	    "pids: none given");
+	ds_pids_free(&pl);
 }
 
 int
@@ -97,5 +123,6 @@ main(void)
 	snprintf(path, sizeof(path), "%s/proc", top);
 	rmdir(path);
 	rmdir(top);
+	test_parse();
 	return tap_done();
 }

@@ -1,15 +1,15 @@
 /*
- * dwho -g: which source a per-cgroup report reads, and its two
- * pipelines over successive samples: io.stat of every cgroup, or the
- * processes of /proc/PID/io summed by cgroup.  Each keeps the sample
- * before, so that a report is the difference of two.
+ * -g: which source a per-cgroup report reads, and its two pipelines
+ * over successive samples: io.stat of every cgroup, or the processes of
+ * /proc/PID/io summed by cgroup.  Each keeps the sample before, so that
+ * a report is the difference of two.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dwho/dwho.h"
 
 /* The cgroup mount as a message names it (ds_cgroup2_mount's mnt). */
 static const char *
@@ -19,7 +19,25 @@ slash(const char *mnt)
 }
 
 int
-ds_who_source(const struct ds_root *r, const char *want, int selected,
+cgio_source(const struct ds_root *r, char *mnt, size_t size)
+{
+	struct ds_cgios probe = { 0 };
+	struct ds_buf b = { 0 };
+	int e, has;
+
+	if ((e = ds_cgroup2_mount(r, mnt, size)) < 0)
+		return e;
+	has = ds_cgroup2_has_io(r, mnt, &b);
+	ds_buf_free(&b);
+	if (has < 0 && ds_cgios_read(r, mnt, &probe) == 0 &&
+	    probe.with_iostat > 0)
+		has = 1;
+	ds_cgios_free(&probe);
+	return has == 1;
+}
+
+int
+who_source(const struct ds_root *r, const char *want, int selected,
     int proc_key, char *mnt, size_t size, char *note, size_t nsize)
 {
 	int forced = want != NULL, e;
@@ -40,7 +58,7 @@ ds_who_source(const struct ds_root *r, const char *want, int selected,
 		    "sort key is not in io.stat)");
 		return 0;
 	}
-	if ((e = ds_cgio_source(r, mnt, size)) < 0) {
+	if ((e = cgio_source(r, mnt, size)) < 0) {
 		snprintf(note, nsize, forced ? "-G iostat: no cgroup v2 mount" :
 		    "-g: no cgroup v2 mount: summing /proc/PID/io by cgroup");
 		return forced ? e : 0;
@@ -58,8 +76,8 @@ ds_who_source(const struct ds_root *r, const char *want, int selected,
 }
 
 int
-ds_whogroup_scan(const struct ds_root *r, const struct ds_whostream *st,
-    struct ds_whogroup *g)
+whogroup_scan(const struct ds_root *r, const struct whostream *st,
+    struct whogroup *g)
 {
 	if (g->cur == NULL)
 		g->cur = &g->s[0];
@@ -68,7 +86,7 @@ ds_whogroup_scan(const struct ds_root *r, const struct ds_whostream *st,
 }
 
 int
-ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
+whogroup_rows(const struct whocfg *c, struct whogroup *g,
     int report)
 {
 	struct ds_procs *done = g->cur;
@@ -76,7 +94,7 @@ ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
 
 	if (done == NULL)
 		return -EINVAL;
-	if (report && (e = ds_whorows_cgroups(c, g->prev, done,
+	if (report && (e = whorows_cgroups(c, g->prev, done,
 	    &g->rows)) < 0)
 		return e;
 	/* The rows point into done, kept until the scan after next. */
@@ -86,16 +104,16 @@ ds_whogroup_rows(const struct ds_whocfg *c, struct ds_whogroup *g,
 }
 
 void
-ds_whogroup_free(struct ds_whogroup *g)
+whogroup_free(struct whogroup *g)
 {
 	ds_procs_free(&g->s[0]);
 	ds_procs_free(&g->s[1]);
-	ds_whorows_free(&g->rows);
+	whorows_free(&g->rows);
 	memset(g, 0, sizeof(*g));
 }
 
 int
-ds_cgiorun_read(const struct ds_root *r, struct ds_cgiorun *c)
+cgiorun_read(const struct ds_root *r, struct cgiorun *c)
 {
 	if (c->cur == NULL)
 		c->cur = &c->s[0];
@@ -103,31 +121,24 @@ ds_cgiorun_read(const struct ds_root *r, struct ds_cgiorun *c)
 	return ds_cgios_read(r, c->mnt, c->cur);
 }
 
-int
-ds_cgiorun_skipped(struct ds_cgiorun *c, struct ds_buf *msg)
+const char *
+cgiorun_skipped(struct cgiorun *c, int *err)
 {
 	const struct ds_cgios *cs = c->cur;
 	size_t i = c->skip_next;
-	int e;
 
 	if (cs == NULL || c->skip_said || i >= cs->nskipped) {
 		if (cs != NULL && cs->nskipped > 0)
 			c->skip_said = 1;
-		return 0;
+		return NULL;
 	}
 	c->skip_next++;
-	if (cs->skipped_err[i] == -ELOOP)
-		e = ds_buf_printf(msg, "cgroup %s: subtree skipped: nested "
-		    "deeper than %d levels", cs->skipped[i],
-		    DS_CGROUP_DEPTH_MAX);
-	else
-		e = ds_buf_printf(msg, "cgroup %s: subtree skipped: %s",
-		    cs->skipped[i], strerror(-cs->skipped_err[i]));
-	return e < 0 ? e : 1;
+	*err = cs->skipped_err[i];
+	return cs->skipped[i];
 }
 
 int
-ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c, int report,
+cgiorun_rows(const struct ds_root *r, struct cgiorun *c, int report,
     int all, int key, uint64_t top)
 {
 	struct ds_cgios *done = c->cur;
@@ -136,10 +147,10 @@ ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c, int report,
 	if (done == NULL)
 		return -EINVAL;
 	if (report) {
-		if ((e = ds_cgio_rows(r, c->prev, done, &c->rows, &c->n,
+		if ((e = cgio_rows(r, c->prev, done, &c->rows, &c->n,
 		    &c->cap)) < 0)
 			return e;
-		ds_cgio_select(c->rows, &c->n, all, key, top);
+		cgio_select(c->rows, &c->n, all, key, top);
 	}
 	/* The rows point into done, kept until the sample after next. */
 	c->cur = done == &c->s[0] ? &c->s[1] : &c->s[0];
@@ -148,33 +159,10 @@ ds_cgiorun_rows(const struct ds_root *r, struct ds_cgiorun *c, int report,
 }
 
 void
-ds_cgiorun_free(struct ds_cgiorun *c)
+cgiorun_free(struct cgiorun *c)
 {
 	ds_cgios_free(&c->s[0]);
 	ds_cgios_free(&c->s[1]);
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
-}
-
-int
-ds_who_key(const char *name, int iostat, int *key, struct ds_buf *msg)
-{
-	int proc, cg;
-
-	if (ds_who_sort_key(name, &proc, &cg) < 0) {
-		ds_buf_printf(msg, "-s '%s': not a sort key (read write reads "
-		    "writes discard discards cancelled rchar wchar hit iodelay "
-		    "io pid, or a column name)", name);
-		return -ENOENT;
-	}
-	*key = iostat ? cg : proc;
-	if (*key != DS_WV_NONE)
-		return 0;
-	if (iostat)
-		ds_buf_printf(msg, "-s '%s': not in io.stat (-G proc sums "
-		    "/proc/PID/io by cgroup)", name);
-	else
-		ds_buf_printf(msg, "-s '%s': discards are counted only in "
-		    "io.stat (-g on a kernel with the io controller)", name);
-	return -ENOTSUP;
 }

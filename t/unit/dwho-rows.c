@@ -1,13 +1,12 @@
 /*
- * lib/whorow.c: a row's values (kB, percent, hit ratio, total), rates
+ * cmd/dwho/rows.c: a row's values (kB, percent, hit ratio, total), rates
  * since a process started or over the interval (a reused pid, an old
  * newcomer), idle rows left out; the order of rows is total (key, then
  * id; unknown last; cgroup rows by name), so that any conforming sort
  * gives the same order (what t/3009 checks end to end with an in-place
  * qsort); -g sums per cgroup; kept rows (-s, -t, -n) compared through
  * their own copies of their entries, -n keeping the first rows of the
- * full sort; sort key names; the command shown; the columns.  Also
- * ds_pids_parse (lib/proc.c).
+ * full sort; the hit ratio; the command shown.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dwho/dwho.h"
 #include "tap.h"
 
 #define TICK 100
@@ -38,72 +37,72 @@ mk(struct ds_proc *p, int pid, uint64_t start, uint64_t rb, uint64_t wb,
 	p->have_blkio = 1;
 }
 
-static const struct ds_whocfg cfg0 = { TICK, 1, 1, DS_WV_PID, 0, 0, 0 };
+static const struct whocfg cfg0 = { TICK, 1, 1, WV_PID, 0, 0, 0 };
 
 static void
 test_values(void)
 {
-	struct ds_whorow rw;
+	struct whorow rw;
 	struct ds_proc p;
-	struct ds_whocfg c = cfg0;
+	struct whocfg c = cfg0;
 	uint64_t up = 1000 * SEC;
 
 	/* Started 500 s after boot, 500 s old at uptime 1000 s. */
 	mk(&p, 10, 500 * TICK, 5120000, 1024000, 10240000);
 	p.blkio_ticks = 250;
-	is_int(ds_whorow_make(&c, NULL, &p, NULL, up, &rw), 1, "values: a row");
+	is_int(whorow_make(&c, NULL, &p, NULL, up, &rw), 1, "values: a row");
 	ok(rw.v[DS_WR_READ] == 10.0, "values: read 10 kB/s since start");
 	ok(rw.v[DS_WR_WRITE] == 2.0, "values: write 2 kB/s");
-	ok(rw.v[DS_WV_TOTAL] == 12.0, "values: total kB read + written");
-	ok(rw.v[DS_WV_HIT] == 50.0, "values: hit 50%% (read half of rchar)");
+	ok(rw.v[WV_TOTAL] == 12.0, "values: total kB read + written");
+	ok(rw.v[WV_HIT] == 50.0, "values: hit 50%% (read half of rchar)");
 	ok(rw.v[DS_WR_DELAY] == 0.5, "values: %%iodelay 2.5 s of 500 s");
-	ok((rw.have >> DS_WV_HIT) & 1, "values: hit known");
+	ok((rw.have >> WV_HIT) & 1, "values: hit known");
 	is_int(rw.procs, 1, "values: one entry");
 	p.io_err = -EACCES;
-	ds_whorow_make(&c, NULL, &p, NULL, up, &rw);
-	ok(!(rw.have & (1u << DS_WR_READ)) && !(rw.have & (1u << DS_WV_HIT)) &&
-	    !(rw.have & (1u << DS_WV_TOTAL)), "values: io unreadable: unknown");
+	whorow_make(&c, NULL, &p, NULL, up, &rw);
+	ok(!(rw.have & (1u << DS_WR_READ)) && !(rw.have & (1u << WV_HIT)) &&
+	    !(rw.have & (1u << WV_TOTAL)), "values: io unreadable: unknown");
 	c.delay = 0;
-	ds_whorow_make(&c, NULL, &p, NULL, up, &rw);
+	whorow_make(&c, NULL, &p, NULL, up, &rw);
 	ok(!(rw.have & (1u << DS_WR_DELAY)), "values: delay off: unknown");
 	mk(&p, 11, 500 * TICK, 0, 0, 0);
 	c.idle = 0;
-	is_int(ds_whorow_make(&c, NULL, &p, NULL, up, &rw), 0,
+	is_int(whorow_make(&c, NULL, &p, NULL, up, &rw), 0,
 	    "values: idle, without -a: no row");
 	c.idle = 1;
-	is_int(ds_whorow_make(&c, NULL, &p, NULL, up, &rw), 1,
+	is_int(whorow_make(&c, NULL, &p, NULL, up, &rw), 1,
 	    "values: idle, with -a: a row");
 }
 
 static void
 test_interval(void)
 {
-	struct ds_whorow rw;
+	struct whorow rw;
 	struct ds_proc q, p;
 	uint64_t prev = 1000 * SEC, up = 1010 * SEC;
 
 	mk(&q, 10, 500 * TICK, 1024000, 0, 0);
 	mk(&p, 10, 500 * TICK, 1126400, 0, 0);
-	ds_whorow_make(&cfg0, &q, &p, &prev, up, &rw);
+	whorow_make(&cfg0, &q, &p, &prev, up, &rw);
 	ok(rw.v[DS_WR_READ] == 10.0, "interval: 100 kB in 10 s");
 	/* The pid reused by a process 5 s old: its own counters over 5 s. */
 	mk(&p, 10, 100500, 51200, 0, 0);
-	ds_whorow_make(&cfg0, &q, &p, &prev, up, &rw);
+	whorow_make(&cfg0, &q, &p, &prev, up, &rw);
 	ok(rw.v[DS_WR_READ] == 5.0,
 	    "interval: reused pid, young: its own counters over the interval");
 	/* Not in the first sample, 510 s old: rates since it started. */
 	mk(&p, 40, 50000, 1044480, 0, 0);
-	ds_whorow_make(&cfg0, NULL, &p, &prev, up, &rw);
+	whorow_make(&cfg0, NULL, &p, &prev, up, &rw);
 	ok(rw.v[DS_WR_READ] == 2.0, "interval: an old newcomer: since it started");
 	/* The same pid older than the interval with another start. */
 	mk(&q, 40, 40000, 0, 0, 0);
-	ds_whorow_make(&cfg0, &q, &p, &prev, up, &rw);
+	whorow_make(&cfg0, &q, &p, &prev, up, &rw);
 	ok(rw.v[DS_WR_READ] == 2.0, "interval: another start, old: since it started");
 }
 
 /* rw with value v at key k (have), of entry p. */
 static void
-keyed(struct ds_whorow *rw, const struct ds_proc *p, int k, int have, double v)
+keyed(struct whorow *rw, const struct ds_proc *p, int k, int have, double v)
 {
 	memset(rw, 0, sizeof(*rw));
 	rw->p = p;
@@ -118,7 +117,7 @@ static void
 test_order(void)
 {
 	struct ds_proc p[6];
-	struct ds_whorow r[6];
+	struct whorow r[6];
 	static const double v[6] = { 3, 1, 3, 0, 2, 3 };
 	static const int have[6] = { 1, 1, 1, 0, 1, 1 };
 	size_t i, j;
@@ -131,26 +130,26 @@ test_order(void)
 	/* Total: antisymmetric, and zero only for an element with itself. */
 	for (i = 0; i < 6; i++)
 		for (j = 0; j < 6; j++) {
-			c = ds_whorow_cmp(&r[i], &p[i], &r[j], &p[j]);
+			c = whorow_cmp(&r[i], &p[i], &r[j], &p[j]);
 			if ((i == j) != (c == 0) ||
-			    c != -ds_whorow_cmp(&r[j], &p[j], &r[i], &p[i]))
+			    c != -whorow_cmp(&r[j], &p[j], &r[i], &p[i]))
 				bad++;
 		}
 	is_int(bad, 0, "order: a total order (any sort gives one result)");
-	ok(ds_whorow_cmp(&r[0], &p[0], &r[4], &p[4]) < 0, "order: larger first");
-	ok(ds_whorow_cmp(&r[5], &p[5], &r[0], &p[0]) < 0,
+	ok(whorow_cmp(&r[0], &p[0], &r[4], &p[4]) < 0, "order: larger first");
+	ok(whorow_cmp(&r[5], &p[5], &r[0], &p[0]) < 0,
 	    "order: equal values by pid (105 before 125)");
-	ok(ds_whorow_cmp(&r[1], &p[1], &r[3], &p[3]) < 0, "order: unknown last");
-	keyed(&r[0], &p[0], DS_WV_PID, 0, 0);
-	keyed(&r[1], &p[1], DS_WV_PID, 0, 0);
-	ok(ds_whorow_cmp(&r[1], &p[1], &r[0], &p[0]) < 0, "order: -s pid");
+	ok(whorow_cmp(&r[1], &p[1], &r[3], &p[3]) < 0, "order: unknown last");
+	keyed(&r[0], &p[0], WV_PID, 0, 0);
+	keyed(&r[1], &p[1], WV_PID, 0, 0);
+	ok(whorow_cmp(&r[1], &p[1], &r[0], &p[0]) < 0, "order: -s pid");
 	/* Cgroup rows: no entries, by name. */
 	keyed(&r[0], NULL, DS_WR_READ, 1, 1);
 	keyed(&r[1], NULL, DS_WR_READ, 1, 1);
 	r[0].cgroup = "/box/b";
 	r[1].cgroup = "/box/a";
-	ok(ds_whorow_cmp(&r[1], NULL, &r[0], NULL) < 0 &&
-	    ds_whorow_cmp(&r[0], NULL, &r[1], NULL) > 0,
+	ok(whorow_cmp(&r[1], NULL, &r[0], NULL) < 0 &&
+	    whorow_cmp(&r[0], NULL, &r[1], NULL) > 0,
 	    "order: equal cgroups by name");
 }
 
@@ -165,8 +164,8 @@ test_cgroups(void)
 	};
 	struct ds_proc p[8];
 	struct ds_procs ps = { p, 8, 8, 1000 * SEC, 0, 0, 0, NULL };
-	struct ds_whorows rs = { 0 };
-	struct ds_whocfg c = cfg0;
+	struct whorows rs = { 0 };
+	struct whocfg c = cfg0;
 	char got[256] = "";
 	size_t i;
 
@@ -175,7 +174,7 @@ test_cgroups(void)
 		mk(&p[i], e[i].pid, 500 * TICK, e[i].rb, 0, 0);
 		p[i].cgroup = (char *)e[i].cg;
 	}
-	is_int(ds_whorows_cgroups(&c, NULL, &ps, &rs), 0, "cgroups: 0");
+	is_int(whorows_cgroups(&c, NULL, &ps, &rs), 0, "cgroups: 0");
 	for (i = 0; i < rs.n; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s:%g:%d ",
 		    rs.r[i].cgroup, rs.r[i].v[DS_WR_READ], (int)rs.r[i].procs);
@@ -185,7 +184,7 @@ test_cgroups(void)
 	c.key = DS_WR_READ;
 	c.sorted = 1;
 	c.top = 3;
-	ds_whorows_cgroups(&c, NULL, &ps, &rs);
+	whorows_cgroups(&c, NULL, &ps, &rs);
 	got[0] = '\0';
 	for (i = 0; i < rs.n; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ",
@@ -194,9 +193,9 @@ test_cgroups(void)
 	    "cgroups -s read -n 3: the heaviest, ties by name");
 	c.idle = 0;
 	c.top = 0;
-	ds_whorows_cgroups(&c, NULL, &ps, &rs);
+	whorows_cgroups(&c, NULL, &ps, &rs);
 	is_int(rs.n, 5, "cgroups without -a: the idle one left out");
-	ds_whorows_free(&rs);
+	whorows_free(&rs);
 }
 
 /*
@@ -208,10 +207,10 @@ test_kept(void)
 {
 	static const uint64_t rb[7] = { 0, 2048000, 1024000, 2048000,
 	    1024000, 0, 1024000 };
-	struct ds_topn all = { 0 }, top = { 0 };
-	struct ds_whocfg c = cfg0;
-	struct ds_whorow rw;
-	struct ds_whokept *h;
+	struct topn all = { 0 }, top = { 0 };
+	struct whocfg c = cfg0;
+	struct whorow rw;
+	struct whokept *h;
 	struct ds_proc p;
 	char got[128], want[128], line[64];
 	size_t i, k;
@@ -223,15 +222,15 @@ test_kept(void)
 		mk(&p, pid, 500 * TICK, rb[i], 0, 0);
 		p.cmdline = line;
 		p.cmdline_len = (size_t)snprintf(line, sizeof(line), "cmd %d", pid);
-		ds_whorow_make(&c, NULL, &p, NULL, 1000 * SEC, &rw);
-		ok(ds_whokept_offer(&all, 0, &rw, &p) == 0 &&
-		    ds_whokept_offer(&top, 3, &rw, &p) == 0, "kept: offer %d", pid);
+		whorow_make(&c, NULL, &p, NULL, 1000 * SEC, &rw);
+		ok(whokept_offer(&all, 0, &rw, &p) == 0 &&
+		    whokept_offer(&top, 3, &rw, &p) == 0, "kept: offer %d", pid);
 		memset(line, 'x', sizeof(line) - 1);
 	}
 	is_int(all.n, 7, "kept: all kept without top");
 	is_int(top.n, 3, "kept -n 3: three kept");
-	ds_whokept_sort(&all);
-	ds_whokept_sort(&top);
+	whokept_sort(&all);
+	whokept_sort(&top);
 	want[0] = got[0] = '\0';
 	for (k = 0, h = all.v; k < all.n; k++)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
@@ -245,85 +244,65 @@ test_kept(void)
 	want[strlen("197(cmd 197) 199(cmd 199) 194(cmd 194) ")] = '\0';
 	is_str(got, want, "kept -n 3: the first three of the full sort");
 	ok(h[0].rw.p == &h[0].p, "kept: a sorted row points at its own entry");
-	ds_whokept_clear(&all);
-	ds_whokept_clear(&top);
+	whokept_clear(&all);
+	whokept_clear(&top);
 	is_int(all.n, 0, "kept: cleared");
-	ds_topn_free(&all);
-	ds_topn_free(&top);
+	topn_free(&all);
+	topn_free(&top);
 }
 
 static void
-test_names(void)
+test_command(void)
 {
-	int proc, cg;
-	struct ds_col cols[DS_WHO_NCOLS];
 	struct ds_proc p;
 	char buf[80];
-	size_t len, n;
-
-	ok(ds_who_sort_key("kB_rd/s", &proc, &cg) == 0 && proc == DS_WR_READ &&
-	    cg == DS_IOS_RBYTES, "keys: kB_rd/s is read in both sources");
-	ok(ds_who_sort_key("wios", &proc, &cg) == 0 && proc == DS_WR_SYSCW &&
-	    cg == DS_IOS_WIOS, "keys: wios pairs with syscw/s");
-	ok(ds_who_sort_key("discards", &proc, &cg) == 0 && proc == DS_WV_NONE,
-	    "keys: discards only in io.stat");
-	ok(ds_who_sort_key("hit", &proc, &cg) == 0 && proc == DS_WV_HIT &&
-	    cg == DS_WV_NONE, "keys: hit only in /proc/PID/io");
-	ok(ds_who_sort_key("io", &proc, &cg) == 0 && proc == DS_WV_TOTAL,
-	    "keys: io is the total");
-	ok(ds_who_sort_key("pid", &proc, &cg) == 0 && proc == DS_WV_PID,
-	    "keys: pid");
-	is_int(ds_who_sort_key("bogus", &proc, &cg), -ENOENT, "keys: unknown");
+	size_t len;
 
 	mk(&p, 7, 0, 0, 0, 0);
-	is_str(ds_who_command(&p, 0, buf, sizeof(buf), &len), "p7", "command: comm");
-	is_str(ds_who_command(&p, 1, buf, sizeof(buf), &len), "[p7]",
+	is_str(who_command(&p, 0, buf, sizeof(buf), &len), "p7", "command: comm");
+	is_str(who_command(&p, 1, buf, sizeof(buf), &len), "[p7]",
 	    "command -l: a kernel thread in brackets");
 	is_int(len, 4, "command -l: its length");
 	p.cmdline = "p7 --flag";
 	p.cmdline_len = 9;
-	is_str(ds_who_command(&p, 1, buf, sizeof(buf), &len), "p7 --flag",
+	is_str(who_command(&p, 1, buf, sizeof(buf), &len), "p7 --flag",
 	    "command -l: the command line");
-
-	n = ds_who_columns(DS_WHOCOL_THREAD, cols);
-	is_int(n, 16, "columns -t: sixteen");
-	is_str(cols[2].name, "tid", "columns -t: tid third");
-	is_str(cols[12].name, "hit%", "columns: hit% before %iodelay");
-	is_str(cols[n - 1].name, "start", "columns: start last");
-	n = ds_who_columns(DS_WHOCOL_GROUP | DS_WHOCOL_COUNTERS, cols);
-	is_int(n, 12, "columns -g prom: twelve");
-	is_str(cols[n - 1].name, "limit", "columns -g: the limit last");
-	is_str(cols[3].name, "read_bytes", "columns prom: counters");
-	n = ds_cgio_columns(1, cols);
-	is_int(n, 4 + DS_IOS_N, "io.stat columns");
-	is_str(cols[n - 1].name, "limit", "io.stat columns: the limit last");
-	is_str(cols[3].name, "rkB/s", "io.stat columns: rates");
-	ds_cgio_columns(0, cols);
-	is_str(cols[3].name, "rbytes", "io.stat columns: counters");
 }
 
+/* The hit ratio of rates over 2 s (ds_who_rate of a to b). */
 static void
-test_pids(void)
+test_hit(void)
 {
-	struct ds_pids pl = { 0 };
-	char bad[32] = "";
+	struct ds_proc a, b;
+	struct ds_who_rate r, s;
 
-	is_int(ds_pids_parse("30,10,,20,10", &pl, bad, sizeof(bad)), 0,
-	    "pids: a list");
-	ok(pl.n == 3 && pl.pid[0] == 10 && pl.pid[1] == 20 && pl.pid[2] == 30,
-	    "pids: sorted, repeats dropped, empty items skipped");
-	is_int(ds_pids_parse("5,30", &pl, bad, sizeof(bad)), 0, "pids: more");
-	ok(pl.n == 4 && pl.pid[0] == 5 && pl.pid[3] == 30, "pids: added to");
-	is_int(ds_pids_parse("7,x7,8", &pl, bad, sizeof(bad)), -EINVAL,
-	    "pids: not an id");
-	is_str(bad, "x7", "pids: the bad one named");
-	is_int(ds_pids_parse("0", &pl, bad, sizeof(bad)), -EINVAL, "pids: 0");
-	is_int(ds_pids_parse("2147483648", &pl, bad, sizeof(bad)), -EINVAL,
-	    "pids: above INT_MAX");
-	ds_pids_free(&pl);
-	is_int(ds_pids_parse(",", &pl, bad, sizeof(bad)), -ENODATA,
-	    "pids: none given");
-	ds_pids_free(&pl);
+	mk(&a, 10, 1000, 4096, 0, 10000);
+	b = a;
+	b.io.v[DS_IO_READ_BYTES] = 4096 + 2048;
+	b.io.v[DS_IO_RCHAR] = 10000 + 8192;
+	ds_who_rate(&a, &b, 2.0, TICK, 1, &r);
+	ok(who_hit(&r) == 75, "hit: 1 - 2048/8192 = 75%%");
+	ds_who_rate(&a, &a, 2.0, TICK, 1, &r);
+	ok(who_hit(&r) == -1, "hit: no rchar is unknown");
+	/* backwards rchar (a reused entry's counters): no read */
+	b = a;
+	b.io.v[DS_IO_RCHAR] = 5;
+	ds_who_rate(&a, &b, 1.0, TICK, 1, &r);
+	ok(who_hit(&r) == -1, "hit: backwards rchar is no read");
+	/* readahead: read_bytes above rchar clamps to 0 */
+	b = a;
+	b.io.v[DS_IO_READ_BYTES] += 100000;
+	b.io.v[DS_IO_RCHAR] += 10;
+	ds_who_rate(&a, &b, 1.0, TICK, 1, &r);
+	ok(who_hit(&r) == 0, "hit clamped at 0");
+	/* a sum of rates: the hit of the sum */
+	b = a;
+	b.io.v[DS_IO_READ_BYTES] = 4096 + 2048;
+	b.io.v[DS_IO_RCHAR] = 10000 + 8192;
+	ds_who_rate(&a, &b, 2.0, TICK, 1, &r);
+	s = r;
+	ds_who_rate_add(&s, &r);
+	ok(who_hit(&s) == who_hit(&r), "hit of a sum");
 }
 
 int
@@ -334,7 +313,7 @@ main(void)
 	test_order();
 	test_cgroups();
 	test_kept();
-	test_names();
-	test_pids();
+	test_command();
+	test_hit();
 	return tap_done();
 }

@@ -1,18 +1,17 @@
 /*
  * What a scan of processes keeps for the next one: a compact base of
  * each entry's counters (varints, about 20 bytes an idle process where
- * a struct ds_proc takes 208), the names its rows show, and the best
- * rows of a report (top-N) in a heap whose memory follows N.
+ * a struct ds_proc takes 208), and the names its rows show.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dwho/dwho.h"
 
 /* Room for n more bytes. */
 static int
-reserve(struct ds_whobase *b, size_t n)
+reserve(struct whobase *b, size_t n)
 {
 	unsigned char *d;
 	size_t cap;
@@ -31,7 +30,7 @@ reserve(struct ds_whobase *b, size_t n)
 
 /* At most 10 bytes: room reserved by the caller. */
 static void
-put_v(struct ds_whobase *b, uint64_t v)
+put_v(struct whobase *b, uint64_t v)
 {
 	for (; v >= 0x80; v >>= 7)
 		b->d[b->len++] = (unsigned char)(v | 0x80);
@@ -39,7 +38,7 @@ put_v(struct ds_whobase *b, uint64_t v)
 }
 
 static uint64_t
-get_v(const struct ds_whobase *b, size_t *off)
+get_v(const struct whobase *b, size_t *off)
 {
 	uint64_t v = 0;
 	unsigned int sh = 0;
@@ -54,17 +53,17 @@ get_v(const struct ds_whobase *b, size_t *off)
 }
 
 void
-ds_whobase_reset(struct ds_whobase *b)
+whobase_reset(struct whobase *b)
 {
 	b->len = 0;
 	b->uptime_ns = 0;
 	b->sorted = 1;
 	b->lt = b->lp = 0;
-	ds_whobase_rewind(b);
+	whobase_rewind(b);
 }
 
 void
-ds_whobase_rewind(struct ds_whobase *b)
+whobase_rewind(struct whobase *b)
 {
 	b->off = 0;
 	b->have_at = 0;
@@ -72,7 +71,7 @@ ds_whobase_rewind(struct ds_whobase *b)
 }
 
 void
-ds_whobase_free(struct ds_whobase *b)
+whobase_free(struct whobase *b)
 {
 	free(b->d);
 	memset(b, 0, sizeof(*b));
@@ -88,7 +87,7 @@ order(int t1, int p1, int t2, int p2)
 }
 
 int
-ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p)
+whobase_add(struct whobase *b, const struct ds_proc *p)
 {
 	int i, e;
 
@@ -104,7 +103,7 @@ ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p)
 	put_v(b, p->starttime);
 	put_v(b, (uint64_t)p->io.have << 1 | (p->have_blkio != 0));
 	put_v(b, (uint64_t)(uint32_t)-p->io_err);
-	/* ds_io_parse leaves the fields it did not find 0. */
+	/* The io fields present: the others are 0, and come back so. */
 	for (i = 0; i < DS_IO_NFIELDS; i++)
 		if (p->io.have & (1u << i))
 			put_v(b, p->io.v[i]);
@@ -114,7 +113,7 @@ ds_whobase_add(struct ds_whobase *b, const struct ds_proc *p)
 }
 
 void
-ds_whobase_get(const struct ds_whobase *b, size_t *off, struct ds_proc *p)
+whobase_get(const struct whobase *b, size_t *off, struct ds_proc *p)
 {
 	uint64_t f;
 	int i;
@@ -139,7 +138,7 @@ ds_whobase_get(const struct ds_whobase *b, size_t *off, struct ds_proc *p)
  * base once per scan.
  */
 const struct ds_proc *
-ds_whobase_find(struct ds_whobase *b, int tgid, int pid)
+whobase_find(struct whobase *b, int tgid, int pid)
 {
 	size_t off;
 	int c;
@@ -147,7 +146,7 @@ ds_whobase_find(struct ds_whobase *b, int tgid, int pid)
 	if (!b->sorted) {
 		/* A captured tree whose stat files name pids out of order. */
 		for (off = 0; off < b->len;) {
-			ds_whobase_get(b, &off, &b->at);
+			whobase_get(b, &off, &b->at);
 			if (b->at.tgid == tgid && b->at.pid == pid)
 				return &b->at;
 		}
@@ -166,13 +165,13 @@ ds_whobase_find(struct ds_whobase *b, int tgid, int pid)
 			return c == 0 ? &b->at : NULL;
 		if (b->off >= b->len)
 			return NULL;
-		ds_whobase_get(b, &b->off, &b->at);
+		whobase_get(b, &b->off, &b->at);
 		b->have_at = 1;
 	}
 }
 
 void
-ds_whonames_reset(struct ds_whonames *n)
+whonames_reset(struct whonames *n)
 {
 	n->b.len = 0;
 	n->off = 0;
@@ -180,14 +179,14 @@ ds_whonames_reset(struct ds_whonames *n)
 }
 
 void
-ds_whonames_free(struct ds_whonames *n)
+whonames_free(struct whonames *n)
 {
 	free(n->b.d);
 	memset(n, 0, sizeof(*n));
 }
 
 static int
-names_same(const struct ds_whonames *n, size_t off, size_t len,
+names_same(const struct whonames *n, size_t off, size_t len,
     const char *s, size_t slen)
 {
 	return n->any && len == slen &&
@@ -196,7 +195,7 @@ names_same(const struct ds_whonames *n, size_t off, size_t len,
 
 /* Store len bytes of s (room reserved); their offset. */
 static size_t
-put_bytes(struct ds_whobase *b, const char *s, size_t len)
+put_bytes(struct whobase *b, const char *s, size_t len)
 {
 	size_t off = b->len;
 
@@ -207,7 +206,7 @@ put_bytes(struct ds_whobase *b, const char *s, size_t len)
 }
 
 int
-ds_whonames_add(struct ds_whonames *n, const struct ds_proc *p, int cmdline)
+whonames_add(struct whonames *n, const struct ds_proc *p, int cmdline)
 {
 	size_t clen = p->cmdline != NULL ? p->cmdline_len + 1 : 0;
 	unsigned int same = 0;
@@ -236,9 +235,9 @@ ds_whonames_add(struct ds_whonames *n, const struct ds_proc *p, int cmdline)
 }
 
 void
-ds_whonames_get(struct ds_whonames *n, struct ds_proc *p, int cmdline)
+whonames_get(struct whonames *n, struct ds_proc *p, int cmdline)
 {
-	const struct ds_whobase *b = &n->b;
+	const struct whobase *b = &n->b;
 	uint64_t f;
 
 	p->uid = (uint32_t)get_v(b, &n->off);
@@ -260,144 +259,4 @@ ds_whonames_get(struct ds_whonames *n, struct ds_proc *p, int cmdline)
 		p->cmdline = (char *)(b->d + n->cmd);
 		p->cmdline_len = n->cmd_len - 1;
 	}
-}
-
-/* ---- top-N ---- */
-
-#define AT(t, i) ((unsigned char *)(t)->v + (i) * (t)->size)
-
-void
-ds_topn_init(struct ds_topn *t, size_t size, uint64_t top,
-    int (*cmp)(const void *, const void *))
-{
-	memset(t, 0, sizeof(*t));
-	t->size = size;
-	t->top = top;
-	t->cmp = cmp;
-}
-
-void
-ds_topn_free(struct ds_topn *t)
-{
-	free(t->v);
-	free(t->tmp);
-	t->v = t->tmp = NULL;
-	t->n = t->cap = 0;
-}
-
-/* Exchange elements i and j through the spare element. */
-static void
-swap(struct ds_topn *t, size_t i, size_t j)
-{
-	memcpy(t->tmp, AT(t, i), t->size);
-	memcpy(AT(t, i), AT(t, j), t->size);
-	memcpy(AT(t, j), t->tmp, t->size);
-}
-
-/* Does element i sort after j (is it the worse)? */
-static int
-worse(const struct ds_topn *t, size_t i, size_t j)
-{
-	return t->cmp(AT(t, i), AT(t, j)) > 0;
-}
-
-int
-ds_topn_wants(const struct ds_topn *t, const void *elem)
-{
-	return t->top == 0 || t->n < t->top || t->cmp(elem, t->v) < 0;
-}
-
-int
-ds_topn_offer(struct ds_topn *t, const void *elem, void *evicted)
-{
-	size_t i, c, cap;
-	void *v;
-
-	if (!ds_topn_wants(t, elem))
-		return 0;
-	if (t->tmp == NULL && (t->tmp = malloc(t->size)) == NULL)
-		return -ENOMEM;
-	if (t->top > 0 && t->n == t->top) {
-		/* Full: the worst (the root) goes. */
-		memcpy(evicted, t->v, t->size);
-		memcpy(t->v, elem, t->size);
-		/* Down while a child is worse. */
-		for (i = 0; (c = 2 * i + 1) < t->n; i = c) {
-			if (c + 1 < t->n && worse(t, c + 1, c))
-				c++;
-			if (!worse(t, c, i))
-				break;
-			swap(t, i, c);
-		}
-		return 2;
-	}
-	if (t->n == t->cap) {
-		cap = t->cap ? t->cap * 2 : 16;
-		if (t->top > 0 && cap > t->top)
-			cap = (size_t)t->top;
-		if ((v = reallocarray(t->v, cap, t->size)) == NULL)
-			return -ENOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
-	memcpy(AT(t, t->n), elem, t->size);
-	i = t->n++;
-	if (t->top == 0)
-		return 1;
-	/* Up while it is worse than its parent. */
-	for (; i > 0 && worse(t, i, (i - 1) / 2); i = (i - 1) / 2)
-		swap(t, i, (i - 1) / 2);
-	return 1;
-}
-
-/*
- * A stable merge sort, so that the order of what is kept depends on cmp
- * alone, never on the C library's qsort (which need not be stable, and
- * may compare an element with a copy of another).  Bottom up, on
- * pointers to the elements (rows are hundreds of bytes), each then copied
- * once into its place in a new array: v moves.
- */
-int
-ds_topn_sort(struct ds_topn *t)
-{
-	const unsigned char **a, **b, **src, **dst, **sw;
-	unsigned char *sorted;
-	size_t w, lo, mid, hi, i, j, k, sz = t->size, n = t->n;
-
-	if (n < 2)
-		return 0;
-	a = malloc(2 * n * sizeof(*a));
-	sorted = malloc(t->cap * sz);
-	if (a == NULL || sorted == NULL) {
-		free(a);
-		free(sorted);
-		return -ENOMEM;
-	}
-	b = a + n;
-	for (i = 0; i < n; i++)
-		a[i] = AT(t, i);
-	src = a;
-	dst = b;
-	for (w = 1; w < n; w *= 2) {
-		for (lo = 0; lo < n; lo += 2 * w) {
-			mid = lo + w < n ? lo + w : n;
-			hi = lo + 2 * w < n ? lo + 2 * w : n;
-			i = lo;
-			j = mid;
-			/* Ties from the left run: stable. */
-			for (k = lo; k < hi; k++)
-				dst[k] = i < mid && (j >= hi ||
-				    t->cmp(src[i], src[j]) <= 0) ?
-				    src[i++] : src[j++];
-		}
-		sw = src;
-		src = dst;
-		dst = sw;
-	}
-	for (i = 0; i < n; i++)
-		memcpy(sorted + i * sz, src[i], sz);
-	free(t->v);
-	t->v = sorted;
-	free(a);
-	return 0;
 }
