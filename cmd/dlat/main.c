@@ -104,7 +104,7 @@ open_fail(struct dl *d, int e)
 static void
 start(struct dl *d)
 {
-	size_t ndevs, i;
+	size_t ndevs;
 	int e;
 
 	/* The TSV header at once: an unwritable output fails now. */
@@ -116,10 +116,8 @@ start(struct dl *d)
 	if ((e = ds_blkdisks_pick(&d->t.r, &d->sel, &d->disk, &d->ndisk,
 	    &ndevs)) < 0)
 		tool_errc(1, e, "%s", tool_path(&d->t, "sys/block"));
-	for (i = 0; i < d->sel.n; i++)
-		if (!d->sel.op[i].matched)
-			errx(1, "%s: %s", d->sel.op[i].arg, d->sel.op[i].glob ?
-			    "no device matches" : "no such device");
+	if (tool_unmatched(&d->sel, "no such device") > 0)
+		tool_exit(1);
 	if (d->ndisk == 0)
 		errx(1, "no block devices to trace");
 	ds_blklat_init(&d->b);
@@ -378,10 +376,9 @@ main(int argc, char **argv)
 	if (!d.t.r.live)
 		errx(1, "%s: dlat traces the running kernel, not a tree",
 		    d.t.r.path);
-	ds_writer_init(&d.w, d.t.out, d.t.fmt, d.who ? pcols : d.buckets ?
-	    bcols : cols, d.who ? NCOLS(pcols) : d.buckets ? NCOLS(bcols) :
-	    NCOLS(cols), d.t.header, "dlat");
-	tool_writer(&d.t, &d.w);
+	tool_writer_open(&d.t, &d.w, d.who ? pcols : d.buckets ? bcols : cols,
+	    d.who ? NCOLS(pcols) : d.buckets ? NCOLS(bcols) : NCOLS(cols),
+	    "dlat");
 	start(&d);
 	run(&d);
 	ds_blklat_close(&d.b);
