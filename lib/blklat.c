@@ -1698,72 +1698,6 @@ ds_blklat_who_delta(const struct ds_blklat_snap *prev,
 	return 0;
 }
 
-static int
-puts_buf(struct ds_buf *b, const char *s, size_t n)
-{
-	int e;
-
-	if ((e = ds_buf_reserve(b, n)) < 0)
-		return e;
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-	return 0;
-}
-
-#define PUTS(b, s) puts_buf(b, s, strlen(s))
-
-/*
- * The Prometheus text of a snapshot (counters since attach): the
- * histogram family dlat_latency_seconds{device,op,phase} and
- * dlat_missed_events_total{reason}.  name(arg, dev) gives a disk's name.
- */
-int
-ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
-    const char *(*name)(void *, uint32_t), void *arg)
-{
-	struct ds_buf lab = { 0 }, *b = out;
-	struct ds_lat *h;
-	char num[32];
-	const char *n;
-	size_t i;
-	int e = 0;
-
-	if ((h = malloc(sizeof(*h))) == NULL)
-		return -ENOMEM;
-	e |= PUTS(b, "# HELP dlat_latency_seconds Block I/O latency by disk, "
-	    "operation and phase (d2c issue to completion, q2c queue to "
-	    "completion, q2d queue to issue).\n"
-	    "# TYPE dlat_latency_seconds histogram\n");
-	for (i = 0; i < s->n && e == 0; i++) {
-		n = name(arg, s->r[i].dev);
-		lab.len = 0;
-		e |= PUTS(&lab, "device=\"");
-		e |= ds_esc_prom(&lab, n, strlen(n));
-		e |= PUTS(&lab, "\",op=\"");
-		e |= PUTS(&lab, ds_blk_op_name(s->r[i].op));
-		e |= PUTS(&lab, "\",phase=\"");
-		e |= PUTS(&lab, ds_blk_phase_name(s->r[i].phase));
-		e |= PUTS(&lab, "\"");
-		ds_blklat_row_lat(s, &s->r[i], h);
-		if (e == 0)
-			e |= ds_lat_prom(b, "dlat_latency_seconds", lab.data, h);
-	}
-	e |= PUTS(b, "# HELP dlat_missed_events_total Block events not "
-	    "counted in dlat_latency_seconds, by reason.\n"
-	    "# TYPE dlat_missed_events_total counter\n");
-	for (i = 0; i < DS_MISS_N; i++) {
-		e |= PUTS(b, "dlat_missed_events_total{reason=\"");
-		e |= PUTS(b, miss_names[i]);
-		snprintf(num, sizeof(num), "\"} %llu\n",
-		    (unsigned long long)s->miss[i]);
-		e |= PUTS(b, num);
-	}
-	ds_buf_free(&lab);
-	free(h);
-	return e ? -ENOMEM : 0;
-}
-
 /*
  * The disks to trace: every whole disk of sys/block, or those sel
  * selects (marking its operands), with the count of their devices
@@ -1915,45 +1849,4 @@ ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
 	/* Issues less d2c completions: without d2c, nothing to say. */
 	ds_blklat_lost(prev, s, idle && want(b, DS_BLK_D2C));
 	return 0;
-}
-
-void
-ds_blklat_why(const struct ds_blklat *b, const struct ds_root *r, int e,
-    char *why, size_t size)
-{
-	const char *what = b->what != NULL ? b->what : "bpf";
-	char mode[32];
-
-	if (e == -EACCES && b->log != NULL && b->log[0] != '\0')
-		snprintf(why, size, "%s: refused by the verifier (its log above)",
-		    what);
-	else if ((e == -EPERM || e == -EACCES) &&
-	    ds_lockdown_mode(r, mode, sizeof(mode)) == 0 &&
-	    strcmp(mode, "none") != 0)
-		snprintf(why, size, "%s: %s: refused by kernel lockdown (%s)",
-		    what, strerror(-e), mode);
-	else if (e == -EPERM || e == -EACCES)
-		snprintf(why, size, "%s: %s: needs CAP_BPF and CAP_PERFMON "
-		    "(or root)", what, strerror(-e));
-	else if (e == -EPROTO)
-		snprintf(why, size, "%s: its format lacks a field dlat reads, "
-		    "or has it where no program may read it", what);
-	else
-		snprintf(why, size, "%s: %s", what, strerror(-e));
-}
-
-int
-ds_blklat_sleep_until(struct ds_blklat *b, uint64_t deadline_ns)
-{
-	uint64_t step;
-	int e;
-
-	for (;;) {
-		step = ds_boottime_ns() + 1000000000u;
-		if ((e = ds_sleep_until(step < deadline_ns ? step :
-		    deadline_ns)) < 0 || (e = ds_blklat_tend(b)) < 0)
-			return e;
-		if (step >= deadline_ns)
-			return 0;
-	}
 }

@@ -2306,13 +2306,6 @@ void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
  */
 int ds_blklat_who_delta(const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n);
-/*
- * Append the Prometheus text of s (counts since attach): the histogram
- * dlat_latency_seconds{device,op,phase} (see ds_lat_prom) and
- * dlat_missed_events_total{reason}.  name(arg, dev) names a disk.
- */
-int ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
-    const char *(*name)(void *, uint32_t), void *arg);
 /* A disk to trace: its name and dev_t (ds_kdev). */
 struct ds_blkdisk {
 	char name[DS_DISK_NAME_MAX];
@@ -2336,20 +2329,6 @@ const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
  * sys/kernel/security/lockdown brackets); -ENOENT without the file.
  */
 int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
-/*
- * Why tracing could not start, e the error of ds_blklat_probe, _open
- * or _attach, into why: the step (b->what), and for a refusal the
- * verifier (its log is in b->log), lockdown (its mode) or the
- * capabilities missing.
- */
-void ds_blklat_why(const struct ds_blklat *b, const struct ds_root *r,
-    int e, char *why, size_t size);
-/*
- * Sleep until the CLOCK_BOOTTIME deadline, ds_blklat_tend every second
- * on the way.  0; -EINTR when a signal came first; ds_blklat_tend's
- * error.
- */
-int ds_blklat_sleep_until(struct ds_blklat *b, uint64_t deadline_ns);
 /*
  * ds_blklat_read, and ds_blklat_lost brought up to date when the disks
  * d (those traced) are idle: nothing in flight before and after a read,
@@ -2654,5 +2633,23 @@ void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
 int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load);
 void ds_tr_dlat_free(struct ds_tr_dlat *t);
+
+/* ---- public since the split of dlat (to be grouped) */
+/* Make room in b for n more bytes (and the NUL); -ENOMEM. */
+int ds_buf_reserve(struct ds_buf *b, size_t n);
+/*
+ * Append s as a Prometheus label value: \ " and newline escaped,
+ * invalid UTF-8 as U+FFFD; -ENOMEM.
+ */
+int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
+/*
+ * Append h as the samples of a Prometheus histogram NAME (seconds):
+ * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
+ * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
+ * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
+ * caller's.  -ENOMEM.
+ */
+int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
+    const struct ds_lat *h);
 
 #endif

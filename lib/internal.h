@@ -41,8 +41,6 @@ long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
 
 int ds_read_fd(int fd, struct ds_buf *b);
 
-/* Make room for n more bytes; -ENOMEM on failure. */
-int ds_buf_reserve(struct ds_buf *b, size_t n);
 /* Empty b (still NUL-terminated, as after a failed read); returns e. */
 int ds_buf_fail(struct ds_buf *b, int e);
 /*
@@ -138,8 +136,8 @@ int ds_is_number(const char *s);
 size_t ds_fmt_human(char *buf, size_t sz, double bytes);
 
 /*
- * Escaping, exposed for tests and for tools that write text themselves.
- * Each appends to b; -ENOMEM on failure.
+ * Escaping, exposed for tests and for tools that write text themselves
+ * (ds_esc_prom: lib/diskstat.h).  Each appends to b; -ENOMEM on failure.
  *   tsv:  tab, newline, CR, backslash and NUL as \t \n \r \\ \0; the
  *         other bytes table escapes (control bytes, C1, invalid UTF-8,
  *         the bidi controls) as \xHH, since TSV reaches a terminal
@@ -147,11 +145,9 @@ size_t ds_fmt_human(char *buf, size_t sz, double bytes);
  *   json: a quoted string: " \ and bytes below 0x20 escaped, DEL as
  *         \u007f, the C1 and bidi controls as \u0080-\u009f, \u202e
  *         and so on (the same text), invalid UTF-8 as U+FFFD.
- *   prom: a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD.
  */
 int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);
 int ds_esc_json(struct ds_buf *b, const char *s, size_t len);
-int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
 /*
  * table: the TSV escapes, and other control bytes (C0, DEL, C1), bytes
  * of invalid UTF-8 and the bidi controls (see ds_esc_msg) as \xHH.
@@ -1055,16 +1051,6 @@ unsigned int ds_lat_bucket(uint64_t ns);
 
 void ds_lat_add(struct ds_lat *h, uint64_t ns);
 void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
-
-/*
- * Append h as the samples of a Prometheus histogram NAME (seconds):
- * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
- * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
- * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
- * caller's.  -ENOMEM.
- */
-int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
-    const struct ds_lat *h);
 
 int ds_tracefs_find(struct ds_tracefs *t);
 
