@@ -1699,13 +1699,13 @@ ds_blklat_who_delta(const struct ds_blklat_snap *prev,
 }
 
 /*
- * The disks to trace: every whole disk of sys/block, or those sel
- * selects (marking its operands), with the count of their devices
- * (disks and partitions) into *ndevs.  *out is allocated (free it).
+ * The whole disks of sys/block that can be traced, those keep accepts
+ * (keep NULL: all), with the count of their devices (disks and
+ * partitions) into *ndevs.  *out is allocated (free it).
  */
 int
-ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
-    struct ds_blkdisk **out, size_t *n, size_t *ndevs)
+ds_blkdisks_read(const struct ds_root *r, int (*keep)(void *, const char *),
+    void *arg, struct ds_blkdisk **out, size_t *n, size_t *ndevs)
 {
 	struct ds_blockdevs bd = { 0 };
 	uint32_t dev;
@@ -1721,7 +1721,7 @@ ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
 		return -ENOMEM;
 	}
 	for (i = 0; i < bd.n; i++) {
-		if (sel->n > 0 && ds_devsel_match(sel, bd.name[i], NULL, 1) == 0)
+		if (keep != NULL && !keep(arg, bd.name[i]))
 			continue;
 		/* Gone since the listing: not traced. */
 		if (ds_disk_devnums(r, bd.name[i], &dev, 1, &k) < 0)

@@ -2312,12 +2312,13 @@ struct ds_blkdisk {
 	uint32_t dev;
 };
 /*
- * Every whole disk of sys/block, or those sel selects (its operands
- * marked as ds_devsel_match does); *ndevs their devices with their
+ * The whole disks of sys/block that can be traced: every one, or those
+ * keep(arg, name) accepts (nonzero); *ndevs their devices with their
  * partitions.  *out is allocated (free it).
  */
-int ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
-    struct ds_blkdisk **out, size_t *n, size_t *ndevs);
+int ds_blkdisks_read(const struct ds_root *r,
+    int (*keep)(void *, const char *), void *arg, struct ds_blkdisk **out,
+    size_t *n, size_t *ndevs);
 /* Trace each disk and its partitions (counted as the disk). */
 int ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
     const struct ds_blkdisk *d, size_t n);
@@ -2651,5 +2652,13 @@ int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
  */
 int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
     const struct ds_lat *h);
+/*
+ * A device against every operand: 2 when one names it (not a glob), 1
+ * when only globs match it and whole is set (globs select whole disks;
+ * the caller says whether this one counts as such), 0 otherwise.  Each
+ * operand that selected it gets matched set.
+ */
+int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
+    int whole);
 
 #endif

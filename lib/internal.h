@@ -196,14 +196,6 @@ int ds_dm_name(const struct ds_root *r, const char *dev,
  */
 int ds_devop_match(const struct ds_devop *op, const char *name,
     const char *dm);
-/*
- * A device against every operand: 2 when one names it (not a glob), 1
- * when only globs match it and whole is set (globs select whole disks;
- * the caller says whether this one counts as such), 0 otherwise.  Each
- * operand that selected it gets matched set.
- */
-int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
-    int whole);
 
 /*
  * What sys/dev/block/MAJ:MIN is: its name, whether it is a partition,

@@ -64,15 +64,6 @@ dlat_writer_open(struct dl *d)
 	    NCOLS(cols), "dlat");
 }
 
-/* A disk's name; "-" for one not traced. */
-const char *
-dlat_disk_name(const struct dl *d, uint32_t dev)
-{
-	const char *n = ds_blkdisk_name(d->disk, d->ndisk, dev);
-
-	return n != NULL ? n : "-";
-}
-
 /* A row's first cells: time, device, op, phase. */
 static void
 keys(struct dl *d, const struct ds_blklat_row *r, uint64_t now)

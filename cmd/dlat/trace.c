@@ -59,13 +59,7 @@ dlat_start(struct dl *d)
 		tool_errc(1, e, "write error");
 	if ((e = ds_blklat_probe()) < 0)
 		open_fail(d, e);
-	if ((e = ds_blkdisks_pick(&d->t.r, &d->sel, &d->disk, &d->ndisk,
-	    &ndevs)) < 0)
-		tool_errc(1, e, "%s", tool_path(&d->t, "sys/block"));
-	if (tool_unmatched(&d->sel, "no such device") > 0)
-		tool_exit(1);
-	if (d->ndisk == 0)
-		errx(1, "no block devices to trace");
+	dlat_disks_pick(d, &ndevs);
 	ds_blklat_init(&d->b);
 	if ((e = ds_blklat_open(&d->b, (d->who ? DS_BLKLAT_WHO : 0) |
 	    d->phases, ndevs, d->ndisk)) < 0)
