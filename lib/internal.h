@@ -1204,7 +1204,7 @@ uint64_t ds_tr_limit(const struct ds_tr_dev *d);
 int ds_tr_holders(const struct ds_deleted *d, size_t fs,
     struct ds_tr_holder **out, size_t *n);
 
-/* A snapshot row's histogram (lib/blklat.c), made whole and set. */
+/* A snapshot row's histogram (lib/blkread.c), made whole and set. */
 /* The histogram of s's row r. */
 void ds_blklat_row_lat(const struct ds_blklat_snap *s,
     const struct ds_blklat_row *r, struct ds_lat *h);
