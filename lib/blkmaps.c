@@ -287,12 +287,6 @@ ds_blklat_close(struct ds_blklat *b)
 	b->tcap = 0;
 }
 
-int
-ds_blklat_starts_fd(const struct ds_blklat *b)
-{
-	return b->map[M_ISTART];
-}
-
 /* Trace each disk of d and its partitions (as the disk). */
 int
 ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,

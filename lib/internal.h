@@ -1111,14 +1111,6 @@ struct ds_bpf_prog_stats {
 	int have_misses;		/* the kernel reports them */
 };
 int ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st);
-/* BPF_ENABLE_STATS: run counters on while the returned fd is open. */
-int ds_bpf_enable_stats(void);
-/* The id after id (0: the first) of the programs loaded; -ENOENT at the end. */
-int ds_bpf_prog_next_id(uint32_t id, uint32_t *next);
-/* An fd of the program with this id (needs CAP_SYS_ADMIN). */
-int ds_bpf_prog_fd_by_id(uint32_t id);
-/* Programs loaded in the kernel now, every user's (BPF_PROG_GET_NEXT_ID). */
-int ds_bpf_prog_count(uint64_t *n);
 /* Attach a tracepoint program: the perf event's fd (close to detach). */
 int ds_bpf_attach_tp(uint32_t tp_id, int prog_fd);
 /* Possible CPUs (the per-CPU values of a lookup). */
@@ -1151,8 +1143,6 @@ int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
 /* ds_blklat_tend: at most this often, issues older than this go. */
 #define DS_BLKLAT_TEND_NS 5000000000ull
 #define DS_BLKLAT_STALE_NS 300000000000ull
-/* The map of issue starts (key dev, 0, sector; value ns first): tests. */
-int ds_blklat_starts_fd(const struct ds_blklat *b);
 #define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
 #define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
 
