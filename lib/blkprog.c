@@ -500,7 +500,7 @@ issue_q(struct ds_asm *a, const struct ds_blklat *b)
 
 /*
  * The issue is stamped last, after the program's other work, so that
- * d2c holds as little of dlat's own time as can be.
+ * d2c holds as little of the tracer's own time as can be.
  */
 static void
 prog_issue(struct ds_asm *a, const struct ds_blklat *b,

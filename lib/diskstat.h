@@ -2172,7 +2172,10 @@ struct ds_tracefs {
 	int mounted;		/* 1: mounted by us, in our namespace */
 };
 
-/* The operations of a request, and the phases timed (see dlat(1)). */
+/*
+ * The operations of a request, and the phases timed (btt's names): d2c
+ * issue to completion, q2c queue to completion, q2d queue to issue.
+ */
 enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
 enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
 /* "read" ... "flush", "d2c" "q2c" "q2d"; NULL out of range. */
@@ -2206,7 +2209,7 @@ struct ds_blklat {
 	struct ds_tracefs tfs;
 	char *log;		/* after a failed load: the verifier's log */
 	const char *what;	/* after a failure: the step that failed */
-	uint32_t rq[DS_BLKLAT_RQ_INLINE];	/* the disks (ds_blklat_dev) */
+	uint32_t rq[DS_BLKLAT_RQ_INLINE];	/* the disks traced */
 	size_t nrq;		/* their count (above: the devs map alone) */
 	void *rbuf;		/* the histograms' keys and values, as read */
 	struct ds_lat rlat;	/* a histogram's CPUs summed */
@@ -2225,7 +2228,7 @@ enum {
 	DS_MISS_UNMATCHED_D2C,	/* a completion without its issue */
 	DS_MISS_UNMATCHED_Q2C,	/* a completion without its queue */
 	DS_MISS_MAP_FULL,	/* a histogram or who entry could not be made */
-	DS_MISS_LOST,		/* issued, never seen completing (ds_blklat_lost) */
+	DS_MISS_LOST,		/* issued, never seen to complete */
 	DS_MISS_N
 };
 
@@ -2236,7 +2239,7 @@ enum {
  * 1.4 MB whole); ds_blklat_row_lat makes the struct ds_lat of it.
  */
 struct ds_blklat_row {
-	uint32_t dev;		/* the disk, as ds_kdev */
+	uint32_t dev;		/* the disk (struct ds_blkdisk's dev) */
 	unsigned int op, phase;
 	uint64_t count, sum_ns, max_ns;
 	uint32_t first, nb;	/* buckets first .. first + nb - 1 */
@@ -2306,7 +2309,10 @@ void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
  */
 int ds_blklat_who_delta(const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n);
-/* A disk to trace: its name and dev_t (ds_kdev). */
+/*
+ * A disk to trace: its name and dev_t as the block tracepoints log it
+ * (major << 20 | minor).
+ */
 struct ds_blkdisk {
 	char name[DS_DISK_NAME_MAX];
 	uint32_t dev;
@@ -2331,9 +2337,11 @@ const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
  */
 int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
 /*
- * ds_blklat_read, and ds_blklat_lost brought up to date when the disks
- * d (those traced) are idle: nothing in flight before and after a read,
- * and a second read (the one kept) finding no request issued since.
+ * Everything counted since attach into s (ds_blklat_tend first), and
+ * the completions never seen (DS_MISS_LOST) brought up to date when the
+ * disks d (those traced) are idle: nothing in flight before and after
+ * a read, and a second read (the one kept) finding no request issued
+ * since.
  */
 int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
     const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
