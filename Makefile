@@ -35,8 +35,10 @@ TOOLNAMES := $(patsubst cmd/%/main.c,%,$(sort $(wildcard cmd/*/main.c)))
 TOOLS := $(foreach t,$(TOOLNAMES),cmd/$(t)/$(t))
 # Each tool's files but main.c, as an archive the unit tests link too.
 TOOLARCHS := $(foreach t,$(TOOLNAMES),cmd/$(t)/$(t).a)
-# t/unit/oracle.c: the tests' own parsers (oracle.h), linked into each.
-UNITS := $(filter-out t/unit/oracle,$(patsubst %.c,%,$(sort $(wildcard t/unit/*.c))))
+# t/unit/oracle.c: the tests' own parsers (oracle.h), and t/unit/bpftest.c
+# the bpf(2) calls only tests make (bpftest.h): linked into each.
+UNITHELP := t/unit/oracle.o t/unit/bpftest.o
+UNITS := $(filter-out $(UNITHELP:.o=),$(patsubst %.c,%,$(sort $(wildcard t/unit/*.c))))
 MAN1 := $(sort $(wildcard doc/*.1))
 MAN3 := $(sort $(wildcard doc/*.3))
 
@@ -98,11 +100,14 @@ $(TOOLS): %: $$(dir $$@)main.o $$@.a $(UTIL) $(LIB) .flags
 t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+t/unit/bpftest.o: t/unit/bpftest.c t/unit/bpftest.h lib/*.h .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
 # Unit tests may use libm (the tools never do).  A test of a tool's own
 # code includes "TOOL/TOOL.h" and is linked with the tools' archives.
-t/unit/%: t/unit/%.c t/unit/*.h t/unit/oracle.o lib/*.h cmd/*/*.h \
+t/unit/%: t/unit/%.c t/unit/*.h $(UNITHELP) lib/*.h cmd/*/*.h \
     $(TOOLARCHS) $(UTIL) $(LIB) .flags
-	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ $< t/unit/oracle.o \
+	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNITHELP) \
 	    $(TOOLARCHS) $(UTIL) $(LIB) -lm
 
 cmd/static/lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
@@ -265,7 +270,7 @@ uninstall:
 
 clean:
 	rm -f lib/*.o $(LIB) cmd/*/*.o $(UTIL) $(TOOLARCHS) $(TOOLS) $(UNITS) \
-	    $(LABS) t/unit/oracle.o \
+	    $(LABS) $(UNITHELP) \
 	    libdiskstat.pc .flags
 	rm -rf cmd/static
 	rm -rf t/trash.*

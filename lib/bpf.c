@@ -290,62 +290,6 @@ ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st)
 	return 0;
 }
 
-/* The run counters of every program, while the fd stays open (5.8+). */
-int
-ds_bpf_enable_stats(void)
-{
-	union bpf_attr attr;
-	long fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.enable_stats.type = BPF_STATS_RUN_TIME;
-	fd = sys_bpf(BPF_ENABLE_STATS, &attr);
-	return fd < 0 ? -errno : (int)fd;
-}
-
-/* An fd for the program with this id (CAP_SYS_ADMIN), or -errno. */
-int
-ds_bpf_prog_fd_by_id(uint32_t id)
-{
-	union bpf_attr attr;
-	long fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_id = id;
-	fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr);
-	return fd < 0 ? -errno : (int)fd;
-}
-
-/* The id of the program after id (0: the first); -ENOENT at the end. */
-int
-ds_bpf_prog_next_id(uint32_t id, uint32_t *next)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.start_id = id;
-	if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0)
-		return -errno;
-	*next = attr.next_id;
-	return 0;
-}
-
-/* How many programs the kernel holds now (every user's). */
-int
-ds_bpf_prog_count(uint64_t *n)
-{
-	union bpf_attr attr;
-
-	*n = 0;
-	memset(&attr, 0, sizeof(attr));
-	for (;;) {
-		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0)
-			return errno == ENOENT ? 0 : -errno;
-		(*n)++;
-		attr.start_id = attr.next_id;
-	}
-}
-
 /*
  * One perf event for the tracepoint, on CPU 0 for every process: a
  * tracepoint program attached to it runs for the tracepoint on any CPU.

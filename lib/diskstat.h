@@ -1666,7 +1666,10 @@ struct ds_tracefs {
 	int mounted;		/* 1: mounted by us, in our namespace */
 };
 
-/* The operations of a request, and the phases timed (see dlat(1)). */
+/*
+ * The operations of a request, and the phases timed (btt's names): d2c
+ * issue to completion, q2c queue to completion, q2d queue to issue.
+ */
 enum { DS_BLK_READ, DS_BLK_WRITE, DS_BLK_DISCARD, DS_BLK_FLUSH, DS_BLK_OPS };
 enum { DS_BLK_D2C, DS_BLK_Q2C, DS_BLK_Q2D, DS_BLK_PHASES };
 /* "read" ... "flush", "d2c" "q2c" "q2d"; NULL out of range. */
@@ -1700,7 +1703,7 @@ struct ds_blklat {
 	struct ds_tracefs tfs;
 	char *log;		/* after a failed load: the verifier's log */
 	const char *what;	/* after a failure: the step that failed */
-	uint32_t rq[DS_BLKLAT_RQ_INLINE];	/* the disks (ds_blklat_dev) */
+	uint32_t rq[DS_BLKLAT_RQ_INLINE];	/* the disks traced */
 	size_t nrq;		/* their count (above: the devs map alone) */
 	void *rbuf;		/* the histograms' keys and values, as read */
 	struct ds_lat rlat;	/* a histogram's CPUs summed */
@@ -1719,7 +1722,7 @@ enum {
 	DS_MISS_UNMATCHED_D2C,	/* a completion without its issue */
 	DS_MISS_UNMATCHED_Q2C,	/* a completion without its queue */
 	DS_MISS_MAP_FULL,	/* a histogram or who entry could not be made */
-	DS_MISS_LOST,		/* issued, never seen completing (ds_blklat_lost) */
+	DS_MISS_LOST,		/* issued, never seen to complete */
 	DS_MISS_N
 };
 
@@ -1730,7 +1733,7 @@ enum {
  * 1.4 MB whole); ds_blklat_row_lat makes the struct ds_lat of it.
  */
 struct ds_blklat_row {
-	uint32_t dev;		/* the disk, as ds_kdev */
+	uint32_t dev;		/* the disk (struct ds_blkdisk's dev) */
 	unsigned int op, phase;
 	uint64_t count, sum_ns, max_ns;
 	uint32_t first, nb;	/* buckets first .. first + nb - 1 */
@@ -1801,24 +1804,21 @@ void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,
 int ds_blklat_who_delta(const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur, struct ds_blklat_who **out, size_t *n);
 /*
- * Append the Prometheus text of s (counts since attach): the histogram
- * dlat_latency_seconds{device,op,phase} (see ds_lat_prom) and
- * dlat_missed_events_total{reason}.  name(arg, dev) names a disk.
+ * A disk to trace: its name and dev_t as the block tracepoints log it
+ * (major << 20 | minor).
  */
-int ds_blklat_prom(struct ds_buf *out, const struct ds_blklat_snap *s,
-    const char *(*name)(void *, uint32_t), void *arg);
-/* A disk to trace: its name and dev_t (ds_kdev). */
 struct ds_blkdisk {
 	char name[DS_DISK_NAME_MAX];
 	uint32_t dev;
 };
 /*
- * Every whole disk of sys/block, or those sel selects (its operands
- * marked as ds_devsel_match does); *ndevs their devices with their
+ * The whole disks of sys/block that can be traced: every one, or those
+ * keep(arg, name) accepts (nonzero); *ndevs their devices with their
  * partitions.  *out is allocated (free it).
  */
-int ds_blkdisks_pick(const struct ds_root *r, struct ds_devsel *sel,
-    struct ds_blkdisk **out, size_t *n, size_t *ndevs);
+int ds_blkdisks_read(const struct ds_root *r,
+    int (*keep)(void *, const char *), void *arg, struct ds_blkdisk **out,
+    size_t *n, size_t *ndevs);
 /* Trace each disk and its partitions (counted as the disk). */
 int ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
     const struct ds_blkdisk *d, size_t n);
@@ -1831,23 +1831,11 @@ const char *ds_blkdisk_name(const struct ds_blkdisk *d, size_t n,
  */
 int ds_lockdown_mode(const struct ds_root *r, char *mode, size_t size);
 /*
- * Why tracing could not start, e the error of ds_blklat_probe, _open
- * or _attach, into why: the step (b->what), and for a refusal the
- * verifier (its log is in b->log), lockdown (its mode) or the
- * capabilities missing.
- */
-void ds_blklat_why(const struct ds_blklat *b, const struct ds_root *r,
-    int e, char *why, size_t size);
-/*
- * Sleep until the CLOCK_BOOTTIME deadline, ds_blklat_tend every second
- * on the way.  0; -EINTR when a signal came first; ds_blklat_tend's
- * error.
- */
-int ds_blklat_sleep_until(struct ds_blklat *b, uint64_t deadline_ns);
-/*
- * ds_blklat_read, and ds_blklat_lost brought up to date when the disks
- * d (those traced) are idle: nothing in flight before and after a read,
- * and a second read (the one kept) finding no request issued since.
+ * Everything counted since attach into s (ds_blklat_tend first), and
+ * the completions never seen (DS_MISS_LOST) brought up to date when the
+ * disks d (those traced) are idle: nothing in flight before and after
+ * a read, and a second read (the one kept) finding no request issued
+ * since.
  */
 int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
     const struct ds_blkdisk *d, size_t n, const struct ds_blklat_snap *prev,
@@ -2207,6 +2195,23 @@ int ds_name_is_partition(const char *name);
  */
 int ds_dm_name(const struct ds_root *r, const char *dev,
     struct ds_buf *scratch, char *name, size_t size);
+/* ---- public since the split of dlat (to be grouped) */
+/* Make room in b for n more bytes (and the NUL); -ENOMEM. */
+int ds_buf_reserve(struct ds_buf *b, size_t n);
+/*
+ * Append s as a Prometheus label value: \ " and newline escaped,
+ * invalid UTF-8 as U+FFFD; -ENOMEM.
+ */
+int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
+/*
+ * Append h as the samples of a Prometheus histogram NAME (seconds):
+ * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
+ * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
+ * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
+ * caller's.  -ENOMEM.
+ */
+int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
+    const struct ds_lat *h);
 /*
  * A device against every operand: 2 when one names it (not a glob), 1
  * when only globs match it and whole is set (globs select whole disks;

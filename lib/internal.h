@@ -39,8 +39,6 @@ long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
 
 int ds_read_fd(int fd, struct ds_buf *b);
 
-/* Make room for n more bytes; -ENOMEM on failure. */
-int ds_buf_reserve(struct ds_buf *b, size_t n);
 /* Empty b (still NUL-terminated, as after a failed read); returns e. */
 int ds_buf_fail(struct ds_buf *b, int e);
 /*
@@ -106,8 +104,8 @@ int ds_uptime_parse(const char *text, uint64_t *ns);
 size_t ds_fmt_human(char *buf, size_t sz, double bytes);
 
 /*
- * Escaping, exposed for tests and for tools that write text themselves.
- * Each appends to b; -ENOMEM on failure.
+ * Escaping, exposed for tests and for tools that write text themselves
+ * (ds_esc_prom: lib/diskstat.h).  Each appends to b; -ENOMEM on failure.
  *   tsv:  tab, newline, CR, backslash and NUL as \t \n \r \\ \0; the
  *         other bytes table escapes (control bytes, C1, invalid UTF-8,
  *         the bidi controls) as \xHH, since TSV reaches a terminal
@@ -115,11 +113,9 @@ size_t ds_fmt_human(char *buf, size_t sz, double bytes);
  *   json: a quoted string: " \ and bytes below 0x20 escaped, DEL as
  *         \u007f, the C1 and bidi controls as \u0080-\u009f, \u202e
  *         and so on (the same text), invalid UTF-8 as U+FFFD.
- *   prom: a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD.
  */
 int ds_esc_tsv(struct ds_buf *b, const char *s, size_t len);
 int ds_esc_json(struct ds_buf *b, const char *s, size_t len);
-int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
 /*
  * table: the TSV escapes, and other control bytes (C0, DEL, C1), bytes
  * of invalid UTF-8 and the bidi controls (see ds_esc_msg) as \xHH.
@@ -662,16 +658,6 @@ unsigned int ds_lat_bucket(uint64_t ns);
 void ds_lat_add(struct ds_lat *h, uint64_t ns);
 void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
 
-/*
- * Append h as the samples of a Prometheus histogram NAME (seconds):
- * NAME_bucket{LABELS,le} cumulative at each power of two from 2^10 to
- * 2^37 ns and +Inf, NAME_sum, NAME_count.  labels: escaped label pairs
- * ('device="sda",op="read"'), or "".  The HELP and TYPE lines are the
- * caller's.  -ENOMEM.
- */
-int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
-    const struct ds_lat *h);
-
 int ds_tracefs_find(struct ds_tracefs *t);
 
 /* One field of an event's record, as its `format` file gives it. */
@@ -739,14 +725,6 @@ struct ds_bpf_prog_stats {
 	int have_misses;		/* the kernel reports them */
 };
 int ds_bpf_prog_info(int fd, struct ds_bpf_prog_stats *st);
-/* BPF_ENABLE_STATS: run counters on while the returned fd is open. */
-int ds_bpf_enable_stats(void);
-/* The id after id (0: the first) of the programs loaded; -ENOENT at the end. */
-int ds_bpf_prog_next_id(uint32_t id, uint32_t *next);
-/* An fd of the program with this id (needs CAP_SYS_ADMIN). */
-int ds_bpf_prog_fd_by_id(uint32_t id);
-/* Programs loaded in the kernel now, every user's (BPF_PROG_GET_NEXT_ID). */
-int ds_bpf_prog_count(uint64_t *n);
 /* Attach a tracepoint program: the perf event's fd (close to detach). */
 int ds_bpf_attach_tp(uint32_t tp_id, int prog_fd);
 /* Possible CPUs (the per-CPU values of a lookup). */
@@ -779,8 +757,6 @@ int ds_blkev_layout(const struct ds_tpfmt *f, int want_comm,
 /* ds_blklat_tend: at most this often, issues older than this go. */
 #define DS_BLKLAT_TEND_NS 5000000000ull
 #define DS_BLKLAT_STALE_NS 300000000000ull
-/* The map of issue starts (key dev, 0, sector; value ns first): tests. */
-int ds_blklat_starts_fd(const struct ds_blklat *b);
 #define DS_BLKLAT_WHO_MAX 4096		/* (disk, process) entries */
 #define DS_BLKLAT_LOG (1u << 22)	/* verifier log on a failed load */
 
@@ -832,7 +808,7 @@ uint64_t ds_tr_limit(const struct ds_tr_dev *d);
 int ds_tr_holders(const struct ds_deleted *d, size_t fs,
     struct ds_tr_holder **out, size_t *n);
 
-/* A snapshot row's histogram (lib/blklat.c), made whole and set. */
+/* A snapshot row's histogram (lib/blkread.c), made whole and set. */
 /* The histogram of s's row r. */
 void ds_blklat_row_lat(const struct ds_blklat_snap *s,
     const struct ds_blklat_row *r, struct ds_lat *h);

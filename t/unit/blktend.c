@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 
 #include "internal.h"
+#include "bpftest.h"
 #include "tap.h"
 
 static uint64_t
@@ -76,7 +77,7 @@ tend(size_t ndisks)
 		ds_blklat_close(&b);
 		return;
 	}
-	fd = ds_blklat_starts_fd(&b);
+	fd = bpft_starts_fd(&b);
 	ok(fd >= 0, "the issue map is there with d2c alone");
 	now = mono();
 	/*

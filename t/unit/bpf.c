@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "../../lib/bpfasm.h"
+#include "bpftest.h"
 #include "tap.h"
 
 static volatile sig_atomic_t done;
@@ -32,7 +33,7 @@ stats(void)
 	size_t n = 0, i;
 	int st, fd;
 
-	if ((st = ds_bpf_enable_stats()) < 0)
+	if ((st = bpft_enable_stats()) < 0)
 		return 1;
 	signal(SIGINT, on_sig);
 	signal(SIGTERM, on_sig);
@@ -40,8 +41,8 @@ stats(void)
 	fflush(stdout);
 	while (!done)
 		pause();
-	while (n < 256 && ds_bpf_prog_next_id(id, &id) == 0) {
-		if ((fd = ds_bpf_prog_fd_by_id(id)) < 0)
+	while (n < 256 && bpft_prog_next_id(id, &id) == 0) {
+		if ((fd = bpft_prog_fd_by_id(id)) < 0)
 			continue;
 		if (ds_bpf_prog_info(fd, &b) == 0) {
 			ids[n] = id;
@@ -75,7 +76,7 @@ main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "stats") == 0)
 		return stats();
 	if (argc == 2 && strcmp(argv[1], "count") == 0) {
-		if (ds_bpf_prog_count(&before) < 0)
+		if (bpft_prog_count(&before) < 0)
 			return 1;
 		printf("%llu\n", (unsigned long long)before);
 		return 0;
@@ -129,11 +130,11 @@ main(int argc, char **argv)
 	ds_asm_emit(&a, B_MOV_I(0, 0));
 	ds_asm_emit(&a, B_EXIT());
 	ds_asm_end(&a);
-	ds_bpf_prog_count(&before);
+	bpft_prog_count(&before);
 	fd = ds_bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, a.ins, a.n, "t_unit",
 	    log, sizeof(log));
 	ok(fd >= 0, "a trivial program loads");
-	ds_bpf_prog_count(&during);
+	bpft_prog_count(&during);
 	ok(during >= before + 1, "the kernel counts it");
 	is_int(ds_bpf_prog_info(fd, &st), 0, "program info");
 	ok(st.id > 0, "it has an id");
@@ -141,7 +142,7 @@ main(int argc, char **argv)
 	ds_asm_free(&a);
 	/* Freed after an RCU grace period: wait for it. */
 	for (l1 = 0; l1 < 100; l1++) {
-		ds_bpf_prog_count(&after);
+		bpft_prog_count(&after);
 		if (after < during)
 			break;
 		usleep(20000);
