@@ -881,10 +881,11 @@ struct ds_psi_trigger {
  * (arming 1): DS_PSI_NOWRITE no write access, DS_PSI_REFUSED a kernel
  * before 5.2 (read-only files); 0 when e is no reason to (an error).
  * DS_PSI_NOTKERNEL is for a file ds_psi_trigger_supported says is not
- * the kernel's.  ds_psi_fallback_why: the reason said, or NULL.
+ * the kernel's.  ds_psi_fallback_msg: the reason into msg, 1; 0 (msg
+ * empty) when why is none of them; -ENOMEM.
  */
 enum { DS_PSI_NOWRITE = 1, DS_PSI_NOTKERNEL, DS_PSI_REFUSED };
-const char *ds_psi_fallback_why(int why);
+int ds_psi_fallback_msg(int why, struct ds_buf *msg);
 
 /*
  * A trigger's test made from samples of the total, where the kernel has

@@ -391,9 +391,8 @@ int ds_psi_res_parse(const char *s, size_t len);
  */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
     struct ds_psi_line *l, struct ds_psi_bad *why);
-/* The first bad line's reason in words, in buf (size bytes) or static. */
-const char *ds_psi_why_text(const struct ds_psi_bad *bad, char *buf,
-    size_t size);
+/* Why a file's first bad line was refused, into msg: 1, 0 when none. */
+int ds_psi_bad_msg(const struct ds_psi_bad *bad, struct ds_buf *msg);
 /* Parse a file's text in place; -EINVAL when it has no good line. */
 int ds_psi_parse(char *text, struct ds_psi *p);
 
@@ -428,9 +427,12 @@ struct ds_psi_trigger_bad {
 };
 int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
     struct ds_psi_trigger_bad *bad);
-/* A part's name ("stall"), and why it is wrong, for a message; or NULL. */
-const char *ds_psi_trigger_part_name(enum ds_trig_part part);
-const char *ds_psi_trigger_part_why(enum ds_trig_part part);
+/*
+ * Parse spec into t: 0 (msg empty), or 1 with msg saying which part is
+ * wrong and why ("stall '0ms': ..."), or -ENOMEM.
+ */
+int ds_psi_trigger_parse_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *msg);
 
 /* "some 150000 2000000" and its NUL; returns the bytes to write. */
 int ds_psi_trigger_format(const struct ds_psi_trigger *t, char *buf,
@@ -497,11 +499,12 @@ const char *ds_psi_res_name(enum ds_psi_res res);
 const char *ds_psi_kind_name(enum ds_psi_kind kind);
 
 /*
- * What an errno from opening or reading a pressure file means, for a
- * message: ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without
- * psi), ENODEV (cgroup.pressure 0).  NULL for other errors.
+ * What an errno of opening or reading a pressure file means, into msg:
+ * ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without psi),
+ * ENODEV (cgroup.pressure 0), for a cgroup's file or the system's.  1,
+ * 0 (msg empty) for another errno, or -ENOMEM.
  */
-const char *ds_psi_errmsg(int e, int cgroup);
+int ds_psi_err_msg(int e, int cgroup, struct ds_buf *msg);
 
 /*
  * The kernel's rules, checked before arming: -ERANGE window outside
@@ -519,8 +522,8 @@ int ds_psi_trigger_supported(int fd);
 /* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
 int ds_psi_privileged(void);
 
-/* A message for an errno of ds_psi_trigger_check or _arm, or NULL. */
-const char *ds_psi_trigger_errmsg(int e);
+/* What an errno of checking or arming a trigger means: as ds_psi_err_msg. */
+int ds_psi_trigger_err_msg(int e, struct ds_buf *msg);
 
 /*
  * The pressure file of res opened read-write for a trigger

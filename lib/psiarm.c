@@ -26,17 +26,37 @@ say(struct ds_buf *out, int e, const char *fmt, ...)
 static int
 nopressure(const struct ds_psi_arming *a, int e, struct ds_buf *out)
 {
-	const char *m;
+	struct ds_buf b = { 0 };
+	int k;
 
-	if (a->dirfd < 0)
-		return say(out, e, "proc/pressure/%s: %s",
-		    ds_psi_res_name(a->tr->res), ds_psi_errmsg(e, 0));
 	/* No file in a cgroup: removed, or its accounting off. */
-	if (e == -ENOENT)
+	if (a->dirfd >= 0 && e == -ENOENT)
 		e = ds_psi_cgroup_nofiles(a->dirfd);
-	m = ds_psi_errmsg(e, 1);
-	return say(out, e, "cgroup %s: %s", a->top, m != NULL ? m :
-	    strerror(-e));
+	if ((k = ds_psi_err_msg(e, a->dirfd >= 0, &b)) < 0)
+		ds_buf_fail(out, 0);
+	else if (a->dirfd < 0)
+		say(out, e, "proc/pressure/%s: %s", ds_psi_res_name(a->tr->res),
+		    k > 0 ? b.data : strerror(-e));
+	else
+		say(out, e, "cgroup %s: %s", a->top, k > 0 ? b.data :
+		    strerror(-e));
+	ds_buf_free(&b);
+	return e;
+}
+
+/* "SPEC: why" for an errno e of checking or arming the trigger: e. */
+static int
+refused(const struct ds_psi_arming *a, int e, struct ds_buf *out)
+{
+	struct ds_buf b = { 0 };
+	int k;
+
+	if ((k = ds_psi_trigger_err_msg(e, &b)) < 0)
+		ds_buf_fail(out, 0);
+	else
+		say(out, e, "%s: %s", a->spec, k > 0 ? b.data : strerror(-e));
+	ds_buf_free(&b);
+	return e;
 }
 
 int
@@ -64,7 +84,7 @@ ds_psi_arm_open(const struct ds_psi_arming *a, int *fd, struct ds_buf *out)
 	if ((e = ds_psi_trigger_check(a->tr, ds_psi_privileged())) < 0) {
 		close(*fd);
 		*fd = -1;
-		return say(out, e, "%s: %s", a->spec, ds_psi_trigger_errmsg(e));
+		return refused(a, e, out);
 	}
 	return 0;
 }
@@ -79,7 +99,7 @@ ds_psi_arm(const struct ds_psi_arming *a, int *fd, struct ds_buf *out)
 	close(*fd);
 	*fd = -1;
 	if (e == -EBUSY || e == -EOPNOTSUPP)
-		return say(out, e, "%s: %s", a->spec, ds_psi_trigger_errmsg(e));
+		return refused(a, e, out);
 	if ((why = ds_psi_fallback(e, 1)) == 0)
 		return say(out, e, "%s: arming the trigger: %s", a->spec,
 		    strerror(-e));

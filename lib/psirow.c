@@ -93,38 +93,47 @@ ds_psi_columns(unsigned int how, const enum ds_psi_res *order, size_t nres,
 }
 
 
-/* Why a file could not be read, as a note says it. */
+/* Why a file could not be read, as a note says it (b: the library's). */
 static const char *
-note_why(const struct ds_psi_note *n)
+note_why(const struct ds_psi_note *n, struct ds_buf *b)
 {
+	int k;
+
 	/* irq pressure needs 6.1 and IRQ time accounting. */
 	if (n->e == -ENOENT && n->res == DS_PSI_IRQ)
 		return "not in this kernel (6.1+ with "
 		    "CONFIG_IRQ_TIME_ACCOUNTING)";
-	if (n->e == -ENOENT || n->e == -ENODEV || n->e == -EOPNOTSUPP)
-		return ds_psi_errmsg(n->e, n->path != NULL);
+	if ((n->e == -ENOENT || n->e == -ENODEV || n->e == -EOPNOTSUPP) &&
+	    (k = ds_psi_err_msg(n->e, n->path != NULL, b)) != 0)
+		return k > 0 ? b->data : NULL;
 	return n->e == -EINVAL ? "malformed, no line to report" :
 	    strerror(-n->e);
 }
 
 /* Malformed lines noted: "line 3: no total (1 line skipped)". */
-static void
+static int
 bad_line(const struct ds_psi_note *n, char *what, size_t size)
 {
-	char buf[80];
-	const char *why = ds_psi_why_text(&n->bad, buf, sizeof(buf));
+	struct ds_buf b = { 0 };
+	int k;
 
 	/* As diskstats' (ds_said_bad): the first, then how many. */
-	snprintf(what, size, "line %zu: %s (%zu line%s skipped%s)",
-	    n->bad.first, why, n->bad.n, n->bad.n == 1 ? "" : "s",
-	    n->e == 0 ? "" : ", no line to report");
+	if ((k = ds_psi_bad_msg(&n->bad, &b)) >= 0)
+		snprintf(what, size, "line %zu: %s (%zu line%s skipped%s)",
+		    n->bad.first, k > 0 ? b.data : "malformed", n->bad.n,
+		    n->bad.n == 1 ? "" : "s",
+		    n->e == 0 ? "" : ", no line to report");
+	ds_buf_free(&b);
+	return k;
 }
 
 int
 ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 {
-	const char *rn, *m;
+	struct ds_buf b = { 0 };
+	const char *rn, *m = NULL;
 	char what[160];
+	int k;
 
 	if (n->res < 0 && n->e == -ELOOP)
 		return ds_buf_printf(out, "cgroup %s: subtree skipped: nested deeper "
@@ -134,33 +143,33 @@ ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 		    strerror(n->e < 0 ? -n->e : n->e));
 	rn = ds_psi_res_name(n->res);
 	if (n->e == 0 || (n->e == -EINVAL && n->bad.first > 0)) {
-		bad_line(n, what, sizeof(what));
-		m = what;
+		if (bad_line(n, what, sizeof(what)) >= 0)
+			m = what;
 	} else
-		m = note_why(n);
-	if (n->path == NULL)
-		return ds_buf_printf(out, "proc/pressure/%s: %s", rn, m);
-	return ds_buf_printf(out, "cgroup %s: %s.pressure: %s", n->path, rn, m);
+		m = note_why(n, &b);
+	if (m == NULL)
+		k = ds_buf_fail(out, -ENOMEM);
+	else if (n->path == NULL)
+		k = ds_buf_printf(out, "proc/pressure/%s: %s", rn, m);
+	else
+		k = ds_buf_printf(out, "cgroup %s: %s.pressure: %s", n->path,
+		    rn, m);
+	ds_buf_free(&b);
+	return k;
 }
 
 int
 ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
     struct ds_buf *out)
 {
-	struct ds_psi_trigger_bad b;
-	int e;
+	int e = 0, k;
 
-	if (ds_psi_trigger_parse_part(spec, t, &b) < 0) {
-		if (b.part == DS_TRIG_SHAPE)
-			return ds_buf_printf(out, "%s", ds_psi_trigger_part_why(b.part));
-		return ds_buf_printf(out, "%s '%.*s': %s",
-		    ds_psi_trigger_part_name(b.part), (int)b.len, b.at,
-		    ds_psi_trigger_part_why(b.part));
-	}
 	/* Privileged: what the kernel takes from anyone is checked later. */
-	if ((e = ds_psi_trigger_check(t, 1)) < 0)
-		return ds_buf_printf(out, "%s", ds_psi_trigger_errmsg(e));
-	return 0;
+	if ((k = ds_psi_trigger_parse_msg(spec, t, out)) == 0 &&
+	    (e = ds_psi_trigger_check(t, 1)) < 0 &&
+	    (k = ds_psi_trigger_err_msg(e, out)) == 0)
+		k = ds_buf_printf(out, "%s", strerror(-e));
+	return k;
 }
 
 size_t
@@ -266,14 +275,19 @@ ds_psi_rows_write(struct ds_writer *w, const struct ds_psi_rows *rs,
 		write_cg(w, rs, prev, cur, &cur->cg[i]);
 }
 
-/* The cgroup's problem: the library's reason, or the errno's. */
+/* "PRE NAME: why", why the library's sentence for e or strerror's. */
 static int
-cgroup_msg(struct ds_buf *out, const char *top, int e)
+why_msg(struct ds_buf *out, const char *pre, const char *name, int e,
+    int cgroup)
 {
-	const char *m = ds_psi_errmsg(e, 1);
+	struct ds_buf b = { 0 };
+	int k;
 
-	return ds_buf_printf(out, "cgroup %s: %s", top, m != NULL ? m :
-	    strerror(e < 0 ? -e : e));
+	if ((k = ds_psi_err_msg(e, cgroup, &b)) >= 0)
+		k = ds_buf_printf(out, "%s%s: %s", pre, name, k > 0 ? b.data :
+		    strerror(e < 0 ? -e : e));
+	ds_buf_free(&b);
+	return k;
 }
 
 int
@@ -291,11 +305,11 @@ ds_psi_sample_fatal(const struct ds_psi_src *src,
 		return ds_buf_printf(out, "cgroup %s: %s", src->top, strerror(-e));
 	/* No PSI, or (a cgroup) the cgroup gone or its accounting off. */
 	if (e == -ENOENT && src->topfd < 0)
-		return ds_buf_printf(out, "proc/pressure: %s", ds_psi_errmsg(e, 0));
+		return why_msg(out, "proc/pressure", "", e, 0);
 	if (e == -ENODATA && !warned && !src->explicit)
 		return ds_buf_printf(out, "proc/pressure: no pressure files");
 	if (e < 0 && src->topfd >= 0 && !warned)
-		return cgroup_msg(out, src->top, e);
+		return why_msg(out, "cgroup ", src->top, e, 1);
 	/* No cgroup below the top (all) is an empty report, not an error. */
 	return 0;
 }

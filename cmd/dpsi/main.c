@@ -213,8 +213,9 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	struct ds_psi_sample a = { 0 }, b = { 0 }, *prev = &a, *cur = &b;
 	struct ds_psi_arming arm = { &d->t.r, d->cgroup_mode ? d->topfd : -1,
 	    d->top, &wt->trig, wt->spec };
+	struct ds_buf whymsg = { 0 };
 	uint64_t base, events;
-	int fd, why;
+	int e, fd, why;
 
 	/* Only the trigger's resource is read and reported. */
 	d->order[0] = wt->trig.res;
@@ -231,12 +232,14 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	base = wait_total(d, prev, &wt->trig);
 	if (fd >= 0 && (why = ds_psi_arm(&arm, &fd, &d->text)) < 0)
 		fatal(why, &d->text);
-	events = wait_events(d, wt, w, fd, base, ds_psi_fallback_why(why),
-	    &prev, &cur);
+	if (fd < 0 && (e = ds_psi_fallback_msg(why, &whymsg)) < 0)
+		tool_errc(1, e, NULL);
+	events = wait_events(d, wt, w, fd, base, whymsg.data, &prev, &cur);
 	if (fd >= 0)
 		close(fd);
 	ds_psi_sample_free(&a);
 	ds_psi_sample_free(&b);
+	ds_buf_free(&whymsg);
 	return events > 0 ? 0 : EXIT_TIMEOUT;
 }
 

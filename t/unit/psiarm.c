@@ -86,7 +86,7 @@ test_arm(void)
 {
 	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_SOME, 150000, 2000000 };
 	struct ds_psi_arming a = { NULL, -1, NULL, &tr, "io:some:150ms/2s" };
-	struct ds_buf b = { 0 };
+	struct ds_buf b = { 0 }, why = { 0 };
 	int fd;
 
 	if ((fd = open("/dev/full", O_WRONLY | O_CLOEXEC)) < 0) {
@@ -106,9 +106,11 @@ test_arm(void)
 		    "EINVAL: the kernel refused, sample");
 		is_int(fd, -1, "refused: closed");
 		is_int((int)b.len, 0, "refused: no message");
-		is_str(ds_psi_fallback_why(DS_PSI_REFUSED), "the kernel refused "
-		    "the trigger (no triggers before 5.2)", "refused: why");
+		ds_psi_fallback_msg(DS_PSI_REFUSED, &why);
+		is_str(why.data, "the kernel refused the trigger (no triggers "
+		    "before 5.2)", "refused: why");
 	}
+	ds_buf_free(&why);
 	ds_buf_free(&b);
 }
 
