@@ -814,8 +814,7 @@ const struct ds_col *ds_xstat_columns(size_t *n);
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for
- * pressure (with a sampling fallback), samples over an interval and
- * their report.
+ * pressure (with a sampling fallback), samples over an interval.
  */
 
 enum ds_psi_res { DS_PSI_CPU, DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_IRQ,
@@ -939,7 +938,6 @@ struct ds_psi_cg {
 	unsigned int ok;	/* bit r: resource r read */
 	struct ds_psi p[DS_PSI_NRES];
 	const struct ds_psi_cg *prev;	/* the same cgroup the sample before */
-	double key;		/* ds_psi_sample_rank's key */
 };
 /* A problem met reading a sample, in the order met. */
 struct ds_psi_note {
@@ -960,7 +958,7 @@ struct ds_psi_sample {
 /* What a sample reads. */
 struct ds_psi_src {
 	const struct ds_root *r;
-	int topfd;		/* the cgroup (-c) or the walk's top; -1: system */
+	int topfd;		/* the cgroup or the walk's top; -1: the system */
 	const char *top;	/* its path below the mount: "/" or "/PATH" */
 	int all;		/* each cgroup below top (not top itself) */
 	const enum ds_psi_res *order;	/* the resources, in order */
@@ -989,26 +987,6 @@ const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
     enum ds_psi_res r, enum ds_psi_kind k);
 
 /*
- * The columns of a report of the resources order[0..nres): time, with
- * DS_PSICOL_CGROUP cgroup, then resource kind avg10 avg60 avg300 total
- * stall% (one row per line); with DS_PSICOL_PROM one wide row per
- * cgroup, a family per resource, kind and value (DS_PSI_PER_LINE of
- * them: the averages, the total in seconds, the share), named in pc.
- * The count is returned (pc->n).
- */
-#define DS_PSICOL_CGROUP	0x1
-#define DS_PSICOL_PROM		0x2
-#define DS_PSI_PER_LINE		5
-#define DS_PSI_NFAM		(DS_PSI_NRES * DS_PSI_NKINDS * DS_PSI_PER_LINE)
-struct ds_psi_cols {
-	struct ds_col col[2 + DS_PSI_NFAM];
-	char names[DS_PSI_NFAM][64];
-	char helps[DS_PSI_NFAM][160];
-	size_t n;
-};
-size_t ds_psi_columns(unsigned int how, const enum ds_psi_res *order,
-    size_t nres, struct ds_psi_cols *pc);
-/*
  * The message for a note of ds_psi_sample_read into out, without the
  * program's name: "proc/pressure/io: why", "cgroup /a: io.pressure:
  * why", "cgroup /a: subtree skipped: why".  1, or -ENOMEM.
@@ -1017,43 +995,11 @@ int ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out);
 /*
  * Parse spec into t and check it (as privileged: the rest is the
  * kernel's to say): 0 when it will do, else 1 with out holding why, as
- * "stall '0ms': why" (ds_psi_trigger_parse_part, _check), or -ENOMEM.
+ * "stall '0ms': why" (ds_psi_trigger_parse_msg, _check), or -ENOMEM.
  */
 int ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
     struct ds_buf *out);
 
-/*
- * The rows of a report of pressure (lib/psirow.c), in the columns of
- * ds_psi_columns(how, order, nres): the resources of order whose bit is
- * in mask (the others null in prom, else left out), at now (realtime
- * ns); with rank the cgroups most stalled first (ds_psi_sample_rank of
- * order[0]) when there is a prev or a top; only the first top (0: all).
- */
-struct ds_psi_rows {
-	unsigned int how;		/* DS_PSICOL_CGROUP, DS_PSICOL_PROM */
-	const enum ds_psi_res *order;
-	size_t nres;
-	unsigned int mask;
-	int rank;
-	uint64_t top;
-	uint64_t now;
-};
-/* The resources in the default order into order: io memory cpu irq. */
-size_t ds_psi_order_default(enum ds_psi_res *order);
-/*
- * Pair cur with prev (NULL: none; ds_psi_sample_pair), rank it, and
- * say in *n how many of its elements to report.  0 or -ENOMEM.
- */
-int ds_psi_rows_order(const struct ds_psi_rows *rs,
-    const struct ds_psi_sample *prev, struct ds_psi_sample *cur, size_t *n);
-/*
- * Write the rows of cur's first n elements: one row per line (time,
- * cgroup, resource, kind, avg10 avg60 avg300 in percent, the total in
- * us, the share since prev or null), or in prom one wide row each.
- */
-void ds_psi_rows_write(struct ds_writer *w, const struct ds_psi_rows *rs,
-    const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
-    size_t n);
 /*
  * What ends a report after ds_psi_sample_read(src, s) returned e, into
  * out: 1 with the message (PSI off, no PSI or no pressure files, the
@@ -1077,7 +1023,7 @@ int ds_psi_noline_msg(const struct ds_psi_sample *s,
  * Each returns 0 with *fd ready (opened and the trigger checked as this
  * process may set it; armed), a reason to sample the total instead
  * with *fd -1 (DS_PSI_NOWRITE, DS_PSI_NOTKERNEL from opening,
- * DS_PSI_REFUSED from arming: ds_psi_fallback_why), or -errno with out
+ * DS_PSI_REFUSED from arming: ds_psi_fallback_msg), or -errno with out
  * holding the message ("proc/pressure/io: why", "cgroup /a: why",
  * "SPEC: why"; empty when it could not be made) and *fd closed.
  */
@@ -2655,5 +2601,23 @@ void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
 int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load);
 void ds_tr_dlat_free(struct ds_tr_dlat *t);
+
+/* ---- public since the split of dpsi (to be grouped) */
+
+/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
+const char *ds_psi_res_name(enum ds_psi_res res);
+const char *ds_psi_kind_name(enum ds_psi_kind kind);
+
+/* Link each of cur's elements to prev's of the same path: 0, -ENOMEM. */
+int ds_psi_sample_pair(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur);
+/*
+ * The stall share (percent) of c's line r, k between prev and cur (c in
+ * cur, paired); -1 when there is no prev, no such line in both, or no
+ * time between the samples.
+ */
+double ds_psi_sample_share(const struct ds_psi_sample *prev,
+    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
 
 #endif

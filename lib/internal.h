@@ -378,8 +378,7 @@ int ds_said_bad(struct ds_buf *said, const char *what,
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for
- * pressure (with a sampling fallback), samples over an interval and
- * their report.
+ * pressure (with a sampling fallback), samples over an interval.
  */
 
 /* The index of a name of len bytes, or -EINVAL. */
@@ -494,10 +493,6 @@ struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
 void ds_psi_sample_pop(struct ds_psi_sample *s);
 void ds_psi_sample_clear(struct ds_psi_sample *s);
 
-/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
-const char *ds_psi_res_name(enum ds_psi_res res);
-const char *ds_psi_kind_name(enum ds_psi_kind kind);
-
 /*
  * What an errno of opening or reading a pressure file means, into msg:
  * ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without psi),
@@ -542,27 +537,6 @@ int ds_psi_fallback(int e, int arming);
  * removed (no cgroup.procs either), else -ENODEV (accounting off).
  */
 int ds_psi_cgroup_nofiles(int cgfd);
-
-/* Link each of cur's elements to prev's of the same path (ds_psi_pair). */
-int ds_psi_sample_pair(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur);
-
-/*
- * The stall share (percent) of c's line r, k between prev and cur (c in
- * cur, paired); -1 when there is no prev, no such line in both, or no
- * time between the samples.
- */
-double ds_psi_sample_share(const struct ds_psi_sample *prev,
-    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
-    enum ds_psi_res r, enum ds_psi_kind k);
-
-/*
- * Sort cur, most stalled first, by the share over the interval (avg10
- * without prev) of resource r, kind "some" ("full" where there is only
- * that, as for irq); no such line ranks last; ties by path.
- */
-void ds_psi_sample_rank(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur, enum ds_psi_res r);
 
 char *ds_cgroup_path_top(const char *path);
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 
 #include "util/util.h"
+#include "dpsi.h"
 
 #define EXIT_TIMEOUT 3
 
@@ -21,7 +22,7 @@ struct dpsi {
 	int topfd;		/* the cgroup of -c, or the v2 mount's top */
 	int rc;			/* 1 after a warning: exit status */
 	int waiting;		/* -W RESOURCE:KIND:STALL/WINDOW */
-	unsigned int how;	/* the columns: DS_PSICOL_CGROUP, _PROM */
+	unsigned int how;	/* the columns: DPSI_COL_CGROUP, _PROM */
 	size_t reports;
 	struct ds_buf scratch;
 	struct ds_buf text;	/* a message from the library */
@@ -106,15 +107,15 @@ report(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
     struct ds_psi_sample *cur, unsigned int mask)
 {
 	/* -C: the most stalled first, of the first resource of -r. */
-	struct ds_psi_rows rs = { d->how, d->order, d->nres, mask, d->all,
+	struct dpsi_rows rs = { d->how, d->order, d->nres, mask, d->all,
 	    d->topn, ds_realtime_ns() };
 	size_t n;
 	int e;
 
-	if ((e = ds_psi_rows_order(&rs, prev, cur, &n)) < 0)
+	if ((e = dpsi_rows_order(&rs, prev, cur, &n)) < 0)
 		tool_errc(1, e, NULL);
 	tool_report_begin(&d->t, w);
-	ds_psi_rows_write(w, &rs, prev, cur, n);
+	dpsi_rows_write(w, &rs, prev, cur, n);
 	tool_report_end(&d->t, w);
 	d->reports++;
 }
@@ -326,14 +327,14 @@ main(int argc, char **argv)
 {
 	struct waiter wt = { 0 };
 	struct ds_writer w;
-	struct ds_psi_cols pc;
+	struct dpsi_cols pc;
 	struct dpsi d;
 	int status;
 
 	memset(&d, 0, sizeof(d));
 	tool_init(&d.t, argv, &info);
 	d.topfd = -1;
-	d.nres = ds_psi_order_default(d.order);
+	d.nres = dpsi_order_default(d.order);
 	options_parse(&d, &wt, argc, argv);
 	d.topn = d.t.top;
 	operands(&d, &wt, argc - optind, argv + optind);
@@ -346,9 +347,9 @@ main(int argc, char **argv)
 		d.order[0] = wt.trig.res;
 		d.nres = 1;
 	}
-	d.how = (d.cgroup_mode ? DS_PSICOL_CGROUP : 0) |
-	    (d.t.fmt == DS_FMT_PROM ? DS_PSICOL_PROM : 0);
-	ds_psi_columns(d.how, d.order, d.nres, &pc);
+	d.how = (d.cgroup_mode ? DPSI_COL_CGROUP : 0) |
+	    (d.t.fmt == DS_FMT_PROM ? DPSI_COL_PROM : 0);
+	dpsi_columns(d.how, d.order, d.nres, &pc);
 	ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n, d.t.header, "dpsi");
 	tool_writer(&d.t, &w);
 	if (wt.spec != NULL) {

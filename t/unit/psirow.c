@@ -1,52 +1,16 @@
 /*
- * lib/psirow.c: the columns of a report (the cgroup column only for a
- * cgroup; in prom a family per resource, kind and value, named and
- * converted to base units, for the resources asked for, in their
- * order), the message for each kind of note a sample makes, and for a
- * trigger that does not parse or check.
+ * lib/psirow.c: the message for each kind of note a sample makes, for a
+ * trigger that does not parse or check, for what ends a report after a
+ * sample (each errno of ds_psi_sample_read with the flags that change
+ * its meaning), and for a trigger's line that is not there.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "tap.h"
-
-static void
-test_columns(void)
-{
-	static const enum ds_psi_res order[] = { DS_PSI_IO, DS_PSI_CPU };
-	struct ds_psi_cols pc;
-
-	is_int(ds_psi_columns(0, order, 2, &pc), 8, "table: 8 columns");
-	is_str(pc.col[1].name, "resource", "no cgroup column");
-	is_str(pc.col[7].name, "stall%", "stall% last");
-	is_int(ds_psi_columns(DS_PSICOL_CGROUP, order, 2, &pc), 9,
-	    "with cgroup: 9");
-	is_str(pc.col[1].name, "cgroup", "cgroup second");
-	ok(pc.col[1].prom == DS_P_NONE, "not a label outside prom");
-
-	is_int(ds_psi_columns(DS_PSICOL_PROM, order, 2, &pc),
-	    1 + 2 * DS_PSI_NKINDS * DS_PSI_PER_LINE, "prom: time + families");
-	is_str(pc.col[1].name, "io_some_avg10_ratio", "first family");
-	is_str(pc.col[1].metric, "io_some_avg10_ratio", "metric = name");
-	ok(pc.col[1].prom == DS_P_GAUGE && pc.col[1].scale == 0.01,
-	    "avg10: a gauge, percent to ratio");
-	is_str(pc.col[4].name, "io_some_stall_seconds_total", "the total");
-	ok(pc.col[4].prom == DS_P_COUNTER && pc.col[4].div10 == 6 &&
-	    pc.col[4].type == DS_T_U64, "total: a counter, us to s");
-	is_str(pc.col[4].help, "PSI io some: cumulative stall time, seconds.",
-	    "total's help");
-	is_str(pc.col[5].help, "PSI io some: share of the last interval "
-	    "stalled, from the total (0 to 1).", "share's help");
-	is_str(pc.col[6].name, "io_full_avg10_ratio", "then full");
-	is_str(pc.col[11].name, "cpu_some_avg10_ratio", "then cpu, as asked");
-
-	ds_psi_columns(DS_PSICOL_PROM | DS_PSICOL_CGROUP, order, 1, &pc);
-	ok(pc.n == 2 + DS_PSI_NKINDS * DS_PSI_PER_LINE &&
-	    pc.col[1].prom == DS_P_LABEL, "prom cgroup: a label");
-	is_str(pc.col[1].metric, "cgroup", "labelled cgroup");
-}
 
 static void
 test_notes(void)
@@ -130,11 +94,105 @@ test_trigger(void)
 	ds_buf_free(&b);
 }
 
+static void
+test_fatal(void)
+{
+	struct ds_psi_sample s = { 0 };
+	struct ds_psi_src src;
+	struct ds_buf b = { 0 };
+	struct ds_psi_note n = { NULL, DS_PSI_IO, -EOPNOTSUPP, { 0 } };
+
+	memset(&src, 0, sizeof(src));
+	src.topfd = -1;
+	is_int(ds_psi_sample_fatal(&src, &s, 0, 0, &b), 0, "0: a report");
+	is_int(ds_psi_sample_fatal(&src, &s, -ENOENT, 0, &b), 1,
+	    "system, ENOENT: ends");
+	is_str(b.data, "proc/pressure: PSI is disabled in this kernel: boot "
+	    "with psi=1 (or build with CONFIG_PSI=y)", "no proc/pressure");
+	is_int(ds_psi_sample_fatal(&src, &s, -ENODATA, 0, &b), 1,
+	    "ENODATA: ends");
+	is_str(b.data, "proc/pressure: no pressure files", "no files");
+	is_int(ds_psi_sample_fatal(&src, &s, -ENODATA, 1, &b), 0,
+	    "ENODATA after a warning: the warning said it");
+	src.explicit = 1;
+	is_int(ds_psi_sample_fatal(&src, &s, -ENODATA, 0, &b), 0,
+	    "ENODATA with -r: each file noted");
+	src.explicit = 0;
+	is_int(ds_psi_sample_fatal(&src, &s, -EACCES, 0, &b), 0,
+	    "system, another errno: noted, a report");
+	b.len = 5;
+	is_int(ds_psi_sample_fatal(&src, &s, -ENOMEM, 0, &b), -ENOMEM,
+	    "ENOMEM");
+	is_int((int)b.len, 0, "ENOMEM: no message");
+
+	/* PSI off: the last note is the message. */
+	s.note = &n;
+	s.nnote = 1;
+	is_int(ds_psi_sample_fatal(&src, &s, -EOPNOTSUPP, 0, &b), 1,
+	    "EOPNOTSUPP: ends");
+	is_str(b.data, "proc/pressure/io: PSI is disabled in this kernel: "
+	    "boot with psi=1", "EOPNOTSUPP: the note's message");
+	s.note = NULL;
+	s.nnote = 0;
+
+	/* A cgroup (-c): gone, accounting off, or another errno. */
+	src.topfd = 3;
+	src.top = "/a";
+	is_int(ds_psi_sample_fatal(&src, &s, -ENOENT, 0, &b), 1,
+	    "cgroup ENOENT: ends");
+	ok(strncmp(b.data, "cgroup /a: no pressure files: the cgroup is "
+	    "gone", 43) == 0, "cgroup gone: %s", b.data);
+	ds_psi_sample_fatal(&src, &s, -ENODEV, 0, &b);
+	is_str(b.data, "cgroup /a: pressure accounting is off for this "
+	    "cgroup: echo 1 > cgroup.pressure", "cgroup accounting off");
+	ds_psi_sample_fatal(&src, &s, -EACCES, 0, &b);
+	is_str(b.data, "cgroup /a: Permission denied", "cgroup: an errno");
+	is_int(ds_psi_sample_fatal(&src, &s, -ENODEV, 1, &b), 0,
+	    "cgroup after a warning: said");
+	/* A walk (-C): any error ends it, warned or not. */
+	src.all = 1;
+	is_int(ds_psi_sample_fatal(&src, &s, -EMFILE, 1, &b), 1,
+	    "walk: an error ends");
+	is_str(b.data, "cgroup /a: Too many open files", "walk: the errno");
+	is_int(ds_psi_sample_fatal(&src, &s, 0, 0, &b), 0,
+	    "walk: nothing below the top is an empty report");
+	ds_buf_free(&b);
+}
+
+static void
+test_noline(void)
+{
+	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_FULL, 100000, 1000000 };
+	struct ds_psi_sample s = { 0 };
+	struct ds_psi_cg *c;
+	struct ds_buf b = { 0 };
+
+	is_int(ds_psi_noline_msg(&s, &tr, NULL, &b), 1, "empty sample: no line");
+	is_str(b.data, "io full: no such line in proc/pressure/io",
+	    "the system's file named");
+	/* The system with its io lines, some and full. */
+	if ((c = ds_psi_sample_add(&s, NULL, NULL)) == NULL) {
+		perror("ds_psi_sample_add");
+		exit(1);
+	}
+	c->ok = 1u << DS_PSI_IO;
+	c->p[DS_PSI_IO].have = 3;
+	is_int(ds_psi_noline_msg(&s, &tr, NULL, &b), 0, "io full: there");
+	tr.res = DS_PSI_CPU;
+	tr.kind = DS_PSI_SOME;
+	is_int(ds_psi_noline_msg(&s, &tr, "/a", &b), 1, "cpu some: not read");
+	is_str(b.data, "cpu some: no such line in cgroup /a",
+	    "the cgroup named");
+	ds_psi_sample_free(&s);
+	ds_buf_free(&b);
+}
+
 int
 main(void)
 {
-	test_columns();
 	test_notes();
 	test_trigger();
+	test_fatal();
+	test_noline();
 	return tap_done();
 }
