@@ -987,58 +987,6 @@ const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
     enum ds_psi_res r, enum ds_psi_kind k);
 
 /*
- * The message for a note of ds_psi_sample_read into out, without the
- * program's name: "proc/pressure/io: why", "cgroup /a: io.pressure:
- * why", "cgroup /a: subtree skipped: why".  1, or -ENOMEM.
- */
-int ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out);
-/*
- * Parse spec into t and check it (as privileged: the rest is the
- * kernel's to say): 0 when it will do, else 1 with out holding why, as
- * "stall '0ms': why" (ds_psi_trigger_parse_msg, _check), or -ENOMEM.
- */
-int ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
-    struct ds_buf *out);
-
-/*
- * What ends a report after ds_psi_sample_read(src, s) returned e, into
- * out: 1 with the message (PSI off, no PSI or no pressure files, the
- * walk failed, the cgroup gone or its accounting off: these last unless
- * warned, a note already said), 0 when a report is to be made (e 0, a
- * problem noted, no cgroup below the top), -ENOMEM with out empty.
- */
-int ds_psi_sample_fatal(const struct ds_psi_src *src,
-    const struct ds_psi_sample *s, int e, int warned, struct ds_buf *out);
-/*
- * 0 when the first element of s has the trigger's line; else 1 with out
- * saying there is no such line in the cgroup top (NULL: the system's
- * file), or -ENOMEM.
- */
-int ds_psi_noline_msg(const struct ds_psi_sample *s,
-    const struct ds_psi_trigger *tr, const char *top, struct ds_buf *out);
-
-/*
- * Arming a trigger (lib/psiarm.c) on the pressure file of the cgroup
- * dirfd (its path top, for messages) or with dirfd -1 of the system.
- * Each returns 0 with *fd ready (opened and the trigger checked as this
- * process may set it; armed), a reason to sample the total instead
- * with *fd -1 (DS_PSI_NOWRITE, DS_PSI_NOTKERNEL from opening,
- * DS_PSI_REFUSED from arming: ds_psi_fallback_msg), or -errno with out
- * holding the message ("proc/pressure/io: why", "cgroup /a: why",
- * "SPEC: why"; empty when it could not be made) and *fd closed.
- */
-struct ds_psi_arming {
-	const struct ds_root *r;
-	int dirfd;
-	const char *top;
-	const struct ds_psi_trigger *tr;
-	const char *spec;		/* the trigger as given */
-};
-int ds_psi_arm_open(const struct ds_psi_arming *a, int *fd,
-    struct ds_buf *out);
-int ds_psi_arm(const struct ds_psi_arming *a, int *fd, struct ds_buf *out);
-
-/*
  * The cgroup a tool is pointed at (lib/cgtop.c).  ds_cgroup_path_top:
  * path (NULL: "") as "/" followed by it without leading or trailing
  * '/' ("a/b/" is "/a/b", "" is "/"); malloc'd, NULL when out of memory.
@@ -2608,6 +2556,58 @@ void ds_tr_dlat_free(struct ds_tr_dlat *t);
 const char *ds_psi_res_name(enum ds_psi_res res);
 const char *ds_psi_kind_name(enum ds_psi_kind kind);
 
+/*
+ * What an errno of opening or reading a pressure file means, into msg:
+ * ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without psi),
+ * ENODEV (cgroup.pressure 0), for a cgroup's file or the system's.  1,
+ * 0 (msg empty) for another errno, or -ENOMEM.
+ */
+int ds_psi_err_msg(int e, int cgroup, struct ds_buf *msg);
+/* Why a file's first bad line was refused, into msg: 1, 0 when none. */
+int ds_psi_bad_msg(const struct ds_psi_bad *bad, struct ds_buf *msg);
+
+/*
+ * Parse spec (RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s)
+ * into t: 0 (msg empty), or 1 with msg saying which part is wrong and
+ * why ("stall '0ms': ..."), or -ENOMEM.
+ */
+int ds_psi_trigger_parse_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *msg);
+/*
+ * The kernel's rules, checked before arming: -ERANGE window outside
+ * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
+ * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
+ */
+int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
+/* What an errno of checking or arming a trigger means: as ds_psi_err_msg. */
+int ds_psi_trigger_err_msg(int e, struct ds_buf *msg);
+/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
+int ds_psi_privileged(void);
+
+/*
+ * The pressure file of res opened read-write for a trigger: dirfd's
+ * res.pressure when dirfd >= 0 (a cgroup), else proc/pressure/res under
+ * the root.  fd or -errno: -EACCES, -EPERM, -EROFS without write access
+ * (sample instead), -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
+ */
+int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
+    enum ds_psi_res res);
+/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
+int ds_psi_trigger_supported(int fd);
+/* Write the trigger to a pressure file opened for it; 0 or -errno. */
+int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
+/*
+ * The reason to sample instead of arming for e of ds_psi_trigger_open
+ * (arming 0) or of ds_psi_trigger_arm (arming 1): DS_PSI_NOWRITE,
+ * DS_PSI_REFUSED; 0 when e is an error.
+ */
+int ds_psi_fallback(int e, int arming);
+
+/*
+ * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
+ * removed (no cgroup.procs either), else -ENODEV (accounting off).
+ */
+int ds_psi_cgroup_nofiles(int cgfd);
 /* Link each of cur's elements to prev's of the same path: 0, -ENOMEM. */
 int ds_psi_sample_pair(const struct ds_psi_sample *prev,
     struct ds_psi_sample *cur);

@@ -390,8 +390,6 @@ int ds_psi_res_parse(const char *s, size_t len);
  */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
     struct ds_psi_line *l, struct ds_psi_bad *why);
-/* Why a file's first bad line was refused, into msg: 1, 0 when none. */
-int ds_psi_bad_msg(const struct ds_psi_bad *bad, struct ds_buf *msg);
 /* Parse a file's text in place; -EINVAL when it has no good line. */
 int ds_psi_parse(char *text, struct ds_psi *p);
 
@@ -426,12 +424,6 @@ struct ds_psi_trigger_bad {
 };
 int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
     struct ds_psi_trigger_bad *bad);
-/*
- * Parse spec into t: 0 (msg empty), or 1 with msg saying which part is
- * wrong and why ("stall '0ms': ..."), or -ENOMEM.
- */
-int ds_psi_trigger_parse_msg(const char *spec, struct ds_psi_trigger *t,
-    struct ds_buf *msg);
 
 /* "some 150000 2000000" and its NUL; returns the bytes to write. */
 int ds_psi_trigger_format(const struct ds_psi_trigger *t, char *buf,
@@ -494,50 +486,9 @@ void ds_psi_sample_pop(struct ds_psi_sample *s);
 void ds_psi_sample_clear(struct ds_psi_sample *s);
 
 /*
- * What an errno of opening or reading a pressure file means, into msg:
- * ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without psi),
- * ENODEV (cgroup.pressure 0), for a cgroup's file or the system's.  1,
- * 0 (msg empty) for another errno, or -ENOMEM.
+ * path (NULL: "") as "/" followed by it without leading or trailing
+ * '/' ("a/b/" is "/a/b", "" is "/"); malloc'd, NULL when out of memory.
  */
-int ds_psi_err_msg(int e, int cgroup, struct ds_buf *msg);
-
-/*
- * The kernel's rules, checked before arming: -ERANGE window outside
- * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
- * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
- */
-int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
-
-/* Write the trigger to a pressure file opened O_RDWR; 0 or -errno. */
-int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
-
-/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
-int ds_psi_trigger_supported(int fd);
-
-/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
-int ds_psi_privileged(void);
-
-/* What an errno of checking or arming a trigger means: as ds_psi_err_msg. */
-int ds_psi_trigger_err_msg(int e, struct ds_buf *msg);
-
-/*
- * The pressure file of res opened read-write for a trigger
- * (ds_psi_trigger_arm): dirfd's res.pressure when dirfd >= 0 (a
- * cgroup), else proc/pressure/res under the root.  fd or -errno:
- * -EACCES, -EPERM, -EROFS without write access (sample instead),
- * -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
- */
-int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
-    enum ds_psi_res res);
-
-int ds_psi_fallback(int e, int arming);
-
-/*
- * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
- * removed (no cgroup.procs either), else -ENODEV (accounting off).
- */
-int ds_psi_cgroup_nofiles(int cgfd);
-
 char *ds_cgroup_path_top(const char *path);
 
 /*

@@ -1,6 +1,6 @@
 /*
- * dpsi's own code beside main.c: the report's columns and rows, and
- * the ranking of -C.
+ * dpsi's own code beside main.c: the report's columns and rows, the
+ * ranking of -C, the messages, and arming the trigger of --wait.
  */
 #ifndef DPSI_H
 #define DPSI_H
@@ -71,5 +71,61 @@ int dpsi_rows_order(const struct dpsi_rows *rs,
 void dpsi_rows_write(struct ds_writer *w, const struct dpsi_rows *rs,
     const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
     size_t n);
+
+/*
+ * msg.c: each message is a sentence without the program's name, put
+ * into *msg (malloc'd, the one before freed): the function returns 1
+ * when it made one, 0 when it has none, or -ENOMEM with *msg NULL.
+ */
+int dpsi_say(char **msg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "PRE NAME: why", why the library's sentence for e or strerror's. */
+int dpsi_say_why(char **msg, const char *pre, const char *name, int e,
+    int cgroup);
+/*
+ * A note of ds_psi_sample_read: "proc/pressure/io: why", "cgroup /a:
+ * io.pressure: why", "cgroup /a: subtree skipped: why".
+ */
+int dpsi_note_msg(const struct ds_psi_note *n, char **msg);
+/*
+ * Parse spec into t and check it (as privileged: the rest is the
+ * kernel's to say): 0 when it will do, else why ("stall '0ms': why").
+ */
+int dpsi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
+    char **msg);
+/*
+ * What ends a report after ds_psi_sample_read(src, s) returned e: the
+ * message (PSI off, no PSI or no pressure files, the walk failed, the
+ * cgroup gone or its accounting off: these last unless warned, a note
+ * already said), 0 when a report is to be made (e 0, a problem noted,
+ * no cgroup below the top), -ENOMEM.
+ */
+int dpsi_sample_fatal(const struct ds_psi_src *src,
+    const struct ds_psi_sample *s, int e, int warned, char **msg);
+/*
+ * 0 when the first element of s has the trigger's line; else that
+ * there is no such line in the cgroup top (NULL: the system's file).
+ */
+int dpsi_noline_msg(const struct ds_psi_sample *s,
+    const struct ds_psi_trigger *tr, const char *top, char **msg);
+/*
+ * arm.c: arming the trigger on the pressure file of the cgroup dirfd
+ * (its path top, for messages) or with dirfd -1 of the system.  Each
+ * returns 0 with *fd ready (opened and the trigger checked as this
+ * process may set it; armed), a reason to sample the total instead with
+ * *fd -1 (DS_PSI_NOWRITE, DS_PSI_NOTKERNEL from opening, DS_PSI_REFUSED
+ * from arming), or -errno with *fd closed and *msg the message
+ * ("proc/pressure/io: why", "cgroup /a: why", "SPEC: why"; NULL when
+ * it could not be made).
+ */
+struct dpsi_arming {
+	const struct ds_root *r;
+	int dirfd;
+	const char *top;
+	const struct ds_psi_trigger *tr;
+	const char *spec;		/* the trigger as given */
+};
+int dpsi_arm_open(const struct dpsi_arming *a, int *fd, char **msg);
+int dpsi_arm(const struct dpsi_arming *a, int *fd, char **msg);
 
 #endif

@@ -1,12 +1,52 @@
 /*
- * The messages of a report of pressure: for what a sample noted or what
- * ends the report, and for a trigger that will not do.
+ * dpsi's messages: what a sample noted, a trigger that will not do, what
+ * ends a report, and a trigger's line that is not there.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dpsi.h"
+
+int
+dpsi_say(char **msg, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	free(*msg);
+	*msg = n < 0 ? NULL : s;
+	return n < 0 ? -ENOMEM : 1;
+}
+
+/* No message: out of memory. */
+static int
+nomem(char **msg)
+{
+	free(*msg);
+	*msg = NULL;
+	return -ENOMEM;
+}
+
+int
+dpsi_say_why(char **msg, const char *pre, const char *name, int e,
+    int cgroup)
+{
+	struct ds_buf b = { 0 };
+	int k;
+
+	if ((k = ds_psi_err_msg(e, cgroup, &b)) >= 0)
+		k = dpsi_say(msg, "%s%s: %s", pre, name, k > 0 ? b.data :
+		    strerror(e < 0 ? -e : e));
+	ds_buf_free(&b);
+	return k;
+}
 
 /* Why a file could not be read, as a note says it (b: the library's). */
 static const char *
@@ -43,7 +83,7 @@ bad_line(const struct ds_psi_note *n, char *what, size_t size)
 }
 
 int
-ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
+dpsi_note_msg(const struct ds_psi_note *n, char **msg)
 {
 	struct ds_buf b = { 0 };
 	const char *rn, *m = NULL;
@@ -51,10 +91,10 @@ ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 	int k;
 
 	if (n->res < 0 && n->e == -ELOOP)
-		return ds_buf_printf(out, "cgroup %s: subtree skipped: nested deeper "
-		    "than %d levels", n->path, DS_CGROUP_DEPTH_MAX);
+		return dpsi_say(msg, "cgroup %s: subtree skipped: nested "
+		    "deeper than %d levels", n->path, DS_CGROUP_DEPTH_MAX);
 	if (n->res < 0)
-		return ds_buf_printf(out, "cgroup %s: subtree skipped: %s", n->path,
+		return dpsi_say(msg, "cgroup %s: subtree skipped: %s", n->path,
 		    strerror(n->e < 0 ? -n->e : n->e));
 	rn = ds_psi_res_name(n->res);
 	if (n->e == 0 || (n->e == -EINVAL && n->bad.first > 0)) {
@@ -63,79 +103,65 @@ ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out)
 	} else
 		m = note_why(n, &b);
 	if (m == NULL)
-		k = ds_buf_fail(out, -ENOMEM);
+		k = nomem(msg);
 	else if (n->path == NULL)
-		k = ds_buf_printf(out, "proc/pressure/%s: %s", rn, m);
+		k = dpsi_say(msg, "proc/pressure/%s: %s", rn, m);
 	else
-		k = ds_buf_printf(out, "cgroup %s: %s.pressure: %s", n->path,
-		    rn, m);
+		k = dpsi_say(msg, "cgroup %s: %s.pressure: %s", n->path, rn, m);
 	ds_buf_free(&b);
 	return k;
 }
 
 int
-ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
-    struct ds_buf *out)
+dpsi_trigger_msg(const char *spec, struct ds_psi_trigger *t, char **msg)
 {
+	struct ds_buf b = { 0 };
 	int e = 0, k;
 
 	/* Privileged: what the kernel takes from anyone is checked later. */
-	if ((k = ds_psi_trigger_parse_msg(spec, t, out)) == 0 &&
-	    (e = ds_psi_trigger_check(t, 1)) < 0 &&
-	    (k = ds_psi_trigger_err_msg(e, out)) == 0)
-		k = ds_buf_printf(out, "%s", strerror(-e));
-	return k;
-}
-
-/* "PRE NAME: why", why the library's sentence for e or strerror's. */
-static int
-why_msg(struct ds_buf *out, const char *pre, const char *name, int e,
-    int cgroup)
-{
-	struct ds_buf b = { 0 };
-	int k;
-
-	if ((k = ds_psi_err_msg(e, cgroup, &b)) >= 0)
-		k = ds_buf_printf(out, "%s%s: %s", pre, name, k > 0 ? b.data :
-		    strerror(e < 0 ? -e : e));
+	if ((k = ds_psi_trigger_parse_msg(spec, t, &b)) == 0 &&
+	    (e = ds_psi_trigger_check(t, 1)) < 0)
+		k = ds_psi_trigger_err_msg(e, &b);
+	if (k > 0)
+		k = dpsi_say(msg, "%s", b.data);
+	else if (k == 0 && e < 0)
+		k = dpsi_say(msg, "%s", strerror(-e));
 	ds_buf_free(&b);
 	return k;
 }
 
 int
-ds_psi_sample_fatal(const struct ds_psi_src *src,
-    const struct ds_psi_sample *s, int e, int warned, struct ds_buf *out)
+dpsi_sample_fatal(const struct ds_psi_src *src,
+    const struct ds_psi_sample *s, int e, int warned, char **msg)
 {
 	/* PSI off: said however many reports came before. */
 	if (e == -EOPNOTSUPP && s->nnote > 0)
-		return ds_psi_note_msg(&s->note[s->nnote - 1], out);
-	if (e == -ENOMEM) {
-		out->len = 0;
-		return -ENOMEM;
-	}
+		return dpsi_note_msg(&s->note[s->nnote - 1], msg);
+	if (e == -ENOMEM)
+		return nomem(msg);
 	if (e < 0 && src->all)
-		return ds_buf_printf(out, "cgroup %s: %s", src->top, strerror(-e));
+		return dpsi_say(msg, "cgroup %s: %s", src->top, strerror(-e));
 	/* No PSI, or (a cgroup) the cgroup gone or its accounting off. */
 	if (e == -ENOENT && src->topfd < 0)
-		return why_msg(out, "proc/pressure", "", e, 0);
+		return dpsi_say_why(msg, "proc/pressure", "", e, 0);
 	if (e == -ENODATA && !warned && !src->explicit)
-		return ds_buf_printf(out, "proc/pressure: no pressure files");
+		return dpsi_say(msg, "proc/pressure: no pressure files");
 	if (e < 0 && src->topfd >= 0 && !warned)
-		return why_msg(out, "cgroup ", src->top, e, 1);
+		return dpsi_say_why(msg, "cgroup ", src->top, e, 1);
 	/* No cgroup below the top (all) is an empty report, not an error. */
 	return 0;
 }
 
 int
-ds_psi_noline_msg(const struct ds_psi_sample *s,
-    const struct ds_psi_trigger *tr, const char *top, struct ds_buf *out)
+dpsi_noline_msg(const struct ds_psi_sample *s,
+    const struct ds_psi_trigger *tr, const char *top, char **msg)
 {
 	const char *rn = ds_psi_res_name(tr->res);
 
 	if (ds_psi_cg_line(s->n > 0 ? &s->cg[0] : NULL, tr->res,
 	    tr->kind) != NULL)
 		return 0;
-	return ds_buf_printf(out, "%s %s: no such line in %s%s", rn,
+	return dpsi_say(msg, "%s %s: no such line in %s%s", rn,
 	    ds_psi_kind_name(tr->kind), top != NULL ? "cgroup " :
 	    "proc/pressure/", top != NULL ? top : rn);
 }
