@@ -987,17 +987,16 @@ const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
     enum ds_psi_res r, enum ds_psi_kind k);
 
 /*
- * The cgroup a tool is pointed at (lib/cgtop.c).  ds_cgroup_path_top:
- * path (NULL: "") as "/" followed by it without leading or trailing
- * '/' ("a/b/" is "/a/b", "" is "/"); malloc'd, NULL when out of memory.
- * ds_cgroup_top_open: that cgroup's directory below the cgroup v2 mount
- * (ds_cgroup2_mount, ds_cgroup_open) with *top its path (malloc'd), or
- * -errno with *top NULL and out holding the message (empty when out of
- * memory): -ENOENT no cgroup2 mount, -EINVAL ".." in path, or why the
- * mount table or the directory could not be read.
+ * A cgroup opened by its path (NULL: ""), made "/" followed by it
+ * without leading or trailing '/' ("a/b/" is "/a/b"): its directory
+ * below the cgroup2 mount of the mount table, with *top its path and
+ * mnt (size bytes) the mount point; or -errno: -ENOMEM with *top NULL,
+ * with mnt "" the mount table's (-ENOENT: no cgroup2 mount), else the
+ * directory's (-EINVAL: ".." leaves the hierarchy).  *top is the
+ * caller's to free, whatever the return.
  */
 int ds_cgroup_top_open(const struct ds_root *r, const char *path,
-    char **top, struct ds_buf *out);
+    char **top, char *mnt, size_t size);
 
 /*
  * Processes and cgroups: process scans and their I/O rates, the cgroup

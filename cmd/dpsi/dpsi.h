@@ -109,6 +109,13 @@ int dpsi_sample_fatal(const struct ds_psi_src *src,
 int dpsi_noline_msg(const struct ds_psi_sample *s,
     const struct ds_psi_trigger *tr, const char *top, char **msg);
 /*
+ * The cgroup at path opened (ds_cgroup_top_open): its fd with *top its
+ * path, or -errno with *top NULL and *msg why (NULL: out of memory).
+ */
+int dpsi_top_open(const struct ds_root *r, const char *path, char **top,
+    char **msg);
+
+/*
  * arm.c: arming the trigger on the pressure file of the cgroup dirfd
  * (its path top, for messages) or with dirfd -1 of the system.  Each
  * returns 0 with *fd ready (opened and the trigger checked as this

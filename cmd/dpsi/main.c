@@ -327,7 +327,6 @@ main(int argc, char **argv)
 	struct waiter wt = { 0 };
 	struct ds_writer w;
 	struct dpsi_cols pc;
-	struct ds_buf cgmsg = { 0 };
 	struct dpsi d;
 	int status;
 
@@ -340,9 +339,9 @@ main(int argc, char **argv)
 	operands(&d, &wt, argc - optind, argv + optind);
 	tool_start(&d.t);
 	/* -c or -C: the top cgroup opened, below the v2 mount. */
-	if (d.cgroup_mode && (d.topfd = ds_cgroup_top_open(&d.t.r, d.cpath,
-	    &d.top, &cgmsg)) < 0)
-		fatal(d.topfd, cgmsg.len > 0 ? cgmsg.data : NULL);
+	if (d.cgroup_mode && (d.topfd = dpsi_top_open(&d.t.r, d.cpath,
+	    &d.top, &d.text)) < 0)
+		fatal(d.topfd, d.text);
 	if (wt.spec != NULL && d.t.fmt == DS_FMT_PROM) {
 		d.order[0] = wt.trig.res;
 		d.nres = 1;
@@ -363,7 +362,6 @@ main(int argc, char **argv)
 	ds_writer_free(&w);
 	ds_buf_free(&d.scratch);
 	free(d.text);
-	ds_buf_free(&cgmsg);
 	if (d.topfd >= 0)
 		close(d.topfd);
 	free(d.top);

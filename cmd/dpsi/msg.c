@@ -1,6 +1,7 @@
 /*
  * dpsi's messages: what a sample noted, a trigger that will not do, what
- * ends a report, and a trigger's line that is not there.
+ * ends a report, a trigger's line that is not there, and the cgroup of
+ * -c that cannot be opened.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -164,4 +165,30 @@ dpsi_noline_msg(const struct ds_psi_sample *s,
 	return dpsi_say(msg, "%s %s: no such line in %s%s", rn,
 	    ds_psi_kind_name(tr->kind), top != NULL ? "cgroup " :
 	    "proc/pressure/", top != NULL ? top : rn);
+}
+
+int
+dpsi_top_open(const struct ds_root *r, const char *path, char **top,
+    char **msg)
+{
+	char mnt[4096];
+	int fd;
+
+	if ((fd = ds_cgroup_top_open(r, path, top, mnt, sizeof(mnt))) >= 0)
+		return fd;
+	if (*top == NULL)
+		nomem(msg);
+	else if (mnt[0] == '\0' && fd == -ENOENT)
+		dpsi_say(msg, "proc/self/mountinfo: no cgroup2 mount (no "
+		    "cgroup v2 hierarchy to read)");
+	else if (mnt[0] == '\0')
+		dpsi_say(msg, "proc/self/mountinfo: %s", strerror(-fd));
+	else if (fd == -EINVAL)
+		dpsi_say(msg, "cgroup %s: \"..\" leaves the hierarchy", *top);
+	else
+		dpsi_say(msg, "cgroup %s (under %s): %s", *top, mnt,
+		    strerror(-fd));
+	free(*top);
+	*top = NULL;
+	return fd;
 }

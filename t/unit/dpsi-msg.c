@@ -2,16 +2,20 @@
  * cmd/dpsi/msg.c: the message for each kind of note a sample makes, for
  * a trigger that does not parse or check, for what ends a report after
  * a sample (each errno of ds_psi_sample_read with the flags that change
- * its meaning), and for a trigger's line that is not there.
+ * its meaning), for a trigger's line that is not there, and for a
+ * cgroup that cannot be opened (no cgroup2 mount, an unreadable table,
+ * ".." out of the hierarchy, no such cgroup).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "dpsi/dpsi.h"
 #include "tap.h"
+#include "tree.h"
 
 static void
 test_notes(void)
@@ -189,12 +193,56 @@ test_noline(void)
 	free(b);
 }
 
+static void
+test_top(void)
+{
+	struct ds_root r;
+	char *top = NULL, *b = NULL, p[320];
+
+	tree_put("proc", NULL);
+	tree_put("proc/self", NULL);
+	tree_put("proc/self/mountinfo",
+	    "23 1 0:21 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	tree_put("sys", NULL);
+	tree_put("sys/fs", NULL);
+	tree_put("sys/fs/cgroup", NULL);
+	tree_put("sys/fs/cgroup/unified", NULL);
+	tree_put("sys/fs/cgroup/unified/a", NULL);
+	ds_root_open(&r, tree_top);
+
+	is_int(dpsi_top_open(&r, "nope", &top, &b), -ENOENT, "missing");
+	ok(top == NULL, "missing: no path kept");
+	is_str(b, "cgroup /nope (under /sys/fs/cgroup/unified): No such "
+	    "file or directory", "missing: path and mount");
+	dpsi_top_open(&r, "a/../../..", &top, &b);
+	is_str(b, "cgroup /a/../../..: \"..\" leaves the hierarchy",
+	    "..: refused");
+	tree_put("proc/self/mountinfo",
+	    "22 1 0:20 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n");
+	dpsi_top_open(&r, "a", &top, &b);
+	is_str(b, "proc/self/mountinfo: no cgroup2 mount (no cgroup v2 "
+	    "hierarchy to read)", "no cgroup2: says so");
+	snprintf(p, sizeof(p), "%s/proc/self/mountinfo", tree_top);
+	unlink(p);
+	tree_put("proc/self/mountinfo", NULL);
+	is_int(dpsi_top_open(&r, "a", &top, &b), -EISDIR,
+	    "a table that is a directory");
+	is_str(b, "proc/self/mountinfo: Is a directory",
+	    "unreadable table: the errno");
+	ds_root_close(&r);
+	free(b);
+}
+
 int
 main(void)
 {
+	tree_make("dpsi-msg-unit");
 	test_notes();
 	test_trigger();
 	test_fatal();
 	test_noline();
+	test_top();
+	if (tree_remove() < 0)
+		return 1;
 	return tap_done();
 }
