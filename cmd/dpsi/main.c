@@ -328,7 +328,7 @@ main(int argc, char **argv)
 	struct ds_writer w;
 	struct dpsi_cols pc;
 	struct dpsi d;
-	int status;
+	int e, status;
 
 	memset(&d, 0, sizeof(d));
 	tool_init(&d.t, argv, &info);
@@ -349,7 +349,9 @@ main(int argc, char **argv)
 	d.how = (d.cgroup_mode ? DPSI_COL_CGROUP : 0) |
 	    (d.t.fmt == DS_FMT_PROM ? DPSI_COL_PROM : 0);
 	dpsi_columns(d.how, d.order, d.nres, &pc);
-	ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n, d.t.header, "dpsi");
+	if ((e = ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n,
+	    d.t.header, "dpsi")) < 0)
+		tool_errc(1, e, "writer");
 	tool_writer(&d.t, &w);
 	if (wt.spec != NULL) {
 		status = run_wait(&d, &wt, &w);
