@@ -1,7 +1,6 @@
 /*
- * The cgroup a tool is pointed at (dpsi -c PATH): its path made one
- * way ("/" or "/a/b"), and its directory opened below the cgroup v2
- * mount, with a sentence for each way that fails.
+ * A cgroup opened by its path: the path made one way ("/" or "/a/b"),
+ * and its directory opened below the cgroup v2 mount.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,38 +29,20 @@ ds_cgroup_path_top(const char *path)
 
 int
 ds_cgroup_top_open(const struct ds_root *r, const char *path, char **top,
-    struct ds_buf *out)
+    char *mnt, size_t size)
 {
 	struct ds_mount m;
-	char mnt[4096];
-	int e, fd;
+	int e;
 
-	*top = NULL;
+	mnt[0] = '\0';
+	if ((*top = ds_cgroup_path_top(path)) == NULL)
+		return -ENOMEM;
 	/* The v2 hierarchy is wherever the mount table says. */
-	if ((e = ds_cgroup2_mount(r, mnt, sizeof(mnt))) == -ENOENT) {
-		ds_buf_printf(out, "proc/self/mountinfo: no cgroup2 mount "
-		    "(no cgroup v2 hierarchy to read)");
-		return e;
-	}
-	if (e < 0) {
-		ds_buf_printf(out, "proc/self/mountinfo: %s", strerror(-e));
+	if ((e = ds_cgroup2_mount(r, mnt, size)) < 0) {
+		mnt[0] = '\0';
 		return e;
 	}
 	memset(&m, 0, sizeof(m));
 	m.mnt = mnt;
-	if ((*top = ds_cgroup_path_top(path)) == NULL) {
-		out->len = 0;
-		return -ENOMEM;
-	}
-	if ((fd = ds_cgroup_open(r, &m, *top)) == -EINVAL)
-		ds_buf_printf(out, "cgroup %s: \"..\" leaves the hierarchy",
-		    *top);
-	else if (fd < 0)
-		ds_buf_printf(out, "cgroup %s (under %s): %s", *top, mnt,
-		    strerror(-fd));
-	if (fd < 0) {
-		free(*top);
-		*top = NULL;
-	}
-	return fd;
+	return ds_cgroup_open(r, &m, *top);
 }

@@ -673,8 +673,7 @@ void ds_xstat_compute(const uint64_t d[DS_NCOUNTERS], uint32_t have,
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for
- * pressure (with a sampling fallback), samples over an interval and
- * their report.
+ * pressure (with a sampling fallback), samples over an interval.
  */
 
 enum ds_psi_res { DS_PSI_CPU, DS_PSI_IO, DS_PSI_MEMORY, DS_PSI_IRQ,
@@ -740,10 +739,11 @@ struct ds_psi_trigger {
  * (arming 1): DS_PSI_NOWRITE no write access, DS_PSI_REFUSED a kernel
  * before 5.2 (read-only files); 0 when e is no reason to (an error).
  * DS_PSI_NOTKERNEL is for a file ds_psi_trigger_supported says is not
- * the kernel's.  ds_psi_fallback_why: the reason said, or NULL.
+ * the kernel's.  ds_psi_fallback_msg: the reason into msg, 1; 0 (msg
+ * empty) when why is none of them; -ENOMEM.
  */
 enum { DS_PSI_NOWRITE = 1, DS_PSI_NOTKERNEL, DS_PSI_REFUSED };
-const char *ds_psi_fallback_why(int why);
+int ds_psi_fallback_msg(int why, struct ds_buf *msg);
 
 /*
  * A trigger's test made from samples of the total, where the kernel has
@@ -797,7 +797,6 @@ struct ds_psi_cg {
 	unsigned int ok;	/* bit r: resource r read */
 	struct ds_psi p[DS_PSI_NRES];
 	const struct ds_psi_cg *prev;	/* the same cgroup the sample before */
-	double key;		/* ds_psi_sample_rank's key */
 };
 /* A problem met reading a sample, in the order met. */
 struct ds_psi_note {
@@ -818,7 +817,7 @@ struct ds_psi_sample {
 /* What a sample reads. */
 struct ds_psi_src {
 	const struct ds_root *r;
-	int topfd;		/* the cgroup (-c) or the walk's top; -1: system */
+	int topfd;		/* the cgroup or the walk's top; -1: the system */
 	const char *top;	/* its path below the mount: "/" or "/PATH" */
 	int all;		/* each cgroup below top (not top itself) */
 	const enum ds_psi_res *order;	/* the resources, in order */
@@ -847,121 +846,16 @@ const struct ds_psi_line *ds_psi_cg_line(const struct ds_psi_cg *c,
     enum ds_psi_res r, enum ds_psi_kind k);
 
 /*
- * The columns of a report of the resources order[0..nres): time, with
- * DS_PSICOL_CGROUP cgroup, then resource kind avg10 avg60 avg300 total
- * stall% (one row per line); with DS_PSICOL_PROM one wide row per
- * cgroup, a family per resource, kind and value (DS_PSI_PER_LINE of
- * them: the averages, the total in seconds, the share), named in pc.
- * The count is returned (pc->n).
- */
-#define DS_PSICOL_CGROUP	0x1
-#define DS_PSICOL_PROM		0x2
-#define DS_PSI_PER_LINE		5
-#define DS_PSI_NFAM		(DS_PSI_NRES * DS_PSI_NKINDS * DS_PSI_PER_LINE)
-struct ds_psi_cols {
-	struct ds_col col[2 + DS_PSI_NFAM];
-	char names[DS_PSI_NFAM][64];
-	char helps[DS_PSI_NFAM][160];
-	size_t n;
-};
-size_t ds_psi_columns(unsigned int how, const enum ds_psi_res *order,
-    size_t nres, struct ds_psi_cols *pc);
-/*
- * The message for a note of ds_psi_sample_read into out, without the
- * program's name: "proc/pressure/io: why", "cgroup /a: io.pressure:
- * why", "cgroup /a: subtree skipped: why".  1, or -ENOMEM.
- */
-int ds_psi_note_msg(const struct ds_psi_note *n, struct ds_buf *out);
-/*
- * Parse spec into t and check it (as privileged: the rest is the
- * kernel's to say): 0 when it will do, else 1 with out holding why, as
- * "stall '0ms': why" (ds_psi_trigger_parse_part, _check), or -ENOMEM.
- */
-int ds_psi_trigger_msg(const char *spec, struct ds_psi_trigger *t,
-    struct ds_buf *out);
-
-/*
- * The rows of a report of pressure (lib/psirow.c), in the columns of
- * ds_psi_columns(how, order, nres): the resources of order whose bit is
- * in mask (the others null in prom, else left out), at now (realtime
- * ns); with rank the cgroups most stalled first (ds_psi_sample_rank of
- * order[0]) when there is a prev or a top; only the first top (0: all).
- */
-struct ds_psi_rows {
-	unsigned int how;		/* DS_PSICOL_CGROUP, DS_PSICOL_PROM */
-	const enum ds_psi_res *order;
-	size_t nres;
-	unsigned int mask;
-	int rank;
-	uint64_t top;
-	uint64_t now;
-};
-/* The resources in the default order into order: io memory cpu irq. */
-size_t ds_psi_order_default(enum ds_psi_res *order);
-/*
- * Pair cur with prev (NULL: none; ds_psi_sample_pair), rank it, and
- * say in *n how many of its elements to report.  0 or -ENOMEM.
- */
-int ds_psi_rows_order(const struct ds_psi_rows *rs,
-    const struct ds_psi_sample *prev, struct ds_psi_sample *cur, size_t *n);
-/*
- * Write the rows of cur's first n elements: one row per line (time,
- * cgroup, resource, kind, avg10 avg60 avg300 in percent, the total in
- * us, the share since prev or null), or in prom one wide row each.
- */
-void ds_psi_rows_write(struct ds_writer *w, const struct ds_psi_rows *rs,
-    const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
-    size_t n);
-/*
- * What ends a report after ds_psi_sample_read(src, s) returned e, into
- * out: 1 with the message (PSI off, no PSI or no pressure files, the
- * walk failed, the cgroup gone or its accounting off: these last unless
- * warned, a note already said), 0 when a report is to be made (e 0, a
- * problem noted, no cgroup below the top), -ENOMEM with out empty.
- */
-int ds_psi_sample_fatal(const struct ds_psi_src *src,
-    const struct ds_psi_sample *s, int e, int warned, struct ds_buf *out);
-/*
- * 0 when the first element of s has the trigger's line; else 1 with out
- * saying there is no such line in the cgroup top (NULL: the system's
- * file), or -ENOMEM.
- */
-int ds_psi_noline_msg(const struct ds_psi_sample *s,
-    const struct ds_psi_trigger *tr, const char *top, struct ds_buf *out);
-
-/*
- * Arming a trigger (lib/psiarm.c) on the pressure file of the cgroup
- * dirfd (its path top, for messages) or with dirfd -1 of the system.
- * Each returns 0 with *fd ready (opened and the trigger checked as this
- * process may set it; armed), a reason to sample the total instead
- * with *fd -1 (DS_PSI_NOWRITE, DS_PSI_NOTKERNEL from opening,
- * DS_PSI_REFUSED from arming: ds_psi_fallback_why), or -errno with out
- * holding the message ("proc/pressure/io: why", "cgroup /a: why",
- * "SPEC: why"; empty when it could not be made) and *fd closed.
- */
-struct ds_psi_arming {
-	const struct ds_root *r;
-	int dirfd;
-	const char *top;
-	const struct ds_psi_trigger *tr;
-	const char *spec;		/* the trigger as given */
-};
-int ds_psi_arm_open(const struct ds_psi_arming *a, int *fd,
-    struct ds_buf *out);
-int ds_psi_arm(const struct ds_psi_arming *a, int *fd, struct ds_buf *out);
-
-/*
- * The cgroup a tool is pointed at (lib/cgtop.c).  ds_cgroup_path_top:
- * path (NULL: "") as "/" followed by it without leading or trailing
- * '/' ("a/b/" is "/a/b", "" is "/"); malloc'd, NULL when out of memory.
- * ds_cgroup_top_open: that cgroup's directory below the cgroup v2 mount
- * (ds_cgroup2_mount, ds_cgroup_open) with *top its path (malloc'd), or
- * -errno with *top NULL and out holding the message (empty when out of
- * memory): -ENOENT no cgroup2 mount, -EINVAL ".." in path, or why the
- * mount table or the directory could not be read.
+ * A cgroup opened by its path (NULL: ""), made "/" followed by it
+ * without leading or trailing '/' ("a/b/" is "/a/b"): its directory
+ * below the cgroup2 mount of the mount table, with *top its path and
+ * mnt (size bytes) the mount point; or -errno: -ENOMEM with *top NULL,
+ * with mnt "" the mount table's (-ENOENT: no cgroup2 mount), else the
+ * directory's (-EINVAL: ".." leaves the hierarchy).  *top is the
+ * caller's to free, whatever the return.
  */
 int ds_cgroup_top_open(const struct ds_root *r, const char *path,
-    char **top, struct ds_buf *out);
+    char **top, char *mnt, size_t size);
 
 /*
  * Processes and cgroups: process scans and their I/O rates, the cgroup
@@ -2364,5 +2258,74 @@ struct ds_devinfo {
 };
 int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
+/* ---- public since the split of dpsi (to be grouped) */
+
+/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
+const char *ds_psi_res_name(enum ds_psi_res res);
+const char *ds_psi_kind_name(enum ds_psi_kind kind);
+
+/*
+ * What an errno of opening or reading a pressure file means, into msg:
+ * ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without psi),
+ * ENODEV (cgroup.pressure 0), for a cgroup's file or the system's.  1,
+ * 0 (msg empty) for another errno, or -ENOMEM.
+ */
+int ds_psi_err_msg(int e, int cgroup, struct ds_buf *msg);
+/* Why a file's first bad line was refused, into msg: 1, 0 when none. */
+int ds_psi_bad_msg(const struct ds_psi_bad *bad, struct ds_buf *msg);
+
+/*
+ * Parse spec (RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s)
+ * into t: 0 (msg empty), or 1 with msg saying which part is wrong and
+ * why ("stall '0ms': ..."), or -ENOMEM.
+ */
+int ds_psi_trigger_parse_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *msg);
+/*
+ * The kernel's rules, checked before arming: -ERANGE window outside
+ * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
+ * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
+ */
+int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
+/* What an errno of checking or arming a trigger means: as ds_psi_err_msg. */
+int ds_psi_trigger_err_msg(int e, struct ds_buf *msg);
+/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
+int ds_psi_privileged(void);
+
+/*
+ * The pressure file of res opened read-write for a trigger: dirfd's
+ * res.pressure when dirfd >= 0 (a cgroup), else proc/pressure/res under
+ * the root.  fd or -errno: -EACCES, -EPERM, -EROFS without write access
+ * (sample instead), -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
+ */
+int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
+    enum ds_psi_res res);
+/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
+int ds_psi_trigger_supported(int fd);
+/* Write the trigger to a pressure file opened for it; 0 or -errno. */
+int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
+/*
+ * The reason to sample instead of arming for e of ds_psi_trigger_open
+ * (arming 0) or of ds_psi_trigger_arm (arming 1): DS_PSI_NOWRITE,
+ * DS_PSI_REFUSED; 0 when e is an error.
+ */
+int ds_psi_fallback(int e, int arming);
+
+/*
+ * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
+ * removed (no cgroup.procs either), else -ENODEV (accounting off).
+ */
+int ds_psi_cgroup_nofiles(int cgfd);
+/* Link each of cur's elements to prev's of the same path: 0, -ENOMEM. */
+int ds_psi_sample_pair(const struct ds_psi_sample *prev,
+    struct ds_psi_sample *cur);
+/*
+ * The stall share (percent) of c's line r, k between prev and cur (c in
+ * cur, paired); -1 when there is no prev, no such line in both, or no
+ * time between the samples.
+ */
+double ds_psi_sample_share(const struct ds_psi_sample *prev,
+    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
+    enum ds_psi_res r, enum ds_psi_kind k);
 
 #endif

@@ -230,8 +230,7 @@ int ds_older_pair(struct ds_older *o, struct ds_pair *pr,
 
 /*
  * Pressure: pressure stall information: reading, triggers, waiting for
- * pressure (with a sampling fallback), samples over an interval and
- * their report.
+ * pressure (with a sampling fallback), samples over an interval.
  */
 
 /* The index of a name of len bytes, or -EINVAL. */
@@ -243,9 +242,6 @@ int ds_psi_res_parse(const char *s, size_t len);
  */
 int ds_psi_parse_line(char *line, enum ds_psi_kind *kind,
     struct ds_psi_line *l, struct ds_psi_bad *why);
-/* The first bad line's reason in words, in buf (size bytes) or static. */
-const char *ds_psi_why_text(const struct ds_psi_bad *bad, char *buf,
-    size_t size);
 /* Parse a file's text in place; -EINVAL when it has no good line. */
 int ds_psi_parse(char *text, struct ds_psi *p);
 
@@ -280,9 +276,6 @@ struct ds_psi_trigger_bad {
 };
 int ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
     struct ds_psi_trigger_bad *bad);
-/* A part's name ("stall"), and why it is wrong, for a message; or NULL. */
-const char *ds_psi_trigger_part_name(enum ds_trig_part part);
-const char *ds_psi_trigger_part_why(enum ds_trig_part part);
 
 /* "some 150000 2000000" and its NUL; returns the bytes to write. */
 int ds_psi_trigger_format(const struct ds_psi_trigger *t, char *buf,
@@ -344,75 +337,10 @@ struct ds_psi_cg *ds_psi_sample_add(struct ds_psi_sample *s, const char *top,
 void ds_psi_sample_pop(struct ds_psi_sample *s);
 void ds_psi_sample_clear(struct ds_psi_sample *s);
 
-/* "cpu" "io" "memory" "irq"; "some" "full".  NULL when out of range. */
-const char *ds_psi_res_name(enum ds_psi_res res);
-const char *ds_psi_kind_name(enum ds_psi_kind kind);
-
 /*
- * What an errno from opening or reading a pressure file means, for a
- * message: ENOENT, EOPNOTSUPP (4.20 to 5.5 and RHEL 8 booted without
- * psi), ENODEV (cgroup.pressure 0).  NULL for other errors.
+ * path (NULL: "") as "/" followed by it without leading or trailing
+ * '/' ("a/b/" is "/a/b", "" is "/"); malloc'd, NULL when out of memory.
  */
-const char *ds_psi_errmsg(int e, int cgroup);
-
-/*
- * The kernel's rules, checked before arming: -ERANGE window outside
- * 500 ms to 10 s, -EDOM stall 0 or over the window, -EPERM window not a
- * multiple of 2 s when not privileged (no CAP_SYS_RESOURCE).
- */
-int ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged);
-
-/* Write the trigger to a pressure file opened O_RDWR; 0 or -errno. */
-int ds_psi_trigger_arm(int fd, const struct ds_psi_trigger *t);
-
-/* 1 when fd is on procfs or cgroup2, where triggers can exist. */
-int ds_psi_trigger_supported(int fd);
-
-/* 1 when this process has CAP_SYS_RESOURCE in its effective set. */
-int ds_psi_privileged(void);
-
-/* A message for an errno of ds_psi_trigger_check or _arm, or NULL. */
-const char *ds_psi_trigger_errmsg(int e);
-
-/*
- * The pressure file of res opened read-write for a trigger
- * (ds_psi_trigger_arm): dirfd's res.pressure when dirfd >= 0 (a
- * cgroup), else proc/pressure/res under the root.  fd or -errno:
- * -EACCES, -EPERM, -EROFS without write access (sample instead),
- * -ENOENT, -ENODEV, -EOPNOTSUPP as for reading.
- */
-int ds_psi_trigger_open(const struct ds_root *r, int dirfd,
-    enum ds_psi_res res);
-
-int ds_psi_fallback(int e, int arming);
-
-/*
- * Why the cgroup directory cgfd has no pressure files: -ENOENT it was
- * removed (no cgroup.procs either), else -ENODEV (accounting off).
- */
-int ds_psi_cgroup_nofiles(int cgfd);
-
-/* Link each of cur's elements to prev's of the same path (ds_psi_pair). */
-int ds_psi_sample_pair(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur);
-
-/*
- * The stall share (percent) of c's line r, k between prev and cur (c in
- * cur, paired); -1 when there is no prev, no such line in both, or no
- * time between the samples.
- */
-double ds_psi_sample_share(const struct ds_psi_sample *prev,
-    const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
-    enum ds_psi_res r, enum ds_psi_kind k);
-
-/*
- * Sort cur, most stalled first, by the share over the interval (avg10
- * without prev) of resource r, kind "some" ("full" where there is only
- * that, as for irq); no such line ranks last; ties by path.
- */
-void ds_psi_sample_rank(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur, enum ds_psi_res r);
-
 char *ds_cgroup_path_top(const char *path);
 
 /*

@@ -93,7 +93,7 @@ ds_psi_kind_parse(const char *s, size_t len)
 	return name_index(kind_names, DS_PSI_NKINDS, s, len);
 }
 
-/* A line refused: why, and the key it is about (ds_psi_why_text). */
+/* A line refused: why, and the key it is about (ds_psi_bad_msg). */
 static int
 refuse(struct ds_psi_bad *why, enum ds_psi_why_kind w, int key)
 {
@@ -164,40 +164,37 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l,
 	return 0;
 }
 
-const char *
-ds_psi_why_text(const struct ds_psi_bad *bad, char *buf, size_t size)
+int
+ds_psi_bad_msg(const struct ds_psi_bad *bad, struct ds_buf *msg)
 {
 	/* The key without its '='. */
 	const char *key = bad->key < 4 ? psi_keys[bad->key] : "?=";
 	int kl = (int)strlen(key) - 1;
 
+	if (bad->n == 0)
+		return ds_buf_fail(msg, 0);
 	switch (bad->why) {
 	case DS_PSI_WHY_FIELDS:
-		return "more than sixteen fields";
+		return ds_buf_printf(msg, "more than sixteen fields");
 	case DS_PSI_WHY_KIND:
-		return "not a some or full line";
+		return ds_buf_printf(msg, "not a some or full line");
 	case DS_PSI_WHY_REPEAT:
-		return "a second line of its kind";
+		return ds_buf_printf(msg, "a second line of its kind");
 	case DS_PSI_WHY_TWICE:
-		snprintf(buf, size, "%.*s twice", kl, key);
-		return buf;
+		return ds_buf_printf(msg, "%.*s twice", kl, key);
 	case DS_PSI_WHY_DECIMALS:
-		snprintf(buf, size, "%.*s has more decimals than the "
+		return ds_buf_printf(msg, "%.*s has more decimals than the "
 		    "kernel prints", kl, key);
-		return buf;
 	case DS_PSI_WHY_PERCENT:
-		snprintf(buf, size, "%.*s is not a percentage from 0.00 to "
-		    "100.00", kl, key);
-		return buf;
+		return ds_buf_printf(msg, "%.*s is not a percentage from 0.00 "
+		    "to 100.00", kl, key);
 	case DS_PSI_WHY_COUNT:
-		snprintf(buf, size, "%.*s is not a count of microseconds",
-		    kl, key);
-		return buf;
+		return ds_buf_printf(msg, "%.*s is not a count of "
+		    "microseconds", kl, key);
 	case DS_PSI_WHY_MISSING:
-		snprintf(buf, size, "no %.*s", kl, key);
-		return buf;
+		return ds_buf_printf(msg, "no %.*s", kl, key);
 	}
-	return "malformed";
+	return ds_buf_printf(msg, "malformed");
 }
 
 int
@@ -307,28 +304,31 @@ ds_psi_share(uint64_t before, uint64_t after, uint64_t interval_ns,
 	return 0;
 }
 
-const char *
-ds_psi_errmsg(int e, int cgroup)
+int
+ds_psi_err_msg(int e, int cgroup, struct ds_buf *msg)
 {
-	if (e < 0)
-		e = -e;
-	switch (e) {
+	const char *m = NULL;
+
+	switch (e < 0 ? -e : e) {
 	case ENOENT:
-		return cgroup ?
+		m = cgroup ?
 		    "no pressure files: the cgroup is gone, or its pressure "
 		    "accounting is off (cgroup.pressure is 0), or PSI is "
 		    "disabled in this kernel (boot with psi=1)" :
 		    "PSI is disabled in this kernel: boot with psi=1 "
 		    "(or build with CONFIG_PSI=y)";
+		break;
 	case EOPNOTSUPP:
-		return "PSI is disabled in this kernel: boot with psi=1";
+		m = "PSI is disabled in this kernel: boot with psi=1";
+		break;
 	case ENODEV:
-		return cgroup ?
+		m = cgroup ?
 		    "pressure accounting is off for this cgroup: "
 		    "echo 1 > cgroup.pressure" :
 		    "PSI is disabled in this kernel: boot with psi=1";
+		break;
 	}
-	return NULL;
+	return m != NULL ? ds_buf_printf(msg, "%s", m) : ds_buf_fail(msg, 0);
 }
 
 /* ---- Triggers ---- */
@@ -488,8 +488,9 @@ ds_psi_privileged(void)
 	    (CAP_SYS_RESOURCE % 32)) & 1;
 }
 
-const char *
-ds_psi_trigger_part_name(enum ds_trig_part part)
+/* A part's name ("stall") and why it is wrong, for a message; or NULL. */
+static const char *
+part_name(enum ds_trig_part part)
 {
 	static const char *const name[] = {
 		[DS_TRIG_RESOURCE] = "resource", [DS_TRIG_KIND] = "kind",
@@ -500,8 +501,8 @@ ds_psi_trigger_part_name(enum ds_trig_part part)
 	    NULL;
 }
 
-const char *
-ds_psi_trigger_part_why(enum ds_trig_part part)
+static const char *
+part_why(enum ds_trig_part part)
 {
 	static const char *const why[] = {
 		[DS_TRIG_SHAPE] = "not RESOURCE:KIND:STALL/WINDOW "
@@ -515,30 +516,50 @@ ds_psi_trigger_part_why(enum ds_trig_part part)
 	return (size_t)part < sizeof(why) / sizeof(why[0]) ? why[part] : NULL;
 }
 
-const char *
-ds_psi_trigger_errmsg(int e)
+int
+ds_psi_trigger_parse_msg(const char *spec, struct ds_psi_trigger *t,
+    struct ds_buf *msg)
 {
-	if (e < 0)
-		e = -e;
-	switch (e) {
+	struct ds_psi_trigger_bad b;
+
+	if (ds_psi_trigger_parse_part(spec, t, &b) == 0)
+		return ds_buf_fail(msg, 0);
+	if (part_name(b.part) == NULL)
+		return ds_buf_printf(msg, "%s", part_why(b.part));
+	return ds_buf_printf(msg, "%s '%.*s': %s", part_name(b.part),
+	    (int)b.len, b.at, part_why(b.part));
+}
+
+int
+ds_psi_trigger_err_msg(int e, struct ds_buf *msg)
+{
+	const char *m = NULL;
+
+	switch (e < 0 ? -e : e) {
 	case ERANGE:
-		return "the window must be 500ms to 10s";
+		m = "the window must be 500ms to 10s";
+		break;
 	case EDOM:
-		return "the stall must be more than 0 and at most the window";
+		m = "the stall must be more than 0 and at most the window";
+		break;
 	case EPERM:
-		return "without CAP_SYS_RESOURCE the kernel takes only windows "
+		m = "without CAP_SYS_RESOURCE the kernel takes only windows "
 		    "that are a multiple of 2s";
+		break;
 	case EINVAL:
-		return "the kernel refused the trigger (window 500ms to 10s, "
+		m = "the kernel refused the trigger (window 500ms to 10s, "
 		    "stall at most the window; without CAP_SYS_RESOURCE a "
 		    "window that is a multiple of 2s)";
+		break;
 	case EBUSY:
-		return "a trigger is already armed on this file (one per open "
+		m = "a trigger is already armed on this file (one per open "
 		    "file)";
+		break;
 	case EOPNOTSUPP:
-		return "PSI is disabled in this kernel: boot with psi=1";
+		m = "PSI is disabled in this kernel: boot with psi=1";
+		break;
 	}
-	return NULL;
+	return m != NULL ? ds_buf_printf(msg, "%s", m) : ds_buf_fail(msg, 0);
 }
 
 int

@@ -1,8 +1,8 @@
 /*
- * A sample of pressure for dpsi: the system's files, or those of one
- * cgroup or of each cgroup below a top, read into a growing array with
- * the problems met on the way; two samples paired by path, the exact
- * share of the interval from the totals, and -C's ranking.
+ * A sample of pressure: the system's files, or those of one cgroup or
+ * of each cgroup below a top, read into a growing array with the
+ * problems met on the way; two samples paired by path, and the exact
+ * share of the interval from the totals.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,7 @@ ds_psi_sample_add(struct ds_psi_sample *s, const char *top, const char *path)
 	char *p = NULL;
 
 	if (path != NULL) {
-		/* The path below the mount: the top (-c) and the walk's. */
+		/* The path below the mount: the top's and the walk's. */
 		if (top != NULL && strcmp(top, "/") != 0)
 			tl = strlen(top);
 		if ((p = malloc(tl + strlen(path) + 1)) == NULL)
@@ -273,39 +273,4 @@ ds_psi_sample_share(const struct ds_psi_sample *prev,
 	    &pct) < 0)
 		return -1;
 	return pct;
-}
-
-static int
-key_cmp(const void *a, const void *b)
-{
-	const struct ds_psi_cg *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? 1 : -1;
-	if (x->path == NULL || y->path == NULL)
-		return (x->path != NULL) - (y->path != NULL);
-	return strcmp(x->path, y->path);
-}
-
-void
-ds_psi_sample_rank(const struct ds_psi_sample *prev,
-    struct ds_psi_sample *cur, enum ds_psi_res r)
-{
-	enum ds_psi_kind k;
-	size_t i;
-
-	for (i = 0; i < cur->n; i++) {
-		struct ds_psi_cg *c = &cur->cg[i];
-
-		c->key = -1;
-		k = (c->p[r].have & (1u << DS_PSI_SOME)) ? DS_PSI_SOME :
-		    DS_PSI_FULL;
-		if (!(c->p[r].have & (1u << k)))
-			continue;
-		c->key = prev != NULL ? ds_psi_sample_share(prev, cur, c, r, k) :
-		    (double)c->p[r].line[k].avg[0];
-	}
-	/* The prev links stay valid: they point into prev. */
-	if (cur->n > 1)
-		qsort(cur->cg, cur->n, sizeof(*cur->cg), key_cmp);
 }

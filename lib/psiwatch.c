@@ -40,20 +40,21 @@ ds_psi_fallback(int e, int arming)
 	return 0;
 }
 
-const char *
-ds_psi_fallback_why(int why)
+int
+ds_psi_fallback_msg(int why, struct ds_buf *msg)
 {
 	switch (why) {
 	case DS_PSI_NOWRITE:
-		return "no write access to the pressure file (triggers need "
-		    "5.2+, and root before 6.5)";
+		return ds_buf_printf(msg, "no write access to the pressure "
+		    "file (triggers need 5.2+, and root before 6.5)");
 	case DS_PSI_NOTKERNEL:
-		return "not a kernel pressure file (a captured tree)";
+		return ds_buf_printf(msg, "not a kernel pressure file (a "
+		    "captured tree)");
 	case DS_PSI_REFUSED:
-		return "the kernel refused the trigger (no triggers before "
-		    "5.2)";
+		return ds_buf_printf(msg, "the kernel refused the trigger (no "
+		    "triggers before 5.2)");
 	}
-	return NULL;
+	return ds_buf_fail(msg, 0);
 }
 
 void

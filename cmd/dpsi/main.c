@@ -5,6 +5,7 @@
 #include <fcntl.h>
 
 #include "util/util.h"
+#include "dpsi.h"
 
 #define EXIT_TIMEOUT 3
 
@@ -21,10 +22,10 @@ struct dpsi {
 	int topfd;		/* the cgroup of -c, or the v2 mount's top */
 	int rc;			/* 1 after a warning: exit status */
 	int waiting;		/* -W RESOURCE:KIND:STALL/WINDOW */
-	unsigned int how;	/* the columns: DS_PSICOL_CGROUP, _PROM */
+	unsigned int how;	/* the columns: DPSI_COL_CGROUP, _PROM */
 	size_t reports;
 	struct ds_buf scratch;
-	struct ds_buf text;	/* a message from the library */
+	char *text;		/* a message (msg.c, arm.c) */
 };
 
 struct waiter {
@@ -60,18 +61,18 @@ note_warn(struct dpsi *d, const struct ds_psi_note *n)
 		d->rc = 1;
 	if (d->reports > 0)
 		return;
-	if (ds_psi_note_msg(n, &d->text) < 0)
+	if (dpsi_note_msg(n, &d->text) < 0)
 		err(1, NULL);
-	warnx("%s", d->text.data);
+	warnx("%s", d->text);
 }
 
-/* The library's message in m said, or e's when it could not make one. */
+/* The message m said, or e's when it could not be made. */
 static _Noreturn void
-fatal(int e, const struct ds_buf *m)
+fatal(int e, const char *m)
 {
-	if (m->len == 0)
+	if (m == NULL)
 		tool_errc(1, e, NULL);
-	errx(1, "%s", m->data);
+	errx(1, "%s", m);
 }
 
 /* A sample read, its problems said; exit on what leaves nothing to say. */
@@ -95,8 +96,8 @@ read_sample(struct dpsi *d, struct ds_psi_sample *s)
 	for (i = 0; i < s->nnote; i++)
 		if (e != -EOPNOTSUPP || i + 1 < s->nnote)
 			note_warn(d, &s->note[i]);
-	if ((e = ds_psi_sample_fatal(&src, s, e, d->rc, &d->text)) != 0)
-		fatal(e, &d->text);
+	if ((e = dpsi_sample_fatal(&src, s, e, d->rc, &d->text)) != 0)
+		fatal(e, d->text);
 }
 
 /* ---- Output ---- */
@@ -106,15 +107,15 @@ report(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
     struct ds_psi_sample *cur, unsigned int mask)
 {
 	/* -C: the most stalled first, of the first resource of -r. */
-	struct ds_psi_rows rs = { d->how, d->order, d->nres, mask, d->all,
+	struct dpsi_rows rs = { d->how, d->order, d->nres, mask, d->all,
 	    d->topn, ds_realtime_ns() };
 	size_t n;
 	int e;
 
-	if ((e = ds_psi_rows_order(&rs, prev, cur, &n)) < 0)
+	if ((e = dpsi_rows_order(&rs, prev, cur, &n)) < 0)
 		tool_errc(1, e, NULL);
 	tool_report_begin(&d->t, w);
-	ds_psi_rows_write(w, &rs, prev, cur, n);
+	dpsi_rows_write(w, &rs, prev, cur, n);
 	tool_report_end(&d->t, w);
 	d->reports++;
 }
@@ -157,9 +158,9 @@ wait_total(struct dpsi *d, struct ds_psi_sample *s,
 	int e;
 
 	read_sample(d, s);
-	if ((e = ds_psi_noline_msg(s, tr, d->cgroup_mode ? d->top : NULL,
+	if ((e = dpsi_noline_msg(s, tr, d->cgroup_mode ? d->top : NULL,
 	    &d->text)) != 0)
-		fatal(e, &d->text);
+		fatal(e, d->text);
 	return ds_psi_cg_line(&s->cg[0], tr->res, tr->kind)->total;
 }
 
@@ -211,10 +212,11 @@ static int
 run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 {
 	struct ds_psi_sample a = { 0 }, b = { 0 }, *prev = &a, *cur = &b;
-	struct ds_psi_arming arm = { &d->t.r, d->cgroup_mode ? d->topfd : -1,
+	struct dpsi_arming arm = { &d->t.r, d->cgroup_mode ? d->topfd : -1,
 	    d->top, &wt->trig, wt->spec };
+	struct ds_buf whymsg = { 0 };
 	uint64_t base, events;
-	int fd, why;
+	int e, fd, why;
 
 	/* Only the trigger's resource is read and reported. */
 	d->order[0] = wt->trig.res;
@@ -225,18 +227,20 @@ run_wait(struct dpsi *d, struct waiter *wt, struct ds_writer *w)
 	d->waiting = 1;
 
 	/* Without a trigger to arm (why), the total is sampled. */
-	if ((why = ds_psi_arm_open(&arm, &fd, &d->text)) < 0)
-		fatal(why, &d->text);
+	if ((why = dpsi_arm_open(&arm, &fd, &d->text)) < 0)
+		fatal(why, d->text);
 	/* The baseline, read before arming: the event must exceed it. */
 	base = wait_total(d, prev, &wt->trig);
-	if (fd >= 0 && (why = ds_psi_arm(&arm, &fd, &d->text)) < 0)
-		fatal(why, &d->text);
-	events = wait_events(d, wt, w, fd, base, ds_psi_fallback_why(why),
-	    &prev, &cur);
+	if (fd >= 0 && (why = dpsi_arm(&arm, &fd, &d->text)) < 0)
+		fatal(why, d->text);
+	if (fd < 0 && (e = ds_psi_fallback_msg(why, &whymsg)) < 0)
+		tool_errc(1, e, NULL);
+	events = wait_events(d, wt, w, fd, base, whymsg.data, &prev, &cur);
 	if (fd >= 0)
 		close(fd);
 	ds_psi_sample_free(&a);
 	ds_psi_sample_free(&b);
+	ds_buf_free(&whymsg);
 	return events > 0 ? 0 : EXIT_TIMEOUT;
 }
 
@@ -257,12 +261,11 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 	    NULL)) != -1) {
 		/* The trigger has its own option: -w is the output file. */
 		if (ch == 'W') {
-			if ((e = ds_psi_trigger_msg(optarg, &wt->trig,
+			if ((e = dpsi_trigger_msg(optarg, &wt->trig,
 			    &d->text)) < 0)
 				err(1, NULL);
 			if (e > 0)
-				tool_usage("--wait '%s': %s", optarg,
-				    d->text.data);
+				tool_usage("--wait '%s': %s", optarg, d->text);
 			wt->spec = optarg;
 			continue;
 		}
@@ -323,30 +326,32 @@ main(int argc, char **argv)
 {
 	struct waiter wt = { 0 };
 	struct ds_writer w;
-	struct ds_psi_cols pc;
+	struct dpsi_cols pc;
 	struct dpsi d;
-	int status;
+	int e, status;
 
 	memset(&d, 0, sizeof(d));
 	tool_init(&d.t, argv, &info);
 	d.topfd = -1;
-	d.nres = ds_psi_order_default(d.order);
+	d.nres = dpsi_order_default(d.order);
 	options_parse(&d, &wt, argc, argv);
 	d.topn = d.t.top;
 	operands(&d, &wt, argc - optind, argv + optind);
 	tool_start(&d.t);
 	/* -c or -C: the top cgroup opened, below the v2 mount. */
-	if (d.cgroup_mode && (d.topfd = ds_cgroup_top_open(&d.t.r, d.cpath,
+	if (d.cgroup_mode && (d.topfd = dpsi_top_open(&d.t.r, d.cpath,
 	    &d.top, &d.text)) < 0)
-		fatal(d.topfd, &d.text);
+		fatal(d.topfd, d.text);
 	if (wt.spec != NULL && d.t.fmt == DS_FMT_PROM) {
 		d.order[0] = wt.trig.res;
 		d.nres = 1;
 	}
-	d.how = (d.cgroup_mode ? DS_PSICOL_CGROUP : 0) |
-	    (d.t.fmt == DS_FMT_PROM ? DS_PSICOL_PROM : 0);
-	ds_psi_columns(d.how, d.order, d.nres, &pc);
-	ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n, d.t.header, "dpsi");
+	d.how = (d.cgroup_mode ? DPSI_COL_CGROUP : 0) |
+	    (d.t.fmt == DS_FMT_PROM ? DPSI_COL_PROM : 0);
+	dpsi_columns(d.how, d.order, d.nres, &pc);
+	if ((e = ds_writer_init(&w, d.t.out, d.t.fmt, pc.col, pc.n,
+	    d.t.header, "dpsi")) < 0)
+		tool_errc(1, e, "writer");
 	tool_writer(&d.t, &w);
 	if (wt.spec != NULL) {
 		status = run_wait(&d, &wt, &w);
@@ -358,7 +363,7 @@ main(int argc, char **argv)
 	}
 	ds_writer_free(&w);
 	ds_buf_free(&d.scratch);
-	ds_buf_free(&d.text);
+	free(d.text);
 	if (d.topfd >= 0)
 		close(d.topfd);
 	free(d.top);

@@ -1,5 +1,5 @@
 /*
- * Pressure files (dpsi): ds_psi_parse in place on a terminated copy,
+ * Pressure files: ds_psi_parse in place on a terminated copy,
  * ds_psi_trigger_parse on the same bytes, ds_psi_share on numbers
  * taken from them.  Parsed lines print back and parse to the same;
  * triggers are within what the kernel accepts; shares are 0 to 100.
@@ -28,10 +28,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK((p.bad.n == 0) == (p.bad.first == 0));
 	FUZZ_CHECK((p.bad.n == 0) == (p.bad.why == DS_PSI_WHY_NONE));
 	if (p.bad.n > 0) {
-		char wbuf[80];
-		const char *w = ds_psi_why_text(&p.bad, wbuf, sizeof(wbuf));
+		struct ds_buf w = { 0 };
+		int said = ds_psi_bad_msg(&p.bad, &w);
 
-		FUZZ_CHECK(w != NULL && *w != '\0' && strlen(w) < sizeof(wbuf));
+		/* A short sentence, within what a message line holds. */
+		FUZZ_CHECK(said == 1 || said == -ENOMEM);
+		FUZZ_CHECK(said < 0 || (w.len > 0 && w.len < 80 &&
+		    strlen(w.data) == w.len));
+		ds_buf_free(&w);
 	}
 	for (k = 0; k < DS_PSI_NKINDS; k++) {
 		const struct ds_psi_line *l = &p.line[k];

@@ -1,7 +1,7 @@
 /*
  * Pressure files (by name, or a resource's under a root or a cgroup),
- * resource lists, the stall share, errno messages, triggers (and which
- * part of one is wrong), and the cgroup walk.
+ * resource lists, the stall share, the sentences for errnos and bad
+ * lines, triggers (and which part of one is wrong), and the cgroup walk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +46,13 @@ stop_at_two(void *arg, int dirfd, const char *path)
 	return ++*n == 2 ? 42 : 0;
 }
 
+/* The library's sentence, or NULL when it has none (-ENOMEM: "?"). */
+static const char *
+said(int k, const struct ds_buf *m)
+{
+	return k > 0 ? m->data : k == 0 ? NULL : "?";
+}
+
 static int
 approx(double a, double b)
 {
@@ -60,6 +67,7 @@ main(void)
 	struct ds_psi_trigger t;
 	enum ds_psi_kind k;
 	struct seen sn;
+	struct ds_buf m = { 0 };
 	char buf[64], dir[] = "/tmp/psi-unit.XXXXXX", path[256];
 	double pct;
 	int n, fd;
@@ -146,14 +154,14 @@ main(void)
 			{ "some a b c d e f g h i j k l m n o p",
 			  "more than sixteen fields" },
 		};
-		char text[128], wbuf[80];
+		char text[128];
 		size_t i;
 
 		for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 			snprintf(text, sizeof(text), "%s\n", c[i].line);
 			is_int(ds_psi_parse(text, &p), -EINVAL, c[i].line);
-			is_str(ds_psi_why_text(&p.bad, wbuf, sizeof(wbuf)),
-			    c[i].why, c[i].why);
+			is_str(said(ds_psi_bad_msg(&p.bad, &m), &m), c[i].why,
+			    c[i].why);
 		}
 	}
 	{
@@ -164,7 +172,7 @@ main(void)
 		    "half avg10=0 avg60=0 avg300=0 total=1\n";
 
 		is_int(ds_psi_parse(again, &p), 0, "damaged again");
-		is_str(ds_psi_why_text(&p.bad, buf, sizeof(buf)), "no total",
+		is_str(said(ds_psi_bad_msg(&p.bad, &m), &m), "no total",
 		    "damaged: the first bad line's reason kept");
 		is_int((int)p.bad.n, 2, "damaged: both bad lines counted");
 	}
@@ -176,7 +184,7 @@ main(void)
 		is_int(ds_psi_parse(twice, &p), 0, "a kind twice: first kept");
 		is_u64(p.line[DS_PSI_FULL].total, 1, "the first full line");
 		is_int((int)p.bad.first, 2, "the second is bad");
-		is_str(ds_psi_why_text(&p.bad, buf, sizeof(buf)),
+		is_str(said(ds_psi_bad_msg(&p.bad, &m), &m),
 		    "a second line of its kind", "a kind twice: why");
 	}
 
@@ -204,18 +212,22 @@ main(void)
 	ok(approx(pct, 50), "exact near 2^64: 1 s in 2 s is 50%%");
 
 	/* errno -> message: the EOPNOTSUPP case cannot be made in a file. */
-	ok(strstr(ds_psi_errmsg(-ENOENT, 0), "boot with psi=1") != NULL,
+	ok(strstr(said(ds_psi_err_msg(-ENOENT, 0, &m), &m),
+	    "boot with psi=1") != NULL,
 	    "ENOENT: PSI disabled, boot with psi=1");
-	ok(strstr(ds_psi_errmsg(-EOPNOTSUPP, 0), "PSI is disabled in this "
-	    "kernel: boot with psi=1") != NULL,
+	ok(strstr(said(ds_psi_err_msg(-EOPNOTSUPP, 0, &m), &m),
+	    "PSI is disabled in this kernel: boot with psi=1") != NULL,
 	    "EOPNOTSUPP (4.20-5.5, RHEL 8): PSI disabled");
-	ok(strstr(ds_psi_errmsg(EOPNOTSUPP, 1), "psi=1") != NULL,
-	    "EOPNOTSUPP in a cgroup: same");
-	ok(strstr(ds_psi_errmsg(-ENODEV, 1), "cgroup.pressure") != NULL,
+	ok(strstr(said(ds_psi_err_msg(EOPNOTSUPP, 1, &m), &m), "psi=1") !=
+	    NULL, "EOPNOTSUPP in a cgroup: same");
+	ok(strstr(said(ds_psi_err_msg(-ENODEV, 1, &m), &m),
+	    "cgroup.pressure") != NULL,
 	    "ENODEV: cgroup.pressure is 0");
-	ok(strstr(ds_psi_errmsg(-ENOENT, 1), "cgroup.pressure") != NULL,
+	ok(strstr(said(ds_psi_err_msg(-ENOENT, 1, &m), &m),
+	    "cgroup.pressure") != NULL,
 	    "ENOENT in a cgroup: gone or off");
-	ok(ds_psi_errmsg(-EIO, 0) == NULL, "EIO: no special message");
+	ok(said(ds_psi_err_msg(-EIO, 0, &m), &m) == NULL && m.len == 0,
+	    "EIO: no special message, msg emptied");
 
 	/* Triggers */
 	is_int(ds_psi_trigger_parse("io:some:150ms/2s", &t), 0, "spec parses");
@@ -247,7 +259,8 @@ main(void)
 	is_int(ds_psi_trigger_check(&t, 1), 0, "1s window, privileged: ok");
 	is_int(ds_psi_trigger_check(&t, 0), -EPERM,
 	    "1s window, unprivileged: EPERM");
-	ok(strstr(ds_psi_trigger_errmsg(-EPERM), "multiple of 2s") != NULL,
+	ok(strstr(said(ds_psi_trigger_err_msg(-EPERM, &m), &m),
+	    "multiple of 2s") != NULL,
 	    "EPERM says multiple of 2s");
 	ds_psi_trigger_parse("io:some:50ms/400ms", &t);
 	is_int(ds_psi_trigger_check(&t, 1), -ERANGE, "window under 500ms");
@@ -255,9 +268,11 @@ main(void)
 	is_int(ds_psi_trigger_check(&t, 1), -ERANGE, "window over 10s");
 	ds_psi_trigger_parse("io:some:3s/2s", &t);
 	is_int(ds_psi_trigger_check(&t, 1), -EDOM, "stall over window");
-	ok(strstr(ds_psi_trigger_errmsg(-EBUSY), "one per open file") != NULL,
+	ok(strstr(said(ds_psi_trigger_err_msg(-EBUSY, &m), &m),
+	    "one per open file") != NULL,
 	    "EBUSY: one trigger per open file");
-	ok(strstr(ds_psi_trigger_errmsg(-EINVAL), "multiple of 2s") != NULL,
+	ok(strstr(said(ds_psi_trigger_err_msg(-EINVAL, &m), &m),
+	    "multiple of 2s") != NULL,
 	    "EINVAL explained, not passed through");
 	is_int(ds_psi_confirm(1000, 1000, 150000), 0,
 	    "event without stall growth: not confirmed");
@@ -280,18 +295,24 @@ main(void)
 		is_int(ds_psi_res_list("io,", o, &no, &bad, &blen), -EINVAL,
 		    "res_list: an empty name: -EINVAL");
 		ok(blen == 0, "res_list: the empty name after the comma");
-		is_str(ds_psi_trigger_part_name(DS_TRIG_WINDOW), "window",
-		    "part name: window");
-		ok(ds_psi_trigger_part_name(DS_TRIG_SHAPE) == NULL &&
-		    ds_psi_trigger_part_why((enum ds_trig_part)99) == NULL,
-		    "part name: none for the shape, nothing out of range");
-		ok(strstr(ds_psi_trigger_part_why(DS_TRIG_KIND), "some or full")
-		    != NULL, "part why: the kind is some or full");
+		is_str(said(ds_psi_trigger_parse_msg("io:some:1s/3x", &t, &m),
+		    &m), "window '3x': not a duration (a number and us, ms or "
+		    "s)", "parse msg: the window named, and why");
+		ok(ds_psi_trigger_parse_msg("io", &t, &m) == 1 &&
+		    strcmp(m.data, "not RESOURCE:KIND:STALL/WINDOW (e.g. "
+		    "io:some:150ms/2s)") == 0 &&
+		    ds_psi_trigger_parse_msg("io:some:1s/2s", &t, &m) == 0 &&
+		    m.len == 0, "parse msg: no part for the shape; none, "
+		    "emptied, for a good one");
+		ok(strstr(said(ds_psi_trigger_parse_msg("io:most:1s/2s", &t,
+		    &m), &m), "kind 'most': not some or full") != NULL,
+		    "parse msg: the kind is some or full");
 	}
 
 	/* The cgroup walk over a made-up tree, hostile names included. */
 	if (mkdtemp(dir) == NULL) {
 		ok(0, "mkdtemp");
+		ds_buf_free(&m);
 		return tap_done();
 	}
 	snprintf(path, sizeof(path), "%s/b", dir);
@@ -380,5 +401,6 @@ main(void)
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)
 		ok(0, "cleanup");
+	ds_buf_free(&m);
 	return tap_done();
 }

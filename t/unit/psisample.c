@@ -2,11 +2,9 @@
  * lib/psisample.c: a sample's array grows past its first allocation
  * and keeps each path (the top joined to the walk's); two samples pair
  * by path; the share comes from the totals over the samples' times and
- * is unknown without an earlier sample, a line in both, or time between;
- * -C ranks by share (avg10 without an earlier sample), "full" where
- * there is no "some", no line last, ties by path.  Read from a made-up
- * tree: the system's files, a cgroup's, a walk below a top, the
- * problems noted in order, and why nothing was read.
+ * is unknown without an earlier sample, a line in both, or time between.
+ * Read from a made-up tree: the system's files, a cgroup's, a walk below
+ * a top, the problems noted in order, and why nothing was read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -118,44 +116,6 @@ test_share(void)
 	    ds_psi_cg_line(c, DS_PSI_MEMORY, DS_PSI_SOME) == NULL &&
 	    ds_psi_cg_line(NULL, DS_PSI_IO, DS_PSI_SOME) == NULL,
 	    "line: none not read, nor of no cgroup");
-	ds_psi_sample_free(&a);
-	ds_psi_sample_free(&b);
-}
-
-static void
-test_rank(void)
-{
-	struct ds_psi_sample a = { 0 }, b = { 0 };
-	static const char *const want[] = { "/busy", "/irq", "/b", "/c",
-	    "/none" };
-	size_t i, bad = 0;
-
-	a.up_ns = 10 * S;
-	b.up_ns = 11 * S;
-	add_io(&a, "/c", DS_PSI_SOME, 0, 0);
-	add_io(&a, "/busy", DS_PSI_SOME, 0, 0);
-	add_io(&a, "/irq", DS_PSI_FULL, 0, 0);
-	add_io(&a, "/b", DS_PSI_SOME, 0, 0);
-	add_io(&b, "/c", DS_PSI_SOME, 9000, 100000);
-	add_io(&b, "/none", DS_PSI_SOME, 0, 0)->p[DS_PSI_IO].have = 0;
-	add_io(&b, "/busy", DS_PSI_SOME, 0, 600000);
-	add_io(&b, "/irq", DS_PSI_FULL, 0, 300000);
-	add_io(&b, "/b", DS_PSI_SOME, 0, 100000);
-	ds_psi_sample_pair(&a, &b);
-	ds_psi_sample_rank(&a, &b, DS_PSI_IO);
-	for (i = 0; i < 5; i++)
-		if (strcmp(b.cg[i].path, want[i]) != 0)
-			bad++;
-	is_int(bad, 0, "rank: by share, full where no some, ties by path, "
-	    "no line last");
-	ok(b.cg[0].key > 59.999 && b.cg[0].key < 60.001 &&
-	    b.cg[4].key == -1, "rank: keys are the shares, -1 for none");
-	ok(b.cg[0].prev != NULL && strcmp(b.cg[0].prev->path, "/busy") == 0,
-	    "rank: the links follow their elements");
-	/* Without an earlier sample: by avg10. */
-	ds_psi_sample_rank(NULL, &b, DS_PSI_IO);
-	is_str(b.cg[0].path, "/c", "rank without prev: by avg10");
-	ok(b.cg[0].key == 9000, "rank without prev: the key is avg10");
 	ds_psi_sample_free(&a);
 	ds_psi_sample_free(&b);
 }
@@ -279,7 +239,6 @@ main(void)
 {
 	test_array();
 	test_share();
-	test_rank();
 	test_read();
 	return tap_done();
 }

@@ -1,5 +1,5 @@
 /*
- * lib/psiwatch.c: the sampling fallback of dpsi -w decides as the
+ * lib/psiwatch.c: the sampling fallback of a wait decides as the
  * kernel's trigger does (a crossing exactly at the threshold counts,
  * only growth within the window counts, the ring wraps, a total that
  * went back counts from zero, one event per window); the cgroups of
@@ -122,6 +122,8 @@ test_armed(void)
 static void
 test_fallback(void)
 {
+	struct ds_buf b = { 0 };
+
 	is_int(ds_psi_fallback(-EACCES, 0), DS_PSI_NOWRITE,
 	    "fallback: open EACCES: no write access");
 	is_int(ds_psi_fallback(-EROFS, 0), DS_PSI_NOWRITE,
@@ -134,10 +136,13 @@ test_fallback(void)
 	    "fallback: arm EPERM: refused");
 	is_int(ds_psi_fallback(-EBUSY, 1), 0, "fallback: arm EBUSY: error");
 	is_int(ds_psi_fallback(-EROFS, 1), 0, "fallback: arm EROFS: error");
-	ok(strstr(ds_psi_fallback_why(DS_PSI_NOTKERNEL), "captured tree") !=
-	    NULL, "fallback why: a captured tree");
-	ok(strstr(ds_psi_fallback_why(DS_PSI_REFUSED), "5.2") != NULL &&
-	    ds_psi_fallback_why(0) == NULL, "fallback why: 5.2; none for 0");
+	ok(ds_psi_fallback_msg(DS_PSI_NOTKERNEL, &b) == 1 &&
+	    strstr(b.data, "captured tree") != NULL,
+	    "fallback msg: a captured tree");
+	ok(ds_psi_fallback_msg(DS_PSI_REFUSED, &b) == 1 &&
+	    strstr(b.data, "5.2") != NULL && ds_psi_fallback_msg(0, &b) == 0 &&
+	    b.len == 0, "fallback msg: 5.2; none for 0, emptied");
+	ds_buf_free(&b);
 }
 
 /* Both waits end at a deadline; poll names a file that went away. */

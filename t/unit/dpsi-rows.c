@@ -1,11 +1,13 @@
 /*
- * lib/psirow.c, the report's rows: the default order; pairing, ranking
- * and the top count of ds_psi_rows_order; the rows ds_psi_rows_write
- * makes (a row per line, or one wide prom row with nulls for the
- * lines a cgroup has not or the mask leaves out; the share since the
- * sample before); what ends a report after a sample (each errno of
- * ds_psi_sample_read with the flags that change its meaning); and the
- * message for a trigger's line that is not there.
+ * cmd/dpsi/rows.c: the columns of a report (the cgroup column only for a
+ * cgroup; in prom a family per resource, kind and value, named and
+ * converted to base units, for the resources asked for, in their
+ * order); the default order; pairing, ranking and the top count of
+ * dpsi_rows_order; the rows dpsi_rows_write makes (a row per line, or
+ * one wide prom row with nulls for the lines a cgroup has not or the
+ * mask leaves out; the share since the sample before); and -C's ranking
+ * by share (avg10 without an earlier sample), "full" where there is no
+ * "some", no line last, ties by path.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "dpsi/dpsi.h"
 #include "tap.h"
 
 #define S 1000000000ull
@@ -38,21 +41,33 @@ add(struct ds_psi_sample *s, const char *path, uint64_t some, uint64_t full)
 	return c;
 }
 
+/* A cgroup with one io line of kind k (the rank's key: avg10, total). */
+static struct ds_psi_cg *
+add_io(struct ds_psi_sample *s, const char *path, enum ds_psi_kind k,
+    uint64_t avg10, uint64_t total)
+{
+	struct ds_psi_cg *c = add(s, path, total, total);
+
+	c->p[DS_PSI_IO].have = 1u << k;
+	c->p[DS_PSI_IO].line[k].avg[0] = avg10;
+	return c;
+}
+
 /* The rows of cur's first n as fmt, header included; malloc'd. */
 static char *
-rows(enum ds_fmt fmt, const struct ds_psi_rows *rs,
+rows(enum ds_fmt fmt, const struct dpsi_rows *rs,
     const struct ds_psi_sample *prev, const struct ds_psi_sample *cur,
     size_t n)
 {
-	struct ds_psi_cols pc;
+	struct dpsi_cols pc;
 	struct ds_writer w;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ds_psi_columns(rs->how, rs->order, rs->nres, &pc);
+	dpsi_columns(rs->how, rs->order, rs->nres, &pc);
 	ds_writer_init(&w, f, fmt, pc.col, pc.n, 1, "dpsi");
-	ds_psi_rows_write(&w, rs, prev, cur, n);
+	dpsi_rows_write(&w, rs, prev, cur, n);
 	ok(ds_w_report_end(&w) == 0, "rows written without error");
 	ds_writer_free(&w);
 	fclose(f);
@@ -60,11 +75,47 @@ rows(enum ds_fmt fmt, const struct ds_psi_rows *rs,
 }
 
 static void
+test_columns(void)
+{
+	static const enum ds_psi_res order[] = { DS_PSI_IO, DS_PSI_CPU };
+	struct dpsi_cols pc;
+
+	is_int(dpsi_columns(0, order, 2, &pc), 8, "table: 8 columns");
+	is_str(pc.col[1].name, "resource", "no cgroup column");
+	is_str(pc.col[7].name, "stall%", "stall% last");
+	is_int(dpsi_columns(DPSI_COL_CGROUP, order, 2, &pc), 9,
+	    "with cgroup: 9");
+	is_str(pc.col[1].name, "cgroup", "cgroup second");
+	ok(pc.col[1].prom == DS_P_NONE, "not a label outside prom");
+
+	is_int(dpsi_columns(DPSI_COL_PROM, order, 2, &pc),
+	    1 + 2 * DS_PSI_NKINDS * DPSI_PER_LINE, "prom: time + families");
+	is_str(pc.col[1].name, "io_some_avg10_ratio", "first family");
+	is_str(pc.col[1].metric, "io_some_avg10_ratio", "metric = name");
+	ok(pc.col[1].prom == DS_P_GAUGE && pc.col[1].scale == 0.01,
+	    "avg10: a gauge, percent to ratio");
+	is_str(pc.col[4].name, "io_some_stall_seconds_total", "the total");
+	ok(pc.col[4].prom == DS_P_COUNTER && pc.col[4].div10 == 6 &&
+	    pc.col[4].type == DS_T_U64, "total: a counter, us to s");
+	is_str(pc.col[4].help, "PSI io some: cumulative stall time, seconds.",
+	    "total's help");
+	is_str(pc.col[5].help, "PSI io some: share of the last interval "
+	    "stalled, from the total (0 to 1).", "share's help");
+	is_str(pc.col[6].name, "io_full_avg10_ratio", "then full");
+	is_str(pc.col[11].name, "cpu_some_avg10_ratio", "then cpu, as asked");
+
+	dpsi_columns(DPSI_COL_PROM | DPSI_COL_CGROUP, order, 1, &pc);
+	ok(pc.n == 2 + DS_PSI_NKINDS * DPSI_PER_LINE &&
+	    pc.col[1].prom == DS_P_LABEL, "prom cgroup: a label");
+	is_str(pc.col[1].metric, "cgroup", "labelled cgroup");
+}
+
+static void
 test_order(void)
 {
 	enum ds_psi_res o[DS_PSI_NRES];
 
-	is_int(ds_psi_order_default(o), DS_PSI_NRES, "default: every resource");
+	is_int(dpsi_order_default(o), DS_PSI_NRES, "default: every resource");
 	ok(o[0] == DS_PSI_IO && o[1] == DS_PSI_MEMORY && o[2] == DS_PSI_CPU &&
 	    o[3] == DS_PSI_IRQ, "default: io memory cpu irq, storage first");
 }
@@ -74,7 +125,7 @@ test_rows(void)
 {
 	static const enum ds_psi_res io_cpu[] = { DS_PSI_IO, DS_PSI_CPU };
 	struct ds_psi_sample a = { 0 }, b = { 0 };
-	struct ds_psi_rows rs = { 0, io_cpu, 2, ~0u, 0, 0, NOW };
+	struct dpsi_rows rs = { 0, io_cpu, 2, ~0u, 0, 0, NOW };
 	size_t n = 99;
 	char *got;
 
@@ -83,7 +134,7 @@ test_rows(void)
 	b.up_ns = 110 * S;
 	add(&a, NULL, 5000000, 100);
 	add(&b, NULL, 6000000, 100);
-	is_int(ds_psi_rows_order(&rs, NULL, &b, &n), 0, "order: no prev");
+	is_int(dpsi_rows_order(&rs, NULL, &b, &n), 0, "order: no prev");
 	is_int((int)n, 1, "order: one element");
 	got = rows(DS_FMT_TSV, &rs, NULL, &b, n);
 	is_str(got, "time\tresource\tkind\tavg10\tavg60\tavg300\ttotal\t"
@@ -92,7 +143,7 @@ test_rows(void)
 	    "1700000000.123\tio\tfull\t0.00\t0.00\t0.00\t100\t-\n",
 	    "tsv without prev: the file's values, no share, no cpu line");
 	free(got);
-	is_int(ds_psi_rows_order(&rs, &a, &b, &n), 0, "order: paired");
+	is_int(dpsi_rows_order(&rs, &a, &b, &n), 0, "order: paired");
 	ok(b.cg[0].prev == &a.cg[0], "order: the system with the system");
 	got = rows(DS_FMT_TSV, &rs, &a, &b, n);
 	is_str(got, "time\tresource\tkind\tavg10\tavg60\tavg300\ttotal\t"
@@ -103,7 +154,7 @@ test_rows(void)
 	free(got);
 
 	/* Prometheus: one wide row; cpu (not read) and a masked io null. */
-	rs.how = DS_PSICOL_PROM;
+	rs.how = DPSI_COL_PROM;
 	got = rows(DS_FMT_PROM, &rs, &a, &b, n);
 	ok(got != NULL &&
 	    strstr(got, "\ndpsi_io_some_avg10_ratio 0.015\n") &&
@@ -130,7 +181,7 @@ test_rank(void)
 {
 	static const enum ds_psi_res io[] = { DS_PSI_IO };
 	struct ds_psi_sample a = { 0 }, b = { 0 };
-	struct ds_psi_rows rs = { DS_PSICOL_CGROUP, io, 1, ~0u, 1, 0, NOW };
+	struct dpsi_rows rs = { DPSI_COL_CGROUP, io, 1, ~0u, 1, 0, NOW };
 	size_t n;
 	char *got;
 
@@ -143,12 +194,12 @@ test_rank(void)
 	add(&b, "/a", 11000, 0);
 	add(&b, "/b", 501000, 0);
 	add(&b, "/c", 201000, 0);
-	is_int(ds_psi_rows_order(&rs, &a, &b, &n), 0, "rank: 0");
+	is_int(dpsi_rows_order(&rs, &a, &b, &n), 0, "rank: 0");
 	is_int((int)n, 3, "rank: every cgroup without a top");
 	ok(strcmp(b.cg[0].path, "/b") == 0 && strcmp(b.cg[1].path, "/c") == 0
 	    && strcmp(b.cg[2].path, "/a") == 0, "rank: most stalled first");
 	rs.top = 2;
-	is_int(ds_psi_rows_order(&rs, &a, &b, &n), 0, "top 2: 0");
+	is_int(dpsi_rows_order(&rs, &a, &b, &n), 0, "top 2: 0");
 	is_int((int)n, 2, "top 2: two");
 	got = rows(DS_FMT_TSV, &rs, &a, &b, n);
 	is_str(got, "time\tcgroup\tresource\tkind\tavg10\tavg60\tavg300\t"
@@ -160,7 +211,7 @@ test_rank(void)
 	    "top 2: the two most stalled, with the cgroup column");
 	free(got);
 	rs.top = 10;
-	ds_psi_rows_order(&rs, &a, &b, &n);
+	dpsi_rows_order(&rs, &a, &b, &n);
 	is_int((int)n, 3, "top above the count: all");
 	/* Without rank the walk's order stays. */
 	rs.rank = 0;
@@ -168,7 +219,7 @@ test_rank(void)
 	ds_psi_sample_clear(&b);
 	add(&b, "/z", 900000, 0);
 	add(&b, "/y", 1000, 0);
-	ds_psi_rows_order(&rs, &a, &b, &n);
+	dpsi_rows_order(&rs, &a, &b, &n);
 	ok(strcmp(b.cg[0].path, "/z") == 0 && b.cg[0].prev == NULL,
 	    "no rank: order kept; a new cgroup has no prev");
 	ds_psi_sample_free(&a);
@@ -176,98 +227,54 @@ test_rank(void)
 }
 
 static void
-test_fatal(void)
+test_rank_sample(void)
 {
-	struct ds_psi_sample s = { 0 };
-	struct ds_psi_src src;
-	struct ds_buf b = { 0 };
-	struct ds_psi_note n = { NULL, DS_PSI_IO, -EOPNOTSUPP, { 0 } };
+	struct ds_psi_sample a = { 0 }, b = { 0 };
+	static const char *const want[] = { "/busy", "/irq", "/b", "/c",
+	    "/none" };
+	size_t i, bad = 0;
+	double key;
 
-	memset(&src, 0, sizeof(src));
-	src.topfd = -1;
-	is_int(ds_psi_sample_fatal(&src, &s, 0, 0, &b), 0, "0: a report");
-	is_int(ds_psi_sample_fatal(&src, &s, -ENOENT, 0, &b), 1,
-	    "system, ENOENT: ends");
-	is_str(b.data, "proc/pressure: PSI is disabled in this kernel: boot "
-	    "with psi=1 (or build with CONFIG_PSI=y)", "no proc/pressure");
-	is_int(ds_psi_sample_fatal(&src, &s, -ENODATA, 0, &b), 1,
-	    "ENODATA: ends");
-	is_str(b.data, "proc/pressure: no pressure files", "no files");
-	is_int(ds_psi_sample_fatal(&src, &s, -ENODATA, 1, &b), 0,
-	    "ENODATA after a warning: the warning said it");
-	src.explicit = 1;
-	is_int(ds_psi_sample_fatal(&src, &s, -ENODATA, 0, &b), 0,
-	    "ENODATA with -r: each file noted");
-	src.explicit = 0;
-	is_int(ds_psi_sample_fatal(&src, &s, -EACCES, 0, &b), 0,
-	    "system, another errno: noted, a report");
-	b.len = 5;
-	is_int(ds_psi_sample_fatal(&src, &s, -ENOMEM, 0, &b), -ENOMEM,
-	    "ENOMEM");
-	is_int((int)b.len, 0, "ENOMEM: no message");
-
-	/* PSI off: the last note is the message. */
-	s.note = &n;
-	s.nnote = 1;
-	is_int(ds_psi_sample_fatal(&src, &s, -EOPNOTSUPP, 0, &b), 1,
-	    "EOPNOTSUPP: ends");
-	is_str(b.data, "proc/pressure/io: PSI is disabled in this kernel: "
-	    "boot with psi=1", "EOPNOTSUPP: the note's message");
-	s.note = NULL;
-	s.nnote = 0;
-
-	/* A cgroup (-c): gone, accounting off, or another errno. */
-	src.topfd = 3;
-	src.top = "/a";
-	is_int(ds_psi_sample_fatal(&src, &s, -ENOENT, 0, &b), 1,
-	    "cgroup ENOENT: ends");
-	ok(strncmp(b.data, "cgroup /a: no pressure files: the cgroup is "
-	    "gone", 43) == 0, "cgroup gone: %s", b.data);
-	ds_psi_sample_fatal(&src, &s, -ENODEV, 0, &b);
-	is_str(b.data, "cgroup /a: pressure accounting is off for this "
-	    "cgroup: echo 1 > cgroup.pressure", "cgroup accounting off");
-	ds_psi_sample_fatal(&src, &s, -EACCES, 0, &b);
-	is_str(b.data, "cgroup /a: Permission denied", "cgroup: an errno");
-	is_int(ds_psi_sample_fatal(&src, &s, -ENODEV, 1, &b), 0,
-	    "cgroup after a warning: said");
-	/* A walk (-C): any error ends it, warned or not. */
-	src.all = 1;
-	is_int(ds_psi_sample_fatal(&src, &s, -EMFILE, 1, &b), 1,
-	    "walk: an error ends");
-	is_str(b.data, "cgroup /a: Too many open files", "walk: the errno");
-	is_int(ds_psi_sample_fatal(&src, &s, 0, 0, &b), 0,
-	    "walk: nothing below the top is an empty report");
-	ds_buf_free(&b);
-}
-
-static void
-test_noline(void)
-{
-	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_FULL, 100000, 1000000 };
-	struct ds_psi_sample s = { 0 };
-	struct ds_buf b = { 0 };
-
-	is_int(ds_psi_noline_msg(&s, &tr, NULL, &b), 1, "empty sample: no line");
-	is_str(b.data, "io full: no such line in proc/pressure/io",
-	    "the system's file named");
-	add(&s, NULL, 1, 2);
-	is_int(ds_psi_noline_msg(&s, &tr, NULL, &b), 0, "io full: there");
-	tr.res = DS_PSI_CPU;
-	tr.kind = DS_PSI_SOME;
-	is_int(ds_psi_noline_msg(&s, &tr, "/a", &b), 1, "cpu some: not read");
-	is_str(b.data, "cpu some: no such line in cgroup /a",
-	    "the cgroup named");
-	ds_psi_sample_free(&s);
-	ds_buf_free(&b);
+	a.up_ns = 10 * S;
+	b.up_ns = 11 * S;
+	add_io(&a, "/c", DS_PSI_SOME, 0, 0);
+	add_io(&a, "/busy", DS_PSI_SOME, 0, 0);
+	add_io(&a, "/irq", DS_PSI_FULL, 0, 0);
+	add_io(&a, "/b", DS_PSI_SOME, 0, 0);
+	add_io(&b, "/c", DS_PSI_SOME, 9000, 100000);
+	add_io(&b, "/none", DS_PSI_SOME, 0, 0)->p[DS_PSI_IO].have = 0;
+	add_io(&b, "/busy", DS_PSI_SOME, 0, 600000);
+	add_io(&b, "/irq", DS_PSI_FULL, 0, 300000);
+	add_io(&b, "/b", DS_PSI_SOME, 0, 100000);
+	ds_psi_sample_pair(&a, &b);
+	dpsi_rank(&a, &b, DS_PSI_IO);
+	for (i = 0; i < 5; i++)
+		if (strcmp(b.cg[i].path, want[i]) != 0)
+			bad++;
+	is_int(bad, 0, "rank: by share, full where no some, ties by path, "
+	    "no line last");
+	key = dpsi_rank_key(&a, &b, &b.cg[0], DS_PSI_IO);
+	ok(key > 59.999 && key < 60.001 &&
+	    dpsi_rank_key(&a, &b, &b.cg[4], DS_PSI_IO) == -1,
+	    "rank: keys are the shares, -1 for none");
+	ok(b.cg[0].prev != NULL && strcmp(b.cg[0].prev->path, "/busy") == 0,
+	    "rank: the links follow their elements");
+	/* Without an earlier sample: by avg10. */
+	dpsi_rank(NULL, &b, DS_PSI_IO);
+	is_str(b.cg[0].path, "/c", "rank without prev: by avg10");
+	ok(dpsi_rank_key(NULL, &b, &b.cg[0], DS_PSI_IO) == 9000,
+	    "rank without prev: the key is avg10");
+	ds_psi_sample_free(&a);
+	ds_psi_sample_free(&b);
 }
 
 int
 main(void)
 {
+	test_columns();
 	test_order();
 	test_rows();
 	test_rank();
-	test_fatal();
-	test_noline();
+	test_rank_sample();
 	return tap_done();
 }

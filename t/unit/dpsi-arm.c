@@ -1,5 +1,5 @@
 /*
- * lib/psiarm.c: opening a trigger's file and arming it, and what each
+ * cmd/dpsi/arm.c: opening a trigger's file and arming it, and what each
  * failure means.  A made-up tree: a regular file is no kernel trigger
  * (sample instead), a missing file means PSI is off (or, in a cgroup,
  * the cgroup gone or its accounting off), any other errno is an error
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "dpsi/dpsi.h"
 #include "tap.h"
 #include "tree.h"
 
@@ -26,8 +27,8 @@ test_open(void)
 	static const char io[] =
 	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=100\n";
 	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_SOME, 150000, 2000000 };
-	struct ds_psi_arming a;
-	struct ds_buf b = { 0 };
+	struct dpsi_arming a;
+	char *b = NULL;
 	struct ds_root r;
 	int fd = 7, cg;
 
@@ -42,58 +43,59 @@ test_open(void)
 	tree_put("cg/odd", NULL);
 	tree_put("cg/odd/io.pressure", NULL);
 	ds_root_open(&r, tree_top);
-	a = (struct ds_psi_arming){ &r, -1, NULL, &tr, "io:some:150ms/2s" };
+	a = (struct dpsi_arming){ &r, -1, NULL, &tr, "io:some:150ms/2s" };
 
-	is_int(ds_psi_arm_open(&a, &fd, &b), DS_PSI_NOTKERNEL,
+	is_int(dpsi_arm_open(&a, &fd, &b), DS_PSI_NOTKERNEL,
 	    "a regular file: not the kernel's, sample");
 	is_int(fd, -1, "not the kernel's: no fd");
 	tr.res = DS_PSI_MEMORY;
-	is_int(ds_psi_arm_open(&a, &fd, &b), -ENOENT, "no file: ENOENT");
-	is_str(b.data, "proc/pressure/memory: PSI is disabled in this kernel: "
+	is_int(dpsi_arm_open(&a, &fd, &b), -ENOENT, "no file: ENOENT");
+	is_str(b, "proc/pressure/memory: PSI is disabled in this kernel: "
 	    "boot with psi=1 (or build with CONFIG_PSI=y)", "no file: PSI off");
 	tr.res = DS_PSI_CPU;
-	is_int(ds_psi_arm_open(&a, &fd, &b), -EISDIR, "a directory: EISDIR");
-	is_str(b.data, "proc/pressure/cpu: Is a directory",
+	is_int(dpsi_arm_open(&a, &fd, &b), -EISDIR, "a directory: EISDIR");
+	is_str(b, "proc/pressure/cpu: Is a directory",
 	    "another errno: the file named");
 
 	tr.res = DS_PSI_IO;
 	a.dirfd = cg = tree_open("cg/off");
 	a.top = "/off";
-	is_int(ds_psi_arm_open(&a, &fd, &b), -ENODEV,
+	is_int(dpsi_arm_open(&a, &fd, &b), -ENODEV,
 	    "cgroup without the file: accounting off");
-	is_str(b.data, "cgroup /off: pressure accounting is off for this "
+	is_str(b, "cgroup /off: pressure accounting is off for this "
 	    "cgroup: echo 1 > cgroup.pressure", "accounting off: says how");
 	close(cg);
 	a.dirfd = cg = tree_open("cg/gone");
 	a.top = "/gone";
-	is_int(ds_psi_arm_open(&a, &fd, &b), -ENOENT,
+	is_int(dpsi_arm_open(&a, &fd, &b), -ENOENT,
 	    "cgroup without cgroup.procs: gone");
-	ok(strncmp(b.data, "cgroup /gone: no pressure files: the cgroup is "
-	    "gone", 49) == 0, "gone: %s", b.data);
+	ok(strncmp(b, "cgroup /gone: no pressure files: the cgroup is "
+	    "gone", 49) == 0, "gone: %s", b);
 	close(cg);
 	a.dirfd = cg = tree_open("cg/odd");
 	a.top = "/odd";
-	is_int(ds_psi_arm_open(&a, &fd, &b), -EISDIR, "cgroup: EISDIR");
-	is_str(b.data, "io.pressure: Is a directory", "cgroup: the file named");
+	is_int(dpsi_arm_open(&a, &fd, &b), -EISDIR, "cgroup: EISDIR");
+	is_str(b, "io.pressure: Is a directory", "cgroup: the file named");
 	close(cg);
 	is_int(fd, -1, "errors: no fd");
 	ds_root_close(&r);
-	ds_buf_free(&b);
+	free(b);
 }
 
 static void
 test_arm(void)
 {
 	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_SOME, 150000, 2000000 };
-	struct ds_psi_arming a = { NULL, -1, NULL, &tr, "io:some:150ms/2s" };
-	struct ds_buf b = { 0 };
+	struct dpsi_arming a = { NULL, -1, NULL, &tr, "io:some:150ms/2s" };
+	struct ds_buf why = { 0 };
+	char *b = NULL;
 	int fd;
 
 	if ((fd = open("/dev/full", O_WRONLY | O_CLOEXEC)) < 0) {
 		ok(1, "# skip no /dev/full");
 	} else {
-		is_int(ds_psi_arm(&a, &fd, &b), -ENOSPC, "ENOSPC: an error");
-		is_str(b.data, "io:some:150ms/2s: arming the trigger: No space "
+		is_int(dpsi_arm(&a, &fd, &b), -ENOSPC, "ENOSPC: an error");
+		is_str(b, "io:some:150ms/2s: arming the trigger: No space "
 		    "left on device", "an error: said with the spec");
 		is_int(fd, -1, "an error: closed");
 	}
@@ -101,23 +103,26 @@ test_arm(void)
 	if ((fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC)) < 0) {
 		ok(1, "# skip no /proc/self/oom_score_adj");
 	} else {
-		b.len = 0;
-		is_int(ds_psi_arm(&a, &fd, &b), DS_PSI_REFUSED,
+		free(b);
+		b = NULL;
+		is_int(dpsi_arm(&a, &fd, &b), DS_PSI_REFUSED,
 		    "EINVAL: the kernel refused, sample");
 		is_int(fd, -1, "refused: closed");
-		is_int((int)b.len, 0, "refused: no message");
-		is_str(ds_psi_fallback_why(DS_PSI_REFUSED), "the kernel refused "
-		    "the trigger (no triggers before 5.2)", "refused: why");
+		ok(b == NULL, "refused: no message");
+		ds_psi_fallback_msg(DS_PSI_REFUSED, &why);
+		is_str(why.data, "the kernel refused the trigger (no triggers "
+		    "before 5.2)", "refused: why");
 	}
-	ds_buf_free(&b);
+	ds_buf_free(&why);
+	free(b);
 }
 
 static void
 test_live(void)
 {
 	struct ds_psi_trigger tr = { DS_PSI_IO, DS_PSI_SOME, 150000, 2000000 };
-	struct ds_psi_arming a = { NULL, -1, NULL, &tr, "io:some:150ms/2s" };
-	struct ds_buf b = { 0 };
+	struct dpsi_arming a = { NULL, -1, NULL, &tr, "io:some:150ms/2s" };
+	char *b = NULL;
 	struct ds_root r;
 	int fd, e;
 
@@ -130,24 +135,24 @@ test_live(void)
 	}
 	/* The window's range is checked for anyone, before the kernel. */
 	tr.window_us = 20000000;
-	is_int(ds_psi_arm_open(&a, &fd, &b), -ERANGE, "live: 20 s window");
-	is_str(b.data, "io:some:150ms/2s: the window must be 500ms to 10s",
+	is_int(dpsi_arm_open(&a, &fd, &b), -ERANGE, "live: 20 s window");
+	is_str(b, "io:some:150ms/2s: the window must be 500ms to 10s",
 	    "live: said with the spec");
 	is_int(fd, -1, "live: closed");
 	tr.window_us = 2000000;
-	e = ds_psi_arm_open(&a, &fd, &b);
+	e = dpsi_arm_open(&a, &fd, &b);
 	is_int(e, 0, "live: opened");
 	ok(fd >= 0, "live: an fd");
 	if (e == 0) {
-		is_int(ds_psi_arm(&a, &fd, &b), 0, "live: armed");
+		is_int(dpsi_arm(&a, &fd, &b), 0, "live: armed");
 		ok(fd >= 0, "live: still open");
-		is_int(ds_psi_arm(&a, &fd, &b), -EBUSY, "live: armed twice");
-		is_str(b.data, "io:some:150ms/2s: a trigger is already armed on "
+		is_int(dpsi_arm(&a, &fd, &b), -EBUSY, "live: armed twice");
+		is_str(b, "io:some:150ms/2s: a trigger is already armed on "
 		    "this file (one per open file)", "twice: said");
 		is_int(fd, -1, "twice: closed");
 	}
 	ds_root_close(&r);
-	ds_buf_free(&b);
+	free(b);
 }
 
 int
