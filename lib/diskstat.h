@@ -2591,16 +2591,16 @@ void ds_findings_free(struct ds_findings *f);
  * The whole disks: sys/block's names, or, for a captured tree without
  * sys/block, the diskstats names that are no partition; sorted.
  */
-int ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
+int ds_whole_disks(const struct ds_root *r, struct ds_buf *window,
     struct ds_blockdevs *out);
 /* sys/block/DISK/device/queue_depth (SCSI, ATA); -ENOENT elsewhere. */
-int ds_tr_queue_depth(const struct ds_root *r, const char *disk,
+int ds_disk_queue_depth(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch, uint64_t *depth);
 /*
  * 1 when the disk is virtual: its driver is virtio, xen or Hyper-V's,
  * or its vendor or model is a hypervisor's or a cloud's; else 0.
  */
-int ds_tr_virtual(const struct ds_root *r, const char *disk,
+int ds_disk_virtual(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch);
 /*
  * Rows of the processes of scan b that did something since scan a over
@@ -2616,14 +2616,14 @@ int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
  * (a NULL: b's avg10, for a captured tree that cannot be sampled).
  * -ENODATA without a "some" line; -EINVAL when the two do not pair.
  */
-int ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
-    struct ds_tr_psi *out);
+int ds_psi_shares(const struct ds_psi *a, const struct ds_psi *b,
+    uint64_t ns, struct ds_tr_psi *out);
 /*
  * 1 when a mount holds a disk's (or the network's) filesystem: a block
  * device number, or btrfs, zfs, nfs and the like, whose st_dev is
  * anonymous (major 0); 0 for proc, sysfs, tmpfs, overlay and the rest.
  */
-int ds_tr_fs_disk(const char *fstype, unsigned int major);
+int ds_fs_on_disk(const char *fstype, unsigned int major);
 /*
  * Fill fs's deleted-open figures from a scan and its summary: the row
  * of the same st_dev, its holders allocated (free fs->holder).

@@ -1,9 +1,8 @@
 /*
- * dtriage's inputs from what the other readers give: a device's own
- * queue depth and whether it is virtual (sysfs), processes' rates over
- * the window (ds_who_rate on two scans), and a filesystem's largest
- * holders of deleted-open space (ds_deleted_scan).  Pure conversions
- * but for the two sysfs reads.
+ * dtriage's inputs from what the other readers give: processes' rates
+ * over the window (ds_who_rate on two scans), a filesystem's largest
+ * holders of deleted-open space (ds_deleted_scan), and the figures of
+ * block-latency tracing over the window.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,85 +12,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-static int
-name_ok(const char *s)
-{
-	return *s != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
-	    strcmp(s, "..") != 0;
-}
-
-/* sys/block/DISK/device/FILE into b, trailing blanks cut. */
-static int
-dev_file(const struct ds_root *r, const char *disk, const char *file,
-    struct ds_buf *b)
-{
-	char rel[512];
-	int e;
-
-	if (!name_ok(disk))
-		return -EINVAL;
-	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s/device/%s", disk,
-	    file) >= sizeof(rel))
-		return -ENAMETOOLONG;
-	if ((e = ds_read_file(r, rel, b)) < 0)
-		return e;
-	while (b->len > 0 && (b->data[b->len - 1] == '\n' ||
-	    b->data[b->len - 1] == ' ' || b->data[b->len - 1] == '\t'))
-		b->data[--b->len] = '\0';
-	return 0;
-}
-
-int
-ds_tr_queue_depth(const struct ds_root *r, const char *disk,
-    struct ds_buf *scratch, uint64_t *depth)
-{
-	int e;
-
-	*depth = 0;
-	/* SCSI and ATA disks have it; virtio, NVMe and loop do not. */
-	if ((e = dev_file(r, disk, "queue_depth", scratch)) < 0)
-		return e;
-	return ds_strtou64(scratch->data, depth) < 0 ? -EINVAL : 0;
-}
-
-int
-ds_tr_virtual(const struct ds_root *r, const char *disk,
-    struct ds_buf *scratch)
-{
-	static const char *const vendors[] = { "QEMU", "VMware", "Msft",
-	    "Google", "Amazon", "Xen", "VBOX", "Red Hat" };
-	static const char *const models[] = { "Amazon Elastic Block Store",
-	    "PersistentDisk", "Virtual disk", "VBOX HARDDISK" };
-	char rel[512], link[256];
-	ssize_t n;
-	size_t i;
-
-	if (!name_ok(disk))
-		return -EINVAL;
-	/* The driver: virtio_blk, xen's vbd, Hyper-V's storvsc. */
-	snprintf(rel, sizeof(rel), "sys/block/%s/device/driver", disk);
-	while (rel[0] == '/')
-		memmove(rel, rel + 1, strlen(rel));
-	n = readlinkat(r->fd, rel, link, sizeof(link) - 1);
-	if (n > 0) {
-		link[n] = '\0';
-		if (strstr(link, "virtio") != NULL || strstr(link, "vbd") !=
-		    NULL || strstr(link, "storvsc") != NULL ||
-		    strstr(link, "xen") != NULL)
-			return 1;
-	}
-	if (dev_file(r, disk, "vendor", scratch) == 0)
-		for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
-			if (strncmp(scratch->data, vendors[i],
-			    strlen(vendors[i])) == 0)
-				return 1;
-	if (dev_file(r, disk, "model", scratch) == 0)
-		for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-			if (strstr(scratch->data, models[i]) != NULL)
-				return 1;
-	return 0;
-}
 
 int
 ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b, double secs,
@@ -175,33 +95,6 @@ ds_tr_holders(const struct ds_deleted *d, size_t fs, struct ds_tr_holder **out,
 }
 
 int
-ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
-    struct ds_tr_psi *out)
-{
-	const unsigned some = 1u << DS_PSI_SOME, full = 1u << DS_PSI_FULL;
-
-	memset(out, 0, sizeof(*out));
-	if (!(b->have & some))
-		return -ENODATA;
-	if (a == NULL) {
-		/* avg10 is hundredths of a percent over the last 10 s. */
-		out->some = (double)b->line[DS_PSI_SOME].avg[0] / 100;
-		if (b->have & full)
-			out->full = (double)b->line[DS_PSI_FULL].avg[0] / 100;
-		out->have = 1;
-		return 0;
-	}
-	if (!(a->have & some) || ds_psi_share(a->line[DS_PSI_SOME].total,
-	    b->line[DS_PSI_SOME].total, ns, &out->some) < 0)
-		return -EINVAL;
-	if ((a->have & b->have & full) != 0)
-		(void)ds_psi_share(a->line[DS_PSI_FULL].total,
-		    b->line[DS_PSI_FULL].total, ns, &out->full);
-	out->have = 1;
-	return 0;
-}
-
-int
 ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
     const struct ds_delsum *sum, size_t nsum)
 {
@@ -220,67 +113,6 @@ ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
 		fs->holder = h;
 		return 0;
 	}
-	return 0;
-}
-
-static int
-cmpname(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int
-ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
-    struct ds_blockdevs *out)
-{
-	struct ds_diskstats ds = { 0 };
-	size_t i, len = 0, n = 0;
-	int e;
-
-	if ((e = ds_blockdevs_read(r, out)) == 0 || e == -ENOMEM)
-		return e;
-	/* A captured tree without sys/block: diskstats' whole disks. */
-	ds_blockdevs_free(out);
-	if ((e = ds_diskstats_read(r, window, &ds)) < 0)
-		return e;
-	for (i = 0; i < ds.n; i++)
-		if (!ds_name_is_partition(ds.disk[i].name)) {
-			len += strlen(ds.disk[i].name) + 1;
-			n++;
-		}
-	out->name = calloc(n ? n : 1, sizeof(*out->name));
-	out->pool = malloc(len ? len : 1);
-	if (out->name == NULL || out->pool == NULL) {
-		ds_diskstats_free(&ds);
-		ds_blockdevs_free(out);
-		return -ENOMEM;
-	}
-	out->cap = n;
-	out->poolcap = len;
-	for (i = 0, len = 0; i < ds.n; i++)
-		if (!ds_name_is_partition(ds.disk[i].name)) {
-			out->name[out->n++] = strcpy(out->pool + len,
-			    ds.disk[i].name);
-			len += strlen(ds.disk[i].name) + 1;
-		}
-	ds_diskstats_free(&ds);
-	qsort(out->name, out->n, sizeof(*out->name), cmpname);
-	return 0;
-}
-
-int
-ds_tr_fs_disk(const char *fstype, unsigned int major)
-{
-	/* Disk or network filesystems on an anonymous device number. */
-	static const char *const anon[] = { "btrfs", "zfs", "bcachefs",
-	    "nfs", "nfs4", "cifs", "smb3", "ceph", "glusterfs", "9p" };
-	size_t i;
-
-	if (major != 0)
-		return 1;
-	for (i = 0; fstype != NULL && i < sizeof(anon) / sizeof(anon[0]); i++)
-		if (strcmp(fstype, anon[i]) == 0)
-			return 1;
 	return 0;
 }
 

@@ -240,7 +240,7 @@ sample_window(struct tr *x)
 	int e;
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
-	if ((e = ds_tr_disks(&x->t.r, &x->buf, &x->bd)) < 0 && e != -ENOENT)
+	if ((e = ds_whole_disks(&x->t.r, &x->buf, &x->bd)) < 0 && e != -ENOENT)
 		tool_errc(1, e, "%s", tool_path(&x->t, "sys/block"));
 	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
 	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
@@ -358,8 +358,8 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 			    q.sched.active[0] ? "other" : NULL;
 	}
 	ds_queue_free(&q);
-	(void)ds_tr_queue_depth(&x->t.r, name, &x->scratch, &d->queue_depth);
-	d->virt = ds_tr_virtual(&x->t.r, name, &x->scratch);
+	(void)ds_disk_queue_depth(&x->t.r, name, &x->scratch, &d->queue_depth);
+	d->virt = ds_disk_virtual(&x->t.r, name, &x->scratch);
 	d->base = x->have_base ? base_dev(x, name) : NULL;
 	d->lat = lat_dev(x, i, &d->load);
 }
@@ -722,7 +722,7 @@ filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
 		for (j = 0; j < n; j++)
 			if (fs[j].st.dev == makedev(m->major, m->minor))
 				break;
-		if (!ds_tr_fs_disk(m->fstype, m->major) || j < n ||
+		if (!ds_fs_on_disk(m->fstype, m->major) || j < n ||
 		    ds_fsstat_read(&x->t.r, m->mnt, &fs[n].st) < 0)
 			continue;
 		fs[n].mount = m->mnt;
@@ -829,10 +829,10 @@ judge(struct tr *x)
 	for (in.ndev = 0; in.ndev < x->bd.n; in.ndev++)
 		device(x, in.ndev, &in.dev[in.ndev]);
 	if (x->s[1].io_ok)
-		(void)ds_tr_psi(x->t.r.live ? &x->s[0].io : NULL, &x->s[1].io,
+		(void)ds_psi_shares(x->t.r.live ? &x->s[0].io : NULL, &x->s[1].io,
 		    ns, &in.io);
 	if (x->s[1].mem_ok)
-		(void)ds_tr_psi(x->t.r.live ? &x->s[0].mem : NULL,
+		(void)ds_psi_shares(x->t.r.live ? &x->s[0].mem : NULL,
 		    &x->s[1].mem, ns, &in.mem);
 	in.blocked = x->blocked;
 	in.nblocked = x->nblocked;
