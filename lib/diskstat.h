@@ -2603,15 +2603,6 @@ int ds_disk_queue_depth(const struct ds_root *r, const char *disk,
 int ds_disk_virtual(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch);
 /*
- * Rows of the processes of scan b that did something since scan a over
- * secs (ds_who_rate; a process not in a started in the window; secs 0:
- * each process over its own life, for a single scan).  *out
- * is allocated (free it); its comm pointers point into b.
- */
-int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
-    double secs, long clk_tck, int delay, struct ds_tr_proc **out,
-    size_t *n);
-/*
  * The pressure share of a window from two reads of a pressure file
  * (a NULL: b's avg10, for a captured tree that cannot be sampled).
  * -ENODATA without a "some" line; -EINVAL when the two do not pair.
@@ -2624,35 +2615,22 @@ int ds_psi_shares(const struct ds_psi *a, const struct ds_psi *b,
  * anonymous (major 0); 0 for proc, sysfs, tmpfs, overlay and the rest.
  */
 int ds_fs_on_disk(const char *fstype, unsigned int major);
-/*
- * Fill fs's deleted-open figures from a scan and its summary: the row
- * of the same st_dev, its holders allocated (free fs->holder).
- */
-int ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
-    const struct ds_delsum *sum, size_t nsum);
 
-/* dtriage's window of block-latency tracing over every whole disk. */
-struct ds_tr_dlat {
-	struct ds_blklat b;
-	struct ds_blkdisk *disk;
-	size_t ndisk;
-	struct ds_blklat_snap s[2];	/* at the start and the end */
-	int on;			/* traced the whole window */
-	const char *why;	/* when not: why (static) */
-};
+/* ---- public since the split of dtriage (to be grouped) */
+
+/* Binary search by pid. */
+const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
 /*
- * Start tracing with the who map and take the first read; without
- * privilege or on any failure t->on stays 0, t->why says why, and
- * nothing is left attached.  0, or -ENOMEM.
+ * Rates of cur over secs seconds.  prev NULL, or a different process
+ * (pid or starttime differ): cur's own counters, which all fall inside
+ * the span.  A counter that went backwards counts as 0 (the delay sum
+ * drops when a thread exits).  delay: include DS_WR_DELAY.
  */
-int ds_tr_dlat_open(const struct ds_root *r, struct ds_tr_dlat *t);
-/* ds_blklat_tend, every tick of the window (a failure ends tracing). */
-void ds_tr_dlat_tend(struct ds_tr_dlat *t);
-/* Take the second read and detach everything (always). */
-void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
-/* Disk name's figures (ds_tr_blklat); -ENOENT without. */
-int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
-    struct ds_tr_lat *l, struct ds_tr_load *load);
-void ds_tr_dlat_free(struct ds_tr_dlat *t);
+void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
+    double secs, long clk_tck, int delay, struct ds_who_rate *out);
+/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
+double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
+/* Add src's counts into dst (its maximum the larger of the two). */
+void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
 
 #endif

@@ -595,8 +595,6 @@ int ds_stat_parse(const char *text, size_t len, struct ds_stat *st);
 
 int ds_io_parse(const char *text, struct ds_io *io);
 
-/* Binary search by pid. */
-const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
 
 /*
  * The cgroup of a proc/PID/cgroup text: the v2 line ("0::/path"); on a
@@ -605,14 +603,6 @@ const struct ds_proc *ds_procs_find(const struct ds_procs *ps, int pid);
  */
 int ds_proc_cgroup_parse(const char *text, const char **path, size_t *len);
 
-/*
- * Rates of cur over secs seconds.  prev NULL, or a different process
- * (pid or starttime differ): cur's own counters, which all fall inside
- * the span.  A counter that went backwards counts as 0 (the delay sum
- * drops when a thread exits).  delay: include DS_WR_DELAY.
- */
-void ds_who_rate(const struct ds_proc *prev, const struct ds_proc *cur,
-    double secs, long clk_tck, int delay, struct ds_who_rate *out);
 /* Add b into a (known values only); a's active becomes a OR b. */
 void ds_who_rate_add(struct ds_who_rate *a, const struct ds_who_rate *b);
 /*
@@ -633,8 +623,6 @@ const char *ds_who_carrier(const char *comm, size_t len);
  * moment to the next, so it is cut; other names are kept whole.
  */
 size_t ds_who_stable_len(const char *comm, size_t len);
-/* Seconds the process has run at uptime_ns; 0 when not yet a tick. */
-double ds_proc_age(const struct ds_proc *p, uint64_t uptime_ns, long clk_tck);
 
 /* Parse io.stat text; unknown keys are ignored.  Replaces out's rows. */
 int ds_iostat_parse(const char *text, struct ds_iostat *out);
@@ -1054,7 +1042,6 @@ const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
 unsigned int ds_lat_bucket(uint64_t ns);
 
 void ds_lat_add(struct ds_lat *h, uint64_t ns);
-void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
 
 /*
  * Append h as the samples of a Prometheus histogram NAME (seconds):
@@ -1186,15 +1173,6 @@ struct ds_blklat_whoval {
 };
 
 /*
- * dlat's figures of disk dev between two reads (ds_blklat_take): d2c
- * and q2c of the read and write requests merged (us), and the
- * submitter of the most bytes (from the who map).  0; -ENOENT when
- * nothing of dev was timed (*l zeroed); -ENOMEM.
- */
-int ds_tr_blklat(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
-    uint32_t dev, struct ds_tr_lat *l, struct ds_tr_load *load);
-
-/*
  * What cur counted since prev (NULL: everything).  A counter gone back
  * (an entry made anew) takes cur whole.  out->max_ns is exact when the
  * interval raised the maximum, else the top of the highest bucket that
@@ -1208,23 +1186,11 @@ const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
 
 /*
- * Triage: dtriage's judgement of a window, and its inputs gathered from
- * the other readers.
- */
-
-/*
  * The request limit the in-flight count is held to: nr_requests times
  * the hardware queues (nr_requests is per queue), or the device's own
  * queue_depth when that is lower; 0 when unknown.
  */
 uint64_t ds_tr_limit(const struct ds_tr_dev *d);
-
-/*
- * The holders of deleted-open disk files (memory-backed left out) on
- * filesystem fs of d, largest first: *out allocated, comm into d's pool.
- */
-int ds_tr_holders(const struct ds_deleted *d, size_t fs,
-    struct ds_tr_holder **out, size_t *n);
 
 /* A snapshot row's histogram (lib/blklat.c), made whole and set. */
 /* The histogram of s's row r. */

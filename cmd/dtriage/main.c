@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "util/util.h"
+#include "dtriage/dtriage.h"
 #include "cglimit.h"
 #include "devid.h"
 #include "dirty.h"
@@ -69,7 +70,7 @@ struct tr {
 	size_t nblocked;
 	struct ds_base base;
 	int have_base;
-	struct ds_tr_dlat dl;	/* dlat's tracing, when it could start */
+	struct dlat dl;	/* dlat's tracing, when it could start */
 	struct ds_tr_lat *lat;	/* per bd entry */
 	/* The looks at stalled threads: tasks, and in flight at each. */
 	struct ds_stalls st;
@@ -134,7 +135,7 @@ take(struct tr *x, struct sample *s)
 static const struct ds_tr_lat *
 lat_dev(struct tr *x, size_t i, struct ds_tr_load *load)
 {
-	return x->dl.on && ds_tr_dlat_dev(&x->dl, x->bd.name[i], &x->lat[i],
+	return x->dl.on && dlat_dev(&x->dl, x->bd.name[i], &x->lat[i],
 	    load) == 0 ? &x->lat[i] : NULL;
 }
 
@@ -248,7 +249,7 @@ sample_window(struct tr *x)
 	x->lat = calloc(x->bd.n ? x->bd.n : 1, sizeof(*x->lat));
 	if (x->fl == NULL || x->blocked == NULL || x->lat == NULL)
 		tool_errc(1, -ENOMEM, "samples");
-	if (x->t.r.live && ds_tr_dlat_open(&x->t.r, &x->dl) < 0)
+	if (x->t.r.live && dlat_open(&x->t.r, &x->dl) < 0)
 		tool_errc(1, -ENOMEM, "block-latency tracing");
 	if (x->t.r.live) {
 		take(x, &x->s[0]);
@@ -259,7 +260,7 @@ sample_window(struct tr *x)
 	for (next = ds_boottime_ns(), n = 0; !tool_stop && next < end;
 	    next += TICK_NS, n++) {
 		tick(x, n % LOOK_TICKS == LOOK_TICKS / 2 || next + TICK_NS >= end);
-		ds_tr_dlat_tend(&x->dl);
+		dlat_tend(&x->dl);
 		while (!tool_stop && ds_sleep_until(next + TICK_NS < end ?
 		    next + TICK_NS : end) == -EINTR)
 			;
@@ -267,7 +268,7 @@ sample_window(struct tr *x)
 	/* Interrupted: the window so far is judged, shorter. */
 	x->mono1_us = mono_us();
 	if (x->t.r.live)
-		ds_tr_dlat_close(&x->t.r, &x->dl);
+		dlat_close(&x->t.r, &x->dl);
 	take(x, &x->s[1]);
 	if (x->t.r.live)
 		return;
@@ -728,7 +729,7 @@ filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
 		fs[n].mount = m->mnt;
 		fs[n].fstype = m->fstype;
 		fs[n].have_stat = 1;
-		if (have_del && ds_tr_fs_held(&fs[n], del, sum, nsum) < 0)
+		if (have_del && fs_held(&fs[n], del, sum, nsum) < 0)
 			tool_errc(1, -ENOMEM, "holders");
 		n++;
 	}
@@ -841,7 +842,7 @@ judge(struct tr *x)
 	    ds_procstat_iowait(&x->s[0].ps, &x->s[1].ps, &in.iowait_pct) == 0;
 	in.delayacct = x->delay;
 	secs = (double)(x->s[1].pr.uptime_ns - x->s[0].pr.uptime_ns) / 1e9;
-	if ((e = ds_tr_procs(&x->s[0].pr, &x->s[1].pr, x->t.r.live ? secs : 0,
+	if ((e = proc_rows(&x->s[0].pr, &x->s[1].pr, x->t.r.live ? secs : 0,
 	    tck, x->delay != 0, &in.proc, &in.nproc)) < 0)
 		tool_errc(1, e, "processes");
 	in.procs_unreadable = x->s[1].pr.unreadable;
@@ -886,7 +887,7 @@ judge(struct tr *x)
 	free(in.proc);
 	free(in.dev);
 	free(x->lat);
-	ds_tr_dlat_free(&x->dl);
+	dlat_free(&x->dl);
 	ds_findings_free(&f);
 	ds_deleted_free(&del);
 	ds_mounts_free(&ms);

@@ -1,9 +1,10 @@
-/* dtriage's window inputs: the holders of deleted-open space. */
+/* dtriage's filesystems: the holders of deleted-open space. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
 #include "tap.h"
+#include "dtriage/dtriage.h"
 
 static void
 t_holders(void)
@@ -25,13 +26,13 @@ t_holders(void)
 	f[3].pid = 40; f[3].fd = -1; f[3].fs = 0; f[3].blocks = 99999;
 	f[3].memory = 1;
 	f[3].comm = ds_deleted_intern(&d, "shm", 3);
-	is_int(ds_tr_holders(&d, 0, &h, &n), 0, "holders of fs 0");
+	is_int(fs_holders(&d, 0, &h, &n), 0, "holders of fs 0");
 	is_int((int)n, 2, "two: the other fs and memory left out");
 	ok(n == 2 && h[0].pid == 20 && h[0].bytes == 81920 * 512 &&
 	    strcmp(h[0].comm, "big") == 0, "largest first, bytes of st_blocks");
 	ok(n == 2 && h[1].pid == 10 && h[1].fd == 3, "then the small one");
 	free(h);
-	is_int(ds_tr_holders(&d, 5, &h, &n), 0, "a fs with none");
+	is_int(fs_holders(&d, 5, &h, &n), 0, "a fs with none");
 	ok(n == 0 && h == NULL, "nothing allocated");
 	ds_buf_free(&d.pool);
 }
