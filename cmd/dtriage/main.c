@@ -10,11 +10,6 @@
 
 #include "util/util.h"
 #include "dtriage/dtriage.h"
-#include "cglimit.h"
-#include "devid.h"
-#include "dirty.h"
-#include "kmsg.h"
-#include "stall.h"
 
 static const struct ds_col cols[] = {
 	{ "severity", DS_T_STR, DS_P_LABEL, "severity", NULL, 0, 0, 0 },
