@@ -1,7 +1,10 @@
 /*
- * The filesystems of the window: who holds deleted-open space on each,
- * from a scan of every process's descriptors and mappings.
+ * The filesystems of the window: each block filesystem once, its space,
+ * and who holds deleted-open space on it, from a scan of every
+ * process's descriptors and mappings.
  */
+#include <sys/sysmacros.h>
+
 #include "util/util.h"
 #include "dtriage/dtriage.h"
 
@@ -78,4 +81,42 @@ fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
 		return 0;
 	}
 	return 0;
+}
+
+/* The block filesystems, each once, with their deleted-open space. */
+size_t
+filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
+    struct ds_tr_fs **out)
+{
+	struct ds_delsum *sum = NULL;
+	struct ds_tr_fs *fs;
+	size_t i, j, n = 0, nsum = 0;
+	int have_del;
+
+	*out = NULL;
+	if (ds_mountinfo_read(&x->t.r, "proc/self/mountinfo", ms) < 0)
+		return 0;
+	have_del = ds_deleted_scan(&x->t.r, del) == 0 &&
+	    ds_deleted_summary(del, &sum, &nsum) == 0;
+	if ((fs = calloc(ms->n ? ms->n : 1, sizeof(*fs))) == NULL)
+		tool_errc(1, -ENOMEM, "filesystems");
+	for (i = 0; i < ms->n; i++) {
+		const struct ds_mount *m = &ms->m[i];
+
+		for (j = 0; j < n; j++)
+			if (fs[j].st.dev == makedev(m->major, m->minor))
+				break;
+		if (!ds_fs_on_disk(m->fstype, m->major) || j < n ||
+		    ds_fsstat_read(&x->t.r, m->mnt, &fs[n].st) < 0)
+			continue;
+		fs[n].mount = m->mnt;
+		fs[n].fstype = m->fstype;
+		fs[n].have_stat = 1;
+		if (have_del && fs_held(&fs[n], del, sum, nsum) < 0)
+			tool_errc(1, -ENOMEM, "holders");
+		n++;
+	}
+	free(sum);
+	*out = fs;
+	return n;
 }
