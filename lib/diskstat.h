@@ -2360,8 +2360,8 @@ int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
     struct ds_blklat_snap *s);
 
 /*
- * Triage: dtriage's judgement of a window, and its inputs gathered from
- * the other readers.
+ * Triage: the judgement of a window, from what the other readers
+ * gathered over it.
  */
 
 enum ds_tr_sev { DS_TR_OK, DS_TR_INFO, DS_TR_WARN, DS_TR_CRIT };
@@ -2369,14 +2369,14 @@ enum ds_tr_sev { DS_TR_OK, DS_TR_INFO, DS_TR_WARN, DS_TR_CRIT };
 /* "ok" "info" "warn" "crit"; NULL out of range. */
 const char *ds_tr_sev_name(enum ds_tr_sev s);
 
-/* Optional per-device latency from dlat over the same window, in us. */
+/* Optional per-device latency traced over the same window, in us. */
 struct ds_tr_lat {
 	double d2c_mean, d2c_p99;	/* issue to completion */
 	double q2c_mean, q2c_p99;	/* bio queued to completion */
 	uint64_t count;		/* requests timed */
 };
 
-/* dlat's submitter of the most bytes to one disk over the window. */
+/* The traced submitter of the most bytes to one disk over the window. */
 struct ds_tr_load {
 	int pid;		/* 0: none */
 	char comm[16];
@@ -2386,7 +2386,7 @@ struct ds_tr_load {
 
 struct ds_tr_dev {
 	const char *name;	/* kernel name */
-	struct ds_xstat x;	/* the dxstat figures over the window */
+	struct ds_xstat x;	/* the iostat -x figures over the window */
 	/* in_flight read several times a second during the window */
 	const uint32_t *inflight;
 	size_t ninflight;
@@ -2399,8 +2399,8 @@ struct ds_tr_dev {
 	int nomerges;		/* 0, 1, 2; -1 unknown */
 	int virt;		/* a virtual disk (virtio, xen, cloud): 1, 0,
 				   -1 unknown */
-	const struct ds_tr_lat *lat;	/* NULL: no dlat */
-	struct ds_tr_load load;	/* with dlat: the disk's largest load */
+	const struct ds_tr_lat *lat;	/* NULL: not traced */
+	struct ds_tr_load load;	/* traced: the disk's largest load */
 	const struct ds_base_dev *base;	/* NULL: no quiet-time baseline */
 };
 
@@ -2538,8 +2538,8 @@ struct ds_triage_in {
 	size_t nfs;
 	const char *base_dir;	/* where the baseline was looked for */
 	int have_base;		/* a baseline directory was read */
-	int have_dlat;		/* dlat could run */
-	const char *dlat_why;	/* live without dlat: why (a no-latency row) */
+	int have_dlat;		/* block-latency tracing ran */
+	const char *dlat_why;	/* live without tracing: why (a no-latency row) */
 	/* Who waited, and on what, at the looks of the window. */
 	const struct ds_tr_task *task;
 	size_t ntask;
@@ -2583,7 +2583,7 @@ struct ds_findings {
  * only in.  Replaces out; -ENOMEM.
  */
 int ds_triage(const struct ds_triage_in *in, struct ds_findings *out);
-/* 3 when some finding is warn or above, else 0 (dtriage's exit status). */
+/* 3 when some finding is warn or above, else 0: an exit status. */
 int ds_triage_exit(const struct ds_findings *f);
 void ds_findings_free(struct ds_findings *f);
 
