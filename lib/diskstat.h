@@ -1736,8 +1736,8 @@ int ds_blklat_take(struct ds_blklat *b, const struct ds_root *r,
     struct ds_blklat_snap *s);
 
 /*
- * Triage: dtriage's judgement of a window, and its inputs gathered from
- * the other readers.
+ * Triage: the judgement of a window, from what the other readers
+ * gathered over it.
  */
 
 enum ds_tr_sev { DS_TR_OK, DS_TR_INFO, DS_TR_WARN, DS_TR_CRIT };
@@ -1745,14 +1745,14 @@ enum ds_tr_sev { DS_TR_OK, DS_TR_INFO, DS_TR_WARN, DS_TR_CRIT };
 /* "ok" "info" "warn" "crit"; NULL out of range. */
 const char *ds_tr_sev_name(enum ds_tr_sev s);
 
-/* Optional per-device latency from dlat over the same window, in us. */
+/* Optional per-device latency traced over the same window, in us. */
 struct ds_tr_lat {
 	double d2c_mean, d2c_p99;	/* issue to completion */
 	double q2c_mean, q2c_p99;	/* bio queued to completion */
 	uint64_t count;		/* requests timed */
 };
 
-/* dlat's submitter of the most bytes to one disk over the window. */
+/* The traced submitter of the most bytes to one disk over the window. */
 struct ds_tr_load {
 	int pid;		/* 0: none */
 	char comm[16];
@@ -1762,7 +1762,7 @@ struct ds_tr_load {
 
 struct ds_tr_dev {
 	const char *name;	/* kernel name */
-	struct ds_xstat x;	/* the dxstat figures over the window */
+	struct ds_xstat x;	/* the iostat -x figures over the window */
 	/* in_flight read several times a second during the window */
 	const uint32_t *inflight;
 	size_t ninflight;
@@ -1775,8 +1775,8 @@ struct ds_tr_dev {
 	int nomerges;		/* 0, 1, 2; -1 unknown */
 	int virt;		/* a virtual disk (virtio, xen, cloud): 1, 0,
 				   -1 unknown */
-	const struct ds_tr_lat *lat;	/* NULL: no dlat */
-	struct ds_tr_load load;	/* with dlat: the disk's largest load */
+	const struct ds_tr_lat *lat;	/* NULL: not traced */
+	struct ds_tr_load load;	/* traced: the disk's largest load */
 	const struct ds_base_dev *base;	/* NULL: no quiet-time baseline */
 };
 
@@ -1914,8 +1914,8 @@ struct ds_triage_in {
 	size_t nfs;
 	const char *base_dir;	/* where the baseline was looked for */
 	int have_base;		/* a baseline directory was read */
-	int have_dlat;		/* dlat could run */
-	const char *dlat_why;	/* live without dlat: why (a no-latency row) */
+	int have_dlat;		/* block-latency tracing ran */
+	const char *dlat_why;	/* live without tracing: why (a no-latency row) */
 	/* Who waited, and on what, at the looks of the window. */
 	const struct ds_tr_task *task;
 	size_t ntask;
@@ -1959,7 +1959,7 @@ struct ds_findings {
  * only in.  Replaces out; -ENOMEM.
  */
 int ds_triage(const struct ds_triage_in *in, struct ds_findings *out);
-/* 3 when some finding is warn or above, else 0 (dtriage's exit status). */
+/* 3 when some finding is warn or above, else 0: an exit status. */
 int ds_triage_exit(const struct ds_findings *f);
 void ds_findings_free(struct ds_findings *f);
 
@@ -1967,69 +1967,382 @@ void ds_findings_free(struct ds_findings *f);
  * The whole disks: sys/block's names, or, for a captured tree without
  * sys/block, the diskstats names that are no partition; sorted.
  */
-int ds_tr_disks(const struct ds_root *r, struct ds_buf *window,
+int ds_whole_disks(const struct ds_root *r, struct ds_buf *window,
     struct ds_blockdevs *out);
 /* sys/block/DISK/device/queue_depth (SCSI, ATA); -ENOENT elsewhere. */
-int ds_tr_queue_depth(const struct ds_root *r, const char *disk,
+int ds_disk_queue_depth(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch, uint64_t *depth);
 /*
  * 1 when the disk is virtual: its driver is virtio, xen or Hyper-V's,
  * or its vendor or model is a hypervisor's or a cloud's; else 0.
  */
-int ds_tr_virtual(const struct ds_root *r, const char *disk,
+int ds_disk_virtual(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch);
-/*
- * Rows of the processes of scan b that did something since scan a over
- * secs (ds_who_rate; a process not in a started in the window; secs 0:
- * each process over its own life, for a single scan).  *out
- * is allocated (free it); its comm pointers point into b.
- */
-int ds_tr_procs(const struct ds_procs *a, const struct ds_procs *b,
-    double secs, long clk_tck, int delay, struct ds_tr_proc **out,
-    size_t *n);
 /*
  * The pressure share of a window from two reads of a pressure file
  * (a NULL: b's avg10, for a captured tree that cannot be sampled).
  * -ENODATA without a "some" line; -EINVAL when the two do not pair.
  */
-int ds_tr_psi(const struct ds_psi *a, const struct ds_psi *b, uint64_t ns,
-    struct ds_tr_psi *out);
+int ds_psi_shares(const struct ds_psi *a, const struct ds_psi *b,
+    uint64_t ns, struct ds_tr_psi *out);
 /*
  * 1 when a mount holds a disk's (or the network's) filesystem: a block
  * device number, or btrfs, zfs, nfs and the like, whose st_dev is
  * anonymous (major 0); 0 for proc, sysfs, tmpfs, overlay and the rest.
  */
-int ds_tr_fs_disk(const char *fstype, unsigned int major);
-/*
- * Fill fs's deleted-open figures from a scan and its summary: the row
- * of the same st_dev, its holders allocated (free fs->holder).
- */
-int ds_tr_fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
-    const struct ds_delsum *sum, size_t nsum);
+int ds_fs_on_disk(const char *fstype, unsigned int major);
 
-/* dtriage's window of block-latency tracing over every whole disk. */
-struct ds_tr_dlat {
-	struct ds_blklat b;
-	struct ds_blkdisk *disk;
-	size_t ndisk;
-	struct ds_blklat_snap s[2];	/* at the start and the end */
-	int on;			/* traced the whole window */
-	const char *why;	/* when not: why (static) */
+/* ---- public since the split of dtriage (to be grouped) */
+
+/* Add src's counts into dst (its maximum the larger of the two). */
+void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
+
+/*
+ * Stalled threads and what they wait in: PSI io, CPU iowait and
+ * procs_blocked count every task in an I/O wait, a disk's or not
+ * (io_uring's completion wait, dirty-page throttling, a driver tag,
+ * FUSE and network filesystems); a look at each thread's state and
+ * wchan tells them apart.  And what a process's descriptors are.
+ */
+enum ds_wait {
+	DS_WAIT_NONE,	/* no wchan, "0", running, or another state */
+	DS_WAIT_BLOCK,	/* any other wait in D: folio_wait_bit_common,
+			   submit_bio_wait, __wait_on_buffer... */
+	DS_WAIT_TAG,	/* blk_mq_get_tag: a request waits for a driver tag */
+	DS_WAIT_URING,	/* io_cqring_wait*: io_uring's completion wait */
+	DS_WAIT_DIRTY,	/* balance_dirty_pages: held by the dirty-page limit */
+	DS_WAIT_FUSE,	/* fuse_*, request_wait_answer (the daemon's own
+			   fuse_dev_do_read is OTHER) */
+	DS_WAIT_NFS,	/* nfs*, rpc_* (sunrpc); nfsd* is OTHER */
+	DS_WAIT_CIFS,	/* cifs_*, smb2_*, smb3_*, wait_for_response... */
+	DS_WAIT_OTHER,	/* a thread in S sleeping in anything else, or in D
+			   in a wait known not to be I/O (vfork, RCU) */
+	DS_WAIT_N
+};
+struct ds_stall {
+	int pid, tid;
+	char state;		/* stat's state letter */
+	enum ds_wait wait;
+	int kthread;		/* PF_KTHREAD in stat's flags (field 9) */
+	char comm[16];		/* the thread's comm, as the kernel has it
+				   (cut to 15 bytes, NUL-terminated) */
+	char wchan[64];		/* proc/PID/task/TID/wchan; "" unreadable */
+};
+struct ds_stalls {
+	struct ds_stall *t;	/* by pid, then tid */
+	size_t n, cap;
+	size_t threads;		/* threads looked at */
+	size_t nd;		/* of them in D */
+	size_t wchan_denied;	/* wchan unreadable (permission: the kernel
+				   shows "0" to who may not ptrace) */
+	size_t bad;		/* stat files that did not parse (a tree) */
 };
 /*
- * Start tracing with the who map and take the first read; without
- * privilege or on any failure t->on stays 0, t->why says why, and
- * nothing is left attached.  0, or -ENOMEM.
+ * One look at every thread under r (proc/PID/task/TID/stat): every
+ * thread in D is kept with its wchan; with sleeping nonzero, threads in
+ * S are looked at too and kept when their wchan is an I/O wait
+ * (DS_WAIT_URING and the network/FUSE classes), since io_uring's
+ * completion wait sleeps in S yet counts as iowait.  Kernel threads in S
+ * are left out (a filesystem's own idle helpers).  Threads that vanish
+ * mid-scan are skipped.  Replaces out.  0 or -errno.
  */
-int ds_tr_dlat_open(const struct ds_root *r, struct ds_tr_dlat *t);
-/* ds_blklat_tend, every tick of the window (a failure ends tracing). */
-void ds_tr_dlat_tend(struct ds_tr_dlat *t);
-/* Take the second read and detach everything (always). */
-void ds_tr_dlat_close(const struct ds_root *r, struct ds_tr_dlat *t);
-/* Disk name's figures (ds_tr_blklat); -ENOENT without. */
-int ds_tr_dlat_dev(const struct ds_tr_dlat *t, const char *name,
-    struct ds_tr_lat *l, struct ds_tr_load *load);
-void ds_tr_dlat_free(struct ds_tr_dlat *t);
+int ds_stalls_scan(const struct ds_root *r, int sleeping,
+    struct ds_buf *scratch, struct ds_stalls *out);
+void ds_stalls_free(struct ds_stalls *s);
+
+/* What a process's open descriptors are (proc/PID/fd). */
+#define DS_PROCFDS_DEVS 8
+#define DS_PROCFDS_MAX	65536	/* descriptors looked at, at most */
+struct ds_procfds {
+	size_t uring;		/* anon_inode:[io_uring] instances */
+	size_t cached;		/* regular files and block devices: a page
+				   cache can serve them */
+	size_t other;		/* pipes, sockets, character devices, other
+				   anon inodes */
+	size_t unknown;		/* a path whose file could not be looked at */
+	size_t ndev;		/* distinct st_dev of its regular files, at
+				   most DS_PROCFDS_DEVS */
+	struct { unsigned int major, minor; } dev[DS_PROCFDS_DEVS];
+	int more_devs;		/* more than DS_PROCFDS_DEVS st_dev seen */
+	int truncated;		/* more than DS_PROCFDS_MAX descriptors */
+	int denied;		/* its fd directory could not be read */
+};
+/*
+ * proc/PID/fd under r: each descriptor's link text classified, and a
+ * path's file looked at through the root (live, the magic link; in a
+ * tree, what the link names inside it).  0 (denied set when the
+ * directory, or a link, may not be read), -ENOENT when the process is
+ * gone, or -errno.
+ */
+int ds_procfds_read(const struct ds_root *r, int pid, struct ds_procfds *out);
+
+/*
+ * Disk errors the kernel reported: block I/O errors in its log (per disk,
+ * over a window) and the SCSI midlayer's error counters.
+ */
+struct ds_ioerr {		/* block I/O errors of one disk in a window */
+	char dev[32];		/* kernel name in the message: loop3, sda, nvme0n1 */
+	uint64_t count;		/* error messages counted for it */
+	uint64_t buffer;	/* of them "Buffer I/O error" (a filesystem's
+				   buffer, often of the same failed request) */
+	uint64_t suppressed;	/* "N callbacks suppressed" notes just before
+				   its messages: the ratelimit hid that many
+				   messages, of this disk or another */
+	uint64_t first_us;	/* kernel timestamp of the first (us since boot) */
+	uint64_t last_us;	/* and of the last */
+	uint64_t sector;	/* of the first; have_sector 0 when the message has none */
+	int have_sector;
+	char op[16];		/* of the first: "READ" "WRITE" "FLUSH" "DISCARD"...;
+				   "" unknown */
+	char kind[32];		/* of the first: "I/O error", "critical medium
+				   error", "Buffer I/O error" ... */
+};
+struct ds_ioerrs {
+	struct ds_ioerr *e;	/* in the order first seen */
+	size_t n, cap;
+	size_t records;		/* kernel log records read */
+	size_t malformed;	/* records that did not parse, skipped */
+	size_t refused;		/* error messages whose device name is not
+				   [A-Za-z0-9_.:-]+ (or too long), skipped */
+	size_t ignored;		/* "operation not supported" and "nonblocking
+				   retry" errors: a request refused, no data
+				   lost; not counted */
+	uint64_t suppressed;	/* callbacks-suppressed notes in the window
+				   with no error message after them */
+	uint64_t pending;	/* a note waiting for its next message */
+};
+/*
+ * The block I/O errors the kernel logged with a timestamp in [from_us,
+ * to_us] (us of CLOCK_MONOTONIC, the kernel log's clock), per disk, from
+ * dev/kmsg under r: live /dev/kmsg opened O_NONBLOCK and read record by
+ * record until -EAGAIN (never blocks; -EPIPE on a record overwritten
+ * while reading: skip on), in a captured tree a regular file of the
+ * same records one per line.  -EACCES/-EPERM without CAP_SYSLOG.
+ * Only the kernel's own records count (facility 0): a process writing
+ * to /dev/kmsg is given facility "user" and cannot forge one.
+ * Replaces out.
+ */
+int ds_kmsg_ioerrs(const struct ds_root *r, uint64_t from_us, uint64_t to_us,
+    struct ds_ioerrs *out);
+void ds_ioerrs_free(struct ds_ioerrs *e);
+/*
+ * sys/block/DISK/device/ioerr_cnt and iotmo_cnt (SCSI; hex "0x1f"):
+ * commands the midlayer saw fail and time out since the device was
+ * found.  -ENOENT elsewhere, -EINVAL for a disk name that is none.
+ */
+int ds_scsi_errcnt(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, uint64_t *ioerr, uint64_t *iotmo);
+
+/*
+ * cgroup limits that hold I/O back while the disk is not at fault: I/O
+ * limits of cgroups with their counters for the device, memory limits
+ * with the refaults that become the disk's reads, and a cgroup's
+ * processes.  Both hierarchies: v2 (io, memory) and v1 (blkio, memory),
+ * each found from the root's mount table.
+ */
+enum { DS_LIM_RBPS, DS_LIM_WBPS, DS_LIM_RIOPS, DS_LIM_WIOPS, DS_LIM_N };
+#define DS_LIM_ALL	((1u << DS_LIM_N) - 1)
+
+/* have_cost bits: which iocost keys io.stat had. */
+#define DS_COST_VRATE	1u	/* the root cgroup's line only */
+#define DS_COST_USAGE	2u
+#define DS_COST_WAIT	4u	/* wait, indebt, indelay: with debug stats */
+#define DS_COST_INDEBT	8u
+#define DS_COST_INDELAY	16u
+/* have_latstat bits: which io.latency keys io.stat had (debug stats). */
+#define DS_LATSTAT_DEPTH	1u
+#define DS_LATSTAT_AVG		2u	/* rotational devices */
+#define DS_LATSTAT_WIN		4u
+#define DS_LATSTAT_MISSED	8u	/* non-rotational devices */
+#define DS_LATSTAT_TOTAL	16u
+
+struct ds_iolimit {		/* one cgroup's I/O limit on one device */
+	char *cgroup;		/* path below its hierarchy's mount: "/", "/a/b" */
+	int v1;			/* 1 blkio.throttle.*_device, 0 io.max */
+	unsigned int major, minor;
+	uint64_t ino;		/* the cgroup directory's: a new one is a new cgroup */
+	uint64_t lim[DS_LIM_N];	/* UINT64_MAX: none ("max", or no line) */
+	uint64_t done[DS_LIM_N];/* counters at the read: bytes read, written, reads, writes
+				   (v2 io.stat rbytes wbytes rios wios; v1
+				   blkio.throttle.io_service_bytes / io_serviced Read, Write) */
+	int have_done;		/* bit (1 << DS_LIM_x): done[x] read; DS_LIM_ALL all */
+	uint64_t lat_target_us;	/* v2 io.latency "MAJ:MIN target=N" (µs); have_lat */
+	int have_lat;
+	/* v2 io.stat of io.latency: depth= (UINT64_MAX: "max"), avg_lat= (µs), win= (ms),
+	   missed= total= (non-rotational); have_latstat: DS_LATSTAT_* */
+	uint64_t lat_depth, lat_avg_us, lat_win_ms, lat_missed, lat_total;
+	int have_latstat;
+	/* v2 io.stat of iocost: cost.vrate (percent) cost.usage cost.wait cost.indebt
+	   cost.indelay (µs, cumulative); have_cost: DS_COST_* */
+	uint64_t cost_usage, cost_wait, cost_indebt, cost_indelay;
+	double cost_vrate;
+	int have_cost;
+};
+
+/* hier bits: the hierarchies walked. */
+#define DS_CG_V2	1u
+#define DS_CG_V1	2u
+
+struct ds_iolimits {
+	struct ds_iolimit *l;	/* sorted by cgroup, then device, v2 first */
+	size_t n, cap;
+	size_t bad;		/* malformed lines skipped */
+	unsigned int hier;	/* DS_CG_V2, DS_CG_V1: hierarchies walked */
+	size_t skipped;		/* subtrees the walk could not enter */
+	int truncated;		/* more than DS_CG_WALK_MAX cgroups: the rest unread */
+};
+
+/* A walk reads at most this many cgroups of a hierarchy. */
+#define DS_CG_WALK_MAX 65536
+/*
+ * Every cgroup with an I/O limit, a latency target or iocost keys (or
+ * io.latency's keys in io.stat): v2 io.max / io.latency / io.stat under
+ * the cgroup2 mount (when it has the io controller), v1
+ * blkio.throttle.{read,write}_{bps,iops}_device under the blkio mount,
+ * with the cgroup's counters for that device.  Replaces out.  0, or
+ * -errno when the mount table cannot be read or out of memory; no
+ * hierarchy at all is 0 with hier 0.
+ */
+int ds_iolimits_read(const struct ds_root *r, struct ds_iolimits *out);
+/* The same cgroup and device in s (NULL when gone). */
+const struct ds_iolimit *ds_iolimits_find(const struct ds_iolimits *s,
+    const struct ds_iolimit *l);
+/*
+ * Rates over secs from a (earlier) to b: bytes/s and IOs/s per DS_LIM_*,
+ * -1 for those without both counters.  A counter that went back or
+ * another directory (a recreated cgroup) is a reset: -ERANGE, the rate
+ * from b alone over secs is not taken.  -EINVAL for secs <= 0 or
+ * different cgroups, -ENODATA when no counter is in both.
+ */
+int ds_iolimit_rate(const struct ds_iolimit *a, const struct ds_iolimit *b,
+    double secs, double rate[DS_LIM_N]);
+void ds_iolimits_free(struct ds_iolimits *s);
+
+/* have_refault bits. */
+#define DS_REFAULT_FILE	1u
+#define DS_REFAULT_ANON	2u
+/* have_events bits. */
+#define DS_MEMEV_MAX	1u
+#define DS_MEMEV_OOM	2u
+#define DS_MEMEV_HIGH	4u
+#define DS_MEMEV_OOM_KILL 8u
+
+struct ds_memcg {		/* a cgroup with a memory limit */
+	char *cgroup;
+	int v1;
+	uint64_t ino;
+	uint64_t limit;		/* bytes: memory.max, memory.limit_in_bytes;
+				   UINT64_MAX none (v2 with memory.high only) */
+	uint64_t high;		/* v2 memory.high; UINT64_MAX none */
+	uint64_t usage;		/* memory.current, memory.usage_in_bytes */
+	uint64_t refault_file, refault_anon;	/* memory.stat workingset_refault_file/_anon
+				   (v1: total_workingset_refault_*, hierarchical like v2);
+				   before 5.9 workingset_refault, file pages only */
+	int have_refault;	/* DS_REFAULT_FILE, DS_REFAULT_ANON */
+	uint64_t failcnt;	/* v1 memory.failcnt */
+	int have_failcnt;
+	uint64_t psi_some_us, psi_full_us;	/* v2 memory.pressure totals */
+	int have_psi;		/* bit (1 << DS_PSI_SOME), (1 << DS_PSI_FULL) */
+	uint64_t ev_max, ev_oom;	/* v2 memory.events "max N", "oom N" */
+	uint64_t ev_high, ev_oom_kill;	/* "high N", "oom_kill N" (4.13+) */
+	int have_events;	/* DS_MEMEV_* */
+};
+struct ds_memcgs {
+	struct ds_memcg *m;	/* sorted by cgroup, v2 first */
+	size_t n, cap;
+	size_t bad;		/* malformed values */
+	unsigned int hier;	/* DS_CG_V2, DS_CG_V1 */
+	size_t skipped;
+	int truncated;
+};
+/*
+ * Every cgroup whose memory limit (or v2 memory.high) is set, v2 and
+ * v1.  A limit of 2^62 bytes or more is none (v1 prints PAGE_COUNTER_MAX
+ * pages as 9223372036854771712).  Replaces out; errors as
+ * ds_iolimits_read.
+ */
+int ds_memcgs_read(const struct ds_root *r, struct ds_memcgs *out);
+const struct ds_memcg *ds_memcgs_find(const struct ds_memcgs *s,
+    const char *cgroup, int v1);
+void ds_memcgs_free(struct ds_memcgs *s);
+/*
+ * The processes of a cgroup (its cgroup.procs) in the hierarchy of
+ * controller ctl, v1 or the v2 one: *pids allocated (free it), *n.
+ */
+int ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
+    const char *cgroup, int **pids, size_t *n);
+/*
+ * The limits of cgroup (either hierarchy) as io.max writes them: with
+ * dev, those on major:minor ("riops=50 wbps=1048576"); else every
+ * device's, "MAJ:MIN keys" joined by ", ".  Empty when none.  -ENOMEM.
+ */
+int ds_iolimit_text(const struct ds_iolimits *s, const char *cgroup, int dev,
+    unsigned int major, unsigned int minor, struct ds_buf *out);
+
+/*
+ * Dirty pages: how many the page cache holds and is writing back, the
+ * thresholds past which writers are made to wait (balance_dirty_pages),
+ * and the vm.dirty_* settings the thresholds come from.
+ */
+/* have bits: what was read. */
+#define DS_DIRTY_NR_DIRTY	0x0001u
+#define DS_DIRTY_NR_WRITEBACK	0x0002u
+#define DS_DIRTY_THRESH		0x0004u
+#define DS_DIRTY_BG_THRESH	0x0008u
+#define DS_DIRTY_DIRTIED	0x0010u
+#define DS_DIRTY_WRITTEN	0x0020u
+#define DS_DIRTY_RATIO		0x0040u
+#define DS_DIRTY_BG_RATIO	0x0080u
+#define DS_DIRTY_BYTES		0x0100u
+#define DS_DIRTY_BG_BYTES	0x0200u
+#define DS_DIRTY_EXPIRE		0x0400u
+#define DS_DIRTY_WRITEBACK_CS	0x0800u
+#define DS_DIRTY_PAGE_SIZE	0x1000u
+#define DS_DIRTY_VMSTAT		0x003fu	/* the proc/vmstat ones */
+
+struct ds_dirty {
+	uint64_t nr_dirty, nr_writeback;	/* pages, proc/vmstat */
+	uint64_t thresh, bg_thresh;		/* nr_dirty_threshold, nr_dirty_background_threshold */
+	uint64_t nr_dirtied, nr_written;	/* counters since boot */
+	uint64_t ratio, bg_ratio, bytes, bg_bytes;	/* proc/sys/vm/dirty_{ratio,background_ratio,bytes,background_bytes} */
+	uint64_t expire_cs, writeback_cs;	/* dirty_expire_centisecs, dirty_writeback_centisecs */
+	unsigned int have;			/* DS_DIRTY_* bits of what was read */
+	unsigned int bad;			/* DS_DIRTY_* bits of values there but malformed */
+	uint64_t page_size;			/* bytes per page */
+};
+
+/*
+ * proc/vmstat and proc/sys/vm/dirty_* below the root.  The page size is
+ * this machine's on the live system; in a tree, KernelPageSize of
+ * proc/self/smaps when it is there, else unknown.  -errno when
+ * proc/vmstat cannot be read; a setting missing is only not in have.
+ * The thresholds are the kernel's for the reading task (a real-time
+ * task is allowed a quarter more).
+ */
+int ds_dirty_read(const struct ds_root *r, struct ds_buf *scratch,
+    struct ds_dirty *out);
+
+/*
+ * Device identity: what a whole disk is, apart from the kernel name it
+ * has this boot (dm-3 may be another volume after a reboot).
+ */
+/* An identity and its NUL; a longer one is not used (never cut). */
+#define DS_DEVID_MAX 256
+
+/*
+ * The identity of the whole disk name (sys/block/NAME) into id: the
+ * first there is of dm/uuid ("dm-uuid=..."), wwid or device/wwid
+ * ("wwid=..."), serial or device/serial ("serial=..."), dm/name
+ * ("dm-name=..."); "" for none (loop, zram, a partition).  Values are
+ * trimmed, blank runs made one space, other bytes outside printable
+ * ASCII and '\\' written \xHH.  A value that is empty, over a page,
+ * too long for id, absent or unreadable (SCSI wwid without VPD page
+ * 0x83: ENXIO) is passed over for the next.  0; -EINVAL for a name that
+ * is no single path component; -errno (id "") when an attribute cannot
+ * be opened for another reason: a weaker identity would be another.
+ */
+int ds_devid_read(const struct ds_root *r, const char *name,
+    char id[DS_DEVID_MAX]);
 
 /* ---- public since the split of util (to be grouped) */
 

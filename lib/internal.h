@@ -584,7 +584,6 @@ const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
 unsigned int ds_lat_bucket(uint64_t ns);
 
 void ds_lat_add(struct ds_lat *h, uint64_t ns);
-void ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src);
 
 int ds_tracefs_find(struct ds_tracefs *t);
 
@@ -696,15 +695,6 @@ struct ds_blklat_whoval {
 };
 
 /*
- * dlat's figures of disk dev between two reads (ds_blklat_take): d2c
- * and q2c of the read and write requests merged (us), and the
- * submitter of the most bytes (from the who map).  0; -ENOENT when
- * nothing of dev was timed (*l zeroed); -ENOMEM.
- */
-int ds_tr_blklat(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
-    uint32_t dev, struct ds_tr_lat *l, struct ds_tr_load *load);
-
-/*
  * What cur counted since prev (NULL: everything).  A counter gone back
  * (an entry made anew) takes cur whole.  out->max_ns is exact when the
  * interval raised the maximum, else the top of the highest bucket that
@@ -718,23 +708,11 @@ const struct ds_blklat_row *ds_blklat_find(const struct ds_blklat_snap *prev,
     const struct ds_blklat_row *r);
 
 /*
- * Triage: dtriage's judgement of a window, and its inputs gathered from
- * the other readers.
- */
-
-/*
  * The request limit the in-flight count is held to: nr_requests times
  * the hardware queues (nr_requests is per queue), or the device's own
  * queue_depth when that is lower; 0 when unknown.
  */
 uint64_t ds_tr_limit(const struct ds_tr_dev *d);
-
-/*
- * The holders of deleted-open disk files (memory-backed left out) on
- * filesystem fs of d, largest first: *out allocated, comm into d's pool.
- */
-int ds_tr_holders(const struct ds_deleted *d, size_t fs,
-    struct ds_tr_holder **out, size_t *n);
 
 /* A snapshot row's histogram (lib/blkread.c), made whole and set. */
 /* The histogram of s's row r. */

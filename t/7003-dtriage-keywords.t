@@ -1,18 +1,18 @@
 #!/bin/sh
 # dtriage's finding keywords are stable and documented (issue 20):
-# every keyword lib/triage.c can emit is listed in doc/dtriage.1's
+# every keyword the judgement (lib/triage.c and its rules' files,
+# lib/tr*.c) can emit is listed in doc/dtriage.1's
 # FINDINGS, and nothing is listed there that the code never emits; each entry of the man page names the
 # severity the rule gives and says why (a sentence beyond the rule).
 . "${0%/*}/lib.sh"
 need_cmd perl
 
-SRC=$TOP/lib/triage.c
 MAN=$TOP/doc/dtriage.1
 
-# The keywords emitted: the third argument of every add(out, SEV, "kw"...
-# (split over lines or not).
-perl -0ne 'while (/\badd\(\s*out\s*,\s*[^,]+,\s*"([a-z][a-z-]*)"/g) { print "$1\n" }' \
-    "$SRC" | sort -u >"$TRASH/code"
+# The keywords emitted: the third argument of every ds_tr_add(out, SEV,
+# "kw"... (split over lines or not).
+perl -0ne 'while (/\bds_tr_add\(\s*out\s*,\s*[^,]+,\s*"([a-z][a-z-]*)"/g) { print "$1\n" }' \
+    "$TOP"/lib/tr*.c | sort -u >"$TRASH/code"
 # The man page's FINDINGS list: its .It Cm entries.
 awk '/^\.Sh FINDINGS/ { f = 1; next } /^\.Sh / { f = 0 } f && /^\.It Cm / { print $3 }' \
     "$MAN" | sort >"$TRASH/man"

@@ -1,0 +1,109 @@
+/*
+ * dtriage's own declarations, shared by the files of cmd/dtriage/ and
+ * the unit tests of them.  Never installed.
+ */
+#ifndef DTRIAGE_H
+#define DTRIAGE_H
+
+#include "util/util.h"
+
+#define TICK_NS 100000000ull	/* in_flight and procs_blocked: 10 a second */
+#define WINDOW_MAX 3600u	/* seconds: samples stay bounded */
+
+/* dlat.c: block-latency tracing over every whole disk of the window. */
+struct dlat {
+	struct ds_blklat b;
+	struct ds_blkdisk *disk;
+	size_t ndisk;
+	struct ds_blklat_snap s[2];	/* at the start and the end */
+	int on;			/* traced the whole window */
+	const char *why;	/* when not: why (static) */
+};
+int dlat_open(const struct ds_root *r, struct dlat *t);
+void dlat_tend(struct dlat *t);
+void dlat_close(const struct ds_root *r, struct dlat *t);
+int dlat_dev(const struct dlat *t, const char *name, struct ds_tr_lat *l,
+    struct ds_tr_load *load);
+void dlat_free(struct dlat *t);
+int dlat_figures(const struct ds_blklat_snap *a,
+    const struct ds_blklat_snap *b, uint32_t dev, struct ds_tr_lat *l,
+    struct ds_tr_load *load);
+
+/* What is read at the start and at the end of the window. */
+struct sample {
+	struct ds_diskstats ds;
+	struct ds_psi io, mem;
+	int io_ok, mem_ok;
+	struct ds_procstat ps;
+	int ps_ok;
+	struct ds_procs pr;
+	uint64_t up;
+};
+
+struct tr {
+	struct tool t;
+	const char *base_dir;	/* -b DIR; NULL: the default ones */
+	uint64_t window_ns;
+	int delay;		/* delay accounting: 1, 0, -1 unknown */
+	struct ds_blockdevs bd;	/* whole disks */
+	struct sample s[2];
+	struct ds_diskstats tick;
+	uint32_t *fl;		/* in_flight: bd.n rows of nmax */
+	size_t nmax, nfl;
+	uint32_t *blocked;
+	size_t nblocked;
+	struct ds_base base;
+	int have_base;
+	struct dlat dl;		/* block-latency tracing, when it started */
+	struct ds_tr_lat *lat;	/* per bd entry */
+	/* The looks at stalled threads: tasks, and in flight at each. */
+	struct ds_stalls st;
+	struct ds_tr_task *task;
+	size_t ntask, taskcap;
+	uint32_t *look_fl;
+	size_t nlooks, lookcap;
+	uint64_t look_next;	/* CLOCK_BOOTTIME of the next look allowed */
+	uint64_t mono0_us, mono1_us;	/* the window, the kernel log's clock */
+	uint64_t *scsi0;	/* per disk: ioerr_cnt, iotmo_cnt at the start */
+	/* Limits and pages read at the start and the end of the window. */
+	struct ds_iolimits lim[2];
+	struct ds_memcgs mem[2];
+	struct ds_dirty dirty[2];
+	int have_dirty[2];
+	struct ds_ioerrs ioerr;
+	char kernel[128];
+	struct ds_buf buf, scratch;
+	struct ds_writer w;
+};
+
+/* window.c: the window sampled (a captured tree: read once). */
+void sample_window(struct tr *x);
+
+/* devices.c: the quiet-time baseline, then a row per disk. */
+void baseline(struct tr *x, struct ds_triage_in *in);
+void devices(struct tr *x, struct ds_triage_in *in);
+
+/* inputs.c: the rows of in besides the disks' and filesystems'. */
+int proc_rows(const struct ds_procs *a, const struct ds_procs *b,
+    double secs, long clk_tck, int delay, struct ds_tr_proc **out,
+    size_t *n);
+void scsi_counters(struct tr *x, struct ds_tr_err *err);
+void errors(struct tr *x, struct ds_triage_in *in);
+void fds(struct tr *x, struct ds_triage_in *in, const struct ds_mounts *ms);
+void iolimits(struct tr *x, struct ds_triage_in *in, double secs);
+void memcgs(struct tr *x, struct ds_triage_in *in, double secs);
+void dirty(struct tr *x, struct ds_triage_in *in, double secs);
+
+/* fs.c: the block filesystems and their deleted-open space. */
+int fs_holders(const struct ds_deleted *d, size_t fs,
+    struct ds_tr_holder **out, size_t *n);
+int fs_held(struct ds_tr_fs *fs, const struct ds_deleted *d,
+    const struct ds_delsum *sum, size_t nsum);
+size_t filesystems(struct tr *x, struct ds_mounts *ms, struct ds_deleted *del,
+    struct ds_tr_fs **out);
+
+/* rows.c: the writer of the findings, and their rows. */
+void writer_open(struct tr *x);
+void write_rows(struct tr *x, const struct ds_findings *f);
+
+#endif
