@@ -2365,4 +2365,34 @@ struct ds_devinfo {
 int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
 
+/* ---- public since the split of dqueue (to be grouped) */
+/*
+ * Find the whole disk whose queue serves name: name itself when it is
+ * in disks (the sorted sys/block listing), else the disk D holding
+ * sys/block/D/name/partition (a partition).  -ENOENT when neither,
+ * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
+ */
+int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
+    const char *name, char *disk, size_t size);
+/* The attribute's file name ("nr_requests"); NULL when out of range. */
+const char *ds_qattr_name(enum ds_qattr a);
+/* 1 when the attribute holds a number (in ds_queue.v), else 0. */
+int ds_qattr_numeric(enum ds_qattr a);
+/*
+ * The error of attribute a worth a message, or 0: none when it was
+ * read, is missing (-ENOENT) or not applicable (-ENODATA), or is
+ * queue/'s own error (qerr, to be said once for all).
+ */
+int ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a);
+/* 0, or -EINVAL for a damaged line (unbalanced or two brackets, too long). */
+int ds_sched_parse(const char *text, struct ds_sched *s);
+/* The scheduler line of disk read (into scratch) and parsed into s. */
+int ds_queue_sched_read(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, struct ds_sched *s);
+/* The available schedulers joined by one space into out; -ENOMEM. */
+int ds_sched_join(const struct ds_sched *s, struct ds_buf *out);
+/* names[0..n-1] joined by sep into out ("" for none); -ENOMEM. */
+int ds_qnames_join(char *const *names, size_t n, const char *sep,
+    struct ds_buf *out);
+
 #endif

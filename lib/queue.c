@@ -43,8 +43,7 @@ ds_qattr_name(enum ds_qattr a)
 	return (unsigned)a < DS_QA_N ? qattrs[a].name : NULL;
 }
 
-/* 1 when the attribute holds a number (in ds_queue.v). */
-static int
+int
 ds_qattr_numeric(enum ds_qattr a)
 {
 	return (unsigned)a < DS_QA_N && qattrs[a].numeric;
