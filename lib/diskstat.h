@@ -1270,38 +1270,6 @@ void ds_queue_free(struct ds_queue *q);
 int ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
     struct ds_buf *out);
 
-/* A listing's cell: attribute a, its schedulers (avail), KiB as bytes. */
-struct ds_qcell {
-	enum ds_qattr a;
-	int avail;
-	int kib;
-};
-/* A listing's columns ("device" first) and the cell of each further one. */
-struct ds_qlisting {
-	const struct ds_col *cols;
-	size_t ncols;
-	const struct ds_qcell *cells;
-	size_t ncells;
-};
-/*
- * The listing (lib/qlist.c); for Prometheus, the info family (the text
- * settings as labels, then the value 1: ncols is ncells + 2) and the
- * gauges in base units.
- */
-extern const struct ds_qlisting ds_qlist_plain, ds_qlist_info,
-    ds_qlist_gauge;
-/*
- * Columns without cells: -a (device attribute value writable), --check
- * (device attribute want got), --set (device attribute old new status).
- */
-extern const struct ds_qlisting ds_qlist_long, ds_qcheck_rows, ds_qset_rows;
-/*
- * The value of cell c of q: 0 none (missing, unreadable, too large in
- * bytes), 1 text into text, 2 a number into *v; -ENOMEM.
- */
-int ds_queue_cell(const struct ds_queue *q, const struct ds_qcell *c,
-    struct ds_buf *text, uint64_t *v);
-
 /* One file of queue/ or queue/iosched/, for the long listing. */
 struct ds_qfile {
 	char *name;		/* "nr_requests", "iosched/read_expire" */

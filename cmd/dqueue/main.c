@@ -4,6 +4,7 @@
  * what it was given (lib/qlist.c, lib/queueset.c); this writes rows.
  */
 #include "util/util.h"
+#include "dqueue.h"
 
 #define EXIT_DIFFERS 3		/* --check: some setting does not hold */
 
@@ -55,7 +56,7 @@ say(struct ctx *c, int e)
 
 /* A writer for the rows of l, its report begun. */
 static void
-begin(struct ctx *c, struct ds_writer *w, const struct ds_qlisting *l)
+begin(struct ctx *c, struct ds_writer *w, const struct dq_listing *l)
 {
 	ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
 	    "dqueue");
@@ -87,7 +88,7 @@ targets(struct ctx *c, int argc, char **argv)
 /* A row's device and its cells (the row left open). */
 static void
 cells(struct ctx *c, struct ds_writer *w, const char *dev,
-    const struct ds_queue *q, const struct ds_qlisting *l)
+    const struct ds_queue *q, const struct dq_listing *l)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -95,7 +96,7 @@ cells(struct ctx *c, struct ds_writer *w, const char *dev,
 
 	ds_w_str(w, dev);
 	for (i = 0; i < l->ncells; i++) {
-		if ((e = ds_queue_cell(q, &l->cells[i], &c->text, &v)) < 0)
+		if ((e = dq_cell_value(q, &l->cells[i], &c->text, &v)) < 0)
 			err(1, NULL);
 		if (e == 0)
 			ds_w_null(w);
@@ -110,7 +111,7 @@ static void
 list(struct ctx *c)
 {
 	int prom = c->t.fmt == DS_FMT_PROM, e, k;
-	const struct ds_qlisting *l = prom ? &ds_qlist_info : &ds_qlist_plain;
+	const struct dq_listing *l = prom ? &dq_list_info : &dq_list_plain;
 	struct ds_writer w, w2;
 	struct ds_queue q = { 0 };
 	size_t i;
@@ -118,8 +119,8 @@ list(struct ctx *c)
 	ds_writer_init(&w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
 	    "dqueue");
 	if (prom) {
-		ds_writer_init(&w2, c->t.out, c->t.fmt, ds_qlist_gauge.cols,
-		    ds_qlist_gauge.ncols, c->t.header, "dqueue");
+		ds_writer_init(&w2, c->t.out, c->t.fmt, dq_list_gauge.cols,
+		    dq_list_gauge.ncols, c->t.header, "dqueue");
 		/* -O picks gauges; the info family is one of its own. */
 		tool_writer(&c->t, &w2);
 	} else
@@ -140,7 +141,7 @@ list(struct ctx *c)
 		cells(c, &w, tg->name, &q, l);
 		if (prom) {
 			ds_w_u64(&w, 1);	/* info */
-			cells(c, &w2, tg->name, &q, &ds_qlist_gauge);
+			cells(c, &w2, tg->name, &q, &dq_list_gauge);
 			ds_w_row_end(&w2);
 		}
 		ds_w_row_end(&w);
@@ -164,7 +165,7 @@ list_long(struct ctx *c)
 	size_t i, k;
 	int e;
 
-	begin(c, &w, &ds_qlist_long);
+	begin(c, &w, &dq_list_long);
 	for (i = 0; i < c->tg.n; i++) {
 		const char *dev = c->tg.t[i].name;
 
@@ -194,7 +195,7 @@ check(struct ctx *c)
 	size_t i, k, differ = 0;
 	int e;
 
-	begin(c, &w, &ds_qcheck_rows);
+	begin(c, &w, &dq_check_rows);
 	for (i = 0; i < c->tg.n; i++)
 		for (k = 0; k < c->st.n; k++) {
 			const char *dev = c->tg.t[i].name, *a = c->st.s[k].attr;
@@ -250,8 +251,8 @@ set(struct ctx *c)
 		}
 	if (c->status != 0)
 		warnx("nothing was written");
-	ds_writer_init(&w, c->t.out, c->t.fmt, ds_qset_rows.cols,
-	    ds_qset_rows.ncols, c->t.header, "dqueue");
+	ds_writer_init(&w, c->t.out, c->t.fmt, dq_set_rows.cols,
+	    dq_set_rows.ncols, c->t.header, "dqueue");
 	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DS_QSO_STOPPED);
 	    i++) {
 		const struct ds_qtarget *tg = &c->tg.t[i];

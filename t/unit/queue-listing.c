@@ -1,6 +1,7 @@
 /*
- * The queue listing: its schema, the value of each cell, the names
- * joined, and which read errors a listing says.
+ * What a listing of queues reads with: names joined, the error of an
+ * attribute worth a message, the messages of a listing, a disk's
+ * scheduler line and its files.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,39 +14,16 @@
 int
 main(void)
 {
-	char top[] = "/tmp/ds-unit-qlist.XXXXXX", p[200], cmd[600];
+	char top[] = "/tmp/ds-unit-queue-listing.XXXXXX", p[200], cmd[600];
 	char *names[] = { "dm-0", "dm-1" };
 	struct ds_queue q;
-	struct ds_qcell c = { DS_QA_READ_AHEAD_KB, 0, 0 };
 	struct ds_qfile f = { 0 };
 	struct ds_qfiles fs = { 0 };
 	struct ds_sched s;
 	struct ds_buf t = { 0 }, b = { 0 };
 	struct ds_root r;
-	uint64_t v = 0;
-	size_t i;
 	FILE *fp;
 	int k;
-
-	/* The schema: "device" first, one cell per further column. */
-	is_int((int)ds_qlist_plain.ncols, 20, "listing: 20 columns");
-	is_int((int)ds_qlist_plain.ncells, 19, "a cell after device each");
-	is_str(ds_qlist_plain.cols[3].name, "schedulers", "column 4");
-	ok(ds_qlist_plain.cells[2].a == DS_QA_SCHEDULER &&
-	    ds_qlist_plain.cells[2].avail, "schedulers: the available list");
-	for (i = 0; i < ds_qlist_plain.ncells; i++)
-		if (i != 2 && strcmp(ds_qlist_plain.cols[i + 1].name,
-		    ds_qattr_name(ds_qlist_plain.cells[i].a)) != 0)
-			break;
-	is_int((int)i, 19, "each other column named as its attribute");
-	is_int((int)ds_qlist_info.ncols, (int)ds_qlist_info.ncells + 2,
-	    "info: labels, then info");
-	is_str(ds_qlist_info.cols[ds_qlist_info.ncols - 1].name, "info",
-	    "info last");
-	is_int((int)ds_qlist_gauge.ncols, (int)ds_qlist_gauge.ncells + 1,
-	    "gauges: a cell after device each");
-	ok(ds_qlist_gauge.cells[2].kib && ds_qlist_gauge.cells[2].a ==
-	    DS_QA_READ_AHEAD_KB, "read_ahead_bytes from KiB");
 
 	/* Joined names. */
 	is_int(ds_qnames_join(names, 2, ",", &t), 0, "join");
@@ -55,39 +33,6 @@ main(void)
 	is_int(ds_sched_parse("none [bfq] kyber", &s), 0, "line");
 	is_int(ds_sched_join(&s, &t), 0, "schedulers joined");
 	is_str(t.data, "none bfq kyber", "by one space, unbracketed");
-
-	/* Cells. */
-	memset(&q, 0, sizeof(q));
-	q.v[DS_QA_READ_AHEAD_KB] = 128;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 2, "a number");
-	is_u64(v, 128, "as read");
-	c.kib = 1;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 2, "in bytes");
-	is_u64(v, 131072, "times 1024");
-	q.v[DS_QA_READ_AHEAD_KB] = UINT64_MAX / 1000;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 0, "too large in bytes: none");
-	q.err[DS_QA_READ_AHEAD_KB] = -ENOENT;
-	c.kib = 0;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 0, "missing: none");
-	c.a = DS_QA_SCHEDULER;
-	q.sched = s;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "scheduler: text");
-	is_str(t.data, "bfq", "the active one");
-	c.avail = 1;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "schedulers: text");
-	is_str(t.data, "none bfq kyber", "the available ones");
-	c.avail = 0;
-	q.sched.active[0] = '\0';
-	is_int(ds_queue_cell(&q, &c, &t, &v), 0, "no active one: none");
-	c.a = DS_QA_WRITE_CACHE;
-	strcpy(q.write_cache, "write back");
-	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "write_cache: text");
-	is_str(t.data, "write back", "as read");
-	c.a = DS_QA_HOLDERS;
-	q.holders.name = names;
-	q.holders.n = 2;
-	is_int(ds_queue_cell(&q, &c, &t, &v), 1, "holders: text");
-	is_str(t.data, "dm-0,dm-1", "joined by ,");
 
 	/* Errors a listing says: not missing, not queue/'s own again. */
 	memset(&q, 0, sizeof(q));
