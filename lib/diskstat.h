@@ -1181,31 +1181,6 @@ struct ds_sched {
 	size_t n;
 };
 
-/* A device operand resolved: its name as given, the disk owning its queue. */
-struct ds_qtarget {
-	char *name;
-	char disk[DS_DISK_NAME_MAX * 4];
-};
-struct ds_qtargets {
-	struct ds_qtarget *t;
-	size_t n, cap;
-	int *err;		/* per operand of the selection: 0 or -errno */
-	size_t nops;
-};
-/*
- * The devices of sel in operand order (lib/qtarget.c): a glob or a
- * /dev/mapper/ operand the whole disks of disks it matches (dm devices
- * by their dm name), a plain name that device, which may be a
- * partition (ds_queue_resolve); sel NULL or empty: every whole disk.
- * err[k] for operand k: 0, -ENOENT nothing matched or no such device,
- * -EINVAL a name that cannot be a device, another -errno of
- * ds_queue_resolve.  Operands that selected a device get matched set.
- * Returns 0 or -ENOMEM.
- */
-int ds_qtargets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
-    struct ds_devsel *sel, struct ds_buf *scratch, struct ds_qtargets *out);
-void ds_qtargets_free(struct ds_qtargets *t);
-
 /* The settings of the listing, in its column order. */
 enum ds_qattr {
 	DS_QA_ROTATIONAL,
@@ -2334,6 +2309,13 @@ int ds_blockdev_info(const struct ds_root *r, unsigned int major,
     unsigned int minor, struct ds_devinfo *out);
 
 /* ---- public since the split of dqueue (to be grouped) */
+/*
+ * 1 when op names or matches the device with kernel name name and dm
+ * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
+ * others at both.  Marks nothing.
+ */
+int ds_devop_match(const struct ds_devop *op, const char *name,
+    const char *dm);
 /*
  * Find the whole disk whose queue serves name: name itself when it is
  * in disks (the sorted sys/block listing), else the disk D holding

@@ -146,14 +146,6 @@ int ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
     int dirs_only, struct ds_blockdevs *out);
 
 /*
- * 1 when op names or matches the device with kernel name name and dm
- * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
- * others at both.  Marks nothing.
- */
-int ds_devop_match(const struct ds_devop *op, const char *name,
-    const char *dm);
-
-/*
  * Reading devices and snapshots: /proc/diskstats read a device at a
  * time, snapshot files of it, the pairing of two samples, and the quiet-
  * time baseline kept from them.

@@ -40,4 +40,30 @@ extern const struct dq_listing dq_list_long, dq_check_rows, dq_set_rows;
 int dq_cell_value(const struct ds_queue *q, const struct dq_cell *c,
     struct ds_buf *text, uint64_t *v);
 
+/* targets.c */
+
+/* A device operand resolved: its name as given, the disk owning its queue. */
+struct dq_target {
+	char *name;
+	char disk[DS_DISK_NAME_MAX * 4];
+};
+struct dq_targets {
+	struct dq_target *t;
+	size_t n, cap;
+	int *err;		/* per operand of the selection: 0 or -errno */
+	size_t nops;
+};
+/*
+ * The devices of sel in operand order: a glob or a /dev/mapper/
+ * operand the whole disks of disks it matches (dm devices by their dm
+ * name), a plain name that device, which may be a partition
+ * (ds_queue_resolve); sel NULL or empty: every whole disk.  err[k] for
+ * operand k: 0, -ENOENT nothing matched or no such device, -EINVAL a
+ * name that cannot be a device, another -errno of ds_queue_resolve.
+ * Operands that selected a device get matched set.  0 or -ENOMEM.
+ */
+int dq_targets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
+    struct ds_devsel *sel, struct ds_buf *scratch, struct dq_targets *out);
+void dq_targets_free(struct dq_targets *t);
+
 #endif

@@ -13,7 +13,7 @@ enum mode { LIST, LONG, CHECK, SET };
 struct ctx {
 	struct tool t;
 	struct ds_blockdevs disks;
-	struct ds_qtargets tg;
+	struct dq_targets tg;
 	struct ds_qsettings st;
 	struct ds_buf scratch, text;
 	int status;		/* 1 once anything went wrong */
@@ -73,7 +73,7 @@ targets(struct ctx *c, int argc, char **argv)
 	int e;
 
 	if (ds_devsel_init(&sel, argv, (size_t)argc) < 0 ||
-	    ds_qtargets_pick(&c->t.r, &c->disks, &sel, &c->scratch,
+	    dq_targets_pick(&c->t.r, &c->disks, &sel, &c->scratch,
 	    &c->tg) < 0)
 		err(1, NULL);
 	for (k = 0; k < c->tg.nops; k++)
@@ -127,7 +127,7 @@ list(struct ctx *c)
 		tool_writer(&c->t, &w);
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->tg.n; i++) {
-		const struct ds_qtarget *tg = &c->tg.t[i];
+		const struct dq_target *tg = &c->tg.t[i];
 
 		if ((e = ds_queue_read(&c->t.r, tg->disk, tg->name,
 		    &c->scratch, &q)) < 0) {
@@ -255,7 +255,7 @@ set(struct ctx *c)
 	    dq_set_rows.ncols, c->t.header, "dqueue");
 	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DS_QSO_STOPPED);
 	    i++) {
-		const struct ds_qtarget *tg = &c->tg.t[i];
+		const struct dq_target *tg = &c->tg.t[i];
 		struct ds_qs_item *d = it + i * n;
 
 		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
@@ -378,7 +378,7 @@ main(int argc, char **argv)
 		check(&c);	/* a device not there is an error */
 	else if (c.status == 0)
 		set(&c);	/* nothing written unless all were found */
-	ds_qtargets_free(&c.tg);
+	dq_targets_free(&c.tg);
 	ds_qsettings_free(&c.st);
 	ds_blockdevs_free(&c.disks);
 	ds_buf_free(&c.scratch);
