@@ -1319,38 +1319,6 @@ int ds_qset_dry(const struct ds_root *r, const char *disk,
     struct ds_qs_item *it, size_t n, struct ds_buf *scratch);
 const char *ds_qs_state_name(enum ds_qs_state s);
 
-/* One attr=value of --check or --set, blanks around each part cut. */
-struct ds_qsetting {
-	char *attr;
-	char *value;
-};
-struct ds_qsettings {
-	struct ds_qsetting *s;
-	size_t n, cap;
-};
-enum ds_qsp_why {
-	DS_QSP_OK,
-	DS_QSP_NOEQ,		/* an item without '=' */
-	DS_QSP_EMPTY,		/* an empty value */
-	DS_QSP_NAME,		/* not an attribute name: [a-z0-9_], iosched/ */
-};
-/*
- * attr=value[,attr=value...] appended to out, empty items skipped.
- * -EINVAL at the first malformed item: *why says how, bad holds the
- * item (DS_QSP_NOEQ) or its attribute name; -ENOMEM.
- */
-int ds_qsettings_parse(struct ds_qsettings *out, const char *arg,
-    enum ds_qsp_why *why, struct ds_buf *bad);
-void ds_qsettings_free(struct ds_qsettings *s);
-/* "not attr=value", "empty value", "not an attribute name". */
-const char *ds_qsp_why_name(enum ds_qsp_why why);
-/*
- * The settings as the request of each of copies disks, one after the
- * other (s->n items each) in one calloc'd array: free it; NULL: ENOMEM.
- */
-struct ds_qs_item *ds_qsettings_request(const struct ds_qsettings *s,
-    size_t copies);
-
 /* --check of one setting. */
 enum ds_qc_verdict {
 	DS_QC_HOLDS,		/* ds_queue_value_holds */

@@ -66,4 +66,29 @@ int dq_targets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
     struct ds_devsel *sel, struct ds_buf *scratch, struct dq_targets *out);
 void dq_targets_free(struct dq_targets *t);
 
+/* settings.c */
+
+/* One attr=value of --check or --set, blanks around each part cut. */
+struct dq_setting {
+	char *attr;
+	char *value;
+};
+struct dq_settings {
+	struct dq_setting *s;
+	size_t n, cap;
+};
+/*
+ * attr=value[,attr=value...] appended to out, empty items skipped.
+ * -EINVAL at the first malformed item, said ("ITEM: not attr=value",
+ * "ATTR: empty value", "ATTR: not an attribute name"); -ENOMEM.
+ */
+int dq_settings_parse(struct dq_settings *out, const char *arg);
+void dq_settings_free(struct dq_settings *s);
+/*
+ * The settings as the request of each of copies disks, one after the
+ * other (s->n items each) in one calloc'd array: free it; NULL: ENOMEM.
+ */
+struct ds_qs_item *dq_settings_request(const struct dq_settings *s,
+    size_t copies);
+
 #endif

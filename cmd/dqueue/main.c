@@ -14,7 +14,7 @@ struct ctx {
 	struct tool t;
 	struct ds_blockdevs disks;
 	struct dq_targets tg;
-	struct ds_qsettings st;
+	struct dq_settings st;
 	struct ds_buf scratch, text;
 	int status;		/* 1 once anything went wrong */
 	int dry;		/* -n: validate and say, write nothing */
@@ -239,7 +239,7 @@ set(struct ctx *c)
 	size_t i, k, n = c->st.n;
 	int o = 0;
 
-	if ((it = ds_qsettings_request(&c->st, c->tg.n)) == NULL)
+	if ((it = dq_settings_request(&c->st, c->tg.n)) == NULL)
 		err(1, NULL);
 	for (i = 0; i < c->tg.n; i++)
 		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it + i * n, n,
@@ -301,7 +301,6 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 		TOOL_LONGOPTS
 	};
 	enum mode mode = LIST;
-	enum ds_qsp_why why;
 	int ch, e, aflag = 0;
 
 	while ((ch = getopt_long(*argc, *argv, TOOL_OPTS "an", longopts,
@@ -322,12 +321,9 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 				    "other");
 			mode = ch == 'C' ? CHECK : SET;
 			/* attr=value[,attr=value...], appended to c->st. */
-			if ((e = ds_qsettings_parse(&c->st, optarg, &why,
-			    &c->text)) == -EINVAL) {
-				warnx("%s: %s", c->text.data,
-				    ds_qsp_why_name(why));
+			if ((e = dq_settings_parse(&c->st, optarg)) == -EINVAL)
 				usage();
-			} else if (e < 0)
+			else if (e < 0)
 				err(1, NULL);
 			break;
 		default:
@@ -379,7 +375,7 @@ main(int argc, char **argv)
 	else if (c.status == 0)
 		set(&c);	/* nothing written unless all were found */
 	dq_targets_free(&c.tg);
-	ds_qsettings_free(&c.st);
+	dq_settings_free(&c.st);
 	ds_blockdevs_free(&c.disks);
 	ds_buf_free(&c.scratch);
 	ds_buf_free(&c.text);

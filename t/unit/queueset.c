@@ -1,7 +1,7 @@
 /*
  * Setting queue attributes: the granularity rule shared by --set and
- * --check, attr=value parsed, a request validated, applied and read
- * back on a tree, one setting checked, and what a set says at the end.
+ * --check, a request validated, applied and read back on a tree, one
+ * setting checked, and what a set says at the end.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,53 +41,6 @@ item(const char *attr, const char *value, enum ds_qs_state st, int written,
 	snprintf(it.old, sizeof(it.old), "%s", old);
 	snprintf(it.now, sizeof(it.now), "%s", now);
 	return it;
-}
-
-/* attr=value parsed into settings, and the request made of them. */
-static void
-parse_tests(void)
-{
-	struct ds_qsettings st = { 0 };
-	struct ds_buf bad = { 0 };
-	struct ds_qs_item *rq;
-	enum ds_qsp_why why;
-
-	/* attr=value[,...]: blanks cut, empty items skipped. */
-	is_int(ds_qsettings_parse(&st,
-	    " nr_requests = 64 ,,iosched/read_expire=250\n", &why, &bad), 0,
-	    "parsed");
-	is_int((int)st.n, 2, "two settings");
-	is_str(st.s[0].attr, "nr_requests", "name cut");
-	is_str(st.s[0].value, "64", "value cut");
-	is_str(st.s[1].attr, "iosched/read_expire", "iosched/ kept");
-	is_str(st.s[1].value, "250", "newline cut");
-	is_int(ds_qsettings_parse(&st, "scheduler=none", &why, &bad), 0,
-	    "a second --set appends");
-	is_int((int)st.n, 3, "three");
-	is_int(ds_qsettings_parse(&st, "a=1,nope", &why, &bad), -EINVAL,
-	    "no =");
-	ok(why == DS_QSP_NOEQ, "why: not attr=value");
-	is_str(bad.data, "nope", "the item");
-	is_int(ds_qsettings_parse(&st, " x = ", &why, &bad), -EINVAL, "empty");
-	ok(why == DS_QSP_EMPTY, "why: empty value");
-	is_str(bad.data, "x", "the name, cut");
-	is_int(ds_qsettings_parse(&st, "Read=1", &why, &bad), -EINVAL, "name");
-	ok(why == DS_QSP_NAME, "why: not an attribute name");
-	is_int(ds_qsettings_parse(&st, "iosched/=1", &why, &bad), -EINVAL,
-	    "iosched/ alone");
-	ds_qsettings_free(&st);
-	is_int(ds_qsettings_parse(&st, "read_ahead_kb=256,nr_requests=32",
-	    &why, &bad), 0, "request settings");
-	rq = ds_qsettings_request(&st, 2);
-	ok(rq != NULL && strcmp(rq[1].attr, "nr_requests") == 0 &&
-	    strcmp(rq[1].value, "32") == 0 && rq[1].state == DS_QS_PENDING,
-	    "the request: items in order, pending");
-	ok(rq != NULL && strcmp(rq[2].attr, "read_ahead_kb") == 0 &&
-	    strcmp(rq[3].value, "32") == 0, "the second disk's copy");
-	is_str(ds_qsp_why_name(DS_QSP_EMPTY), "empty value", "why named");
-	free(rq);
-	ds_qsettings_free(&st);
-	ds_buf_free(&bad);
 }
 
 /* One setting checked; a set's refusal, messages, outcome, summary. */
@@ -194,7 +147,6 @@ main(void)
 	ok(ds_queue_attr_jiffies("io_timeout") && !ds_queue_attr_jiffies("fifo_batch"),
 	    "io_timeout in jiffies, fifo_batch not");
 	is_str(ds_qs_state_name(DS_QS_ROUNDED), "rounded", "state names");
-	parse_tests();
 
 	if (mkdtemp(top) == NULL)
 		return printf("Bail out! mkdtemp\n"), 1;
