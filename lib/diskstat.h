@@ -1181,7 +1181,7 @@ struct ds_sched {
 	size_t n;
 };
 
-/* The settings of the listing, in its column order. */
+/* The attributes a struct ds_queue holds, indexing err and v. */
 enum ds_qattr {
 	DS_QA_ROTATIONAL,
 	DS_QA_SCHEDULER,	/* text: ds_queue.sched */
@@ -1236,16 +1236,7 @@ int ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
     struct ds_buf *scratch, struct ds_queue *q);
 void ds_queue_free(struct ds_queue *q);
 
-/*
- * The next message a listing of q says, into out as "dev: attr: why":
- * queue/ itself when it could not be opened, then each attribute
- * ds_queue_attr_err names.  *k is the cursor, -1 at the start.  1 when
- * out holds one, 0 at the end, -ENOMEM.
- */
-int ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
-    struct ds_buf *out);
-
-/* One file of queue/ or queue/iosched/, for the long listing. */
+/* One file of queue/ or queue/iosched/, as ds_queue_files lists it. */
 struct ds_qfile {
 	char *name;		/* "nr_requests", "iosched/read_expire" */
 	char *value;		/* trailing newline removed; NULL if unreadable */
@@ -1264,8 +1255,6 @@ struct ds_qfiles {
 int ds_queue_files(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch, struct ds_qfiles *out);
 void ds_qfiles_free(struct ds_qfiles *fs);
-/* f's read error worth a message, or 0 (the kernel had no value to show). */
-int ds_qfile_err(const struct ds_qfile *f);
 
 enum ds_qs_state {
 	DS_QS_PENDING,		/* validated, not applied */
@@ -1319,7 +1308,7 @@ int ds_qset_dry(const struct ds_root *r, const char *disk,
     struct ds_qs_item *it, size_t n, struct ds_buf *scratch);
 const char *ds_qs_state_name(enum ds_qs_state s);
 
-/* --check of one setting. */
+/* What ds_qset_check finds of one setting. */
 enum ds_qc_verdict {
 	DS_QC_HOLDS,		/* ds_queue_value_holds */
 	DS_QC_DIFFERS,
@@ -1332,43 +1321,6 @@ enum ds_qc_verdict {
  */
 int ds_qset_check(const struct ds_root *r, const char *disk, const char *attr,
     const char *want, struct ds_buf *scratch, struct ds_buf *got);
-/* The first item ds_qset_prepare refused, or NULL. */
-const struct ds_qs_item *ds_qset_refusal(const struct ds_qs_item *it,
-    size_t n);
-/*
- * After ds_qset_apply of one disk: DS_QSO_STOPPED when some setting
- * failed or does not hold (no further disk is written), DS_QSO_HALTED
- * when a write failed or was skipped, or the last write does not hold.
- */
-#define DS_QSO_STOPPED 1
-#define DS_QSO_HALTED 2
-int ds_qset_outcome(const struct ds_qs_item *it, size_t n);
-/*
- * The message for setting it of device dev (on disk's queue) into out,
- * as "dev: attr: why", without the program's name: why it was refused
- * before any write (it->why), or why it does not hold after the last
- * (failed, changed).  1 when out holds one, 0 when there is nothing to
- * say (it NULL too), -ENOMEM.
- */
-int ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
-    const struct ds_qs_item *it, struct ds_buf *scratch, struct ds_buf *out);
-/*
- * Append to b what the kernel now holds of disk dev's request, for the
- * message a stopped request ends with: "dev attr=value" for each
- * setting set or rounded, with " (asked value)" for one the kernel
- * stored differently; entries joined by ", ".  -ENOMEM.
- */
-int ds_qset_applied(struct ds_buf *b, const char *dev,
-    const struct ds_qs_item *it, size_t n);
-/*
- * The last word of a stopped request (outcome: the ds_qset_outcome bits
- * of every disk, applied: the ds_qset_applied of each), into out: 1, 0
- * when it was not stopped, -ENOMEM.
- */
-int ds_qset_summary(int outcome, const struct ds_buf *applied,
-    struct ds_buf *out);
-/* The new column of a row of --set: want, now or old; NULL when none. */
-const char *ds_qs_new(const struct ds_qs_item *it);
 
 /*
  * Mounts, filesystems and deleted files: the mount table, filesystem
@@ -2312,5 +2264,11 @@ int ds_sched_join(const struct ds_sched *s, struct ds_buf *out);
 /* names[0..n-1] joined by sep into out ("" for none); -ENOMEM. */
 int ds_qnames_join(char *const *names, size_t n, const char *sep,
     struct ds_buf *out);
+/*
+ * 1 when values want and got (as read) of attribute attr mean the same
+ * setting (blanks, leading zeros, a scheduler line's bracketed name, the
+ * alias "deadline"), else 0.
+ */
+int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 #endif

@@ -502,8 +502,6 @@ int ds_queue_attr_write(const struct ds_root *r, const char *disk,
  */
 int ds_queue_value_canon(const char *attr, const char *value, char *out,
     size_t size);
-/* 1 when want and got (as read) mean the same setting, else 0. */
-int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 /*
  * want holds got: equal (ds_queue_value_eq), or for a tunable the kernel

@@ -179,3 +179,14 @@ dq_cell_value(const struct ds_queue *q, const struct dq_cell *c,
 		return 2;
 	}
 }
+
+const char *
+dq_set_new(const struct ds_qs_item *it)
+{
+	if (it->state == DS_QS_WOULD)
+		return it->want;
+	/* Held before and not read again: what it held. */
+	if (it->state == DS_QS_ALREADY && it->now[0] == '\0')
+		return it->old;
+	return it->now[0] != '\0' ? it->now : NULL;
+}

@@ -39,6 +39,8 @@ extern const struct dq_listing dq_list_long, dq_check_rows, dq_set_rows;
  */
 int dq_cell_value(const struct ds_queue *q, const struct dq_cell *c,
     struct ds_buf *text, uint64_t *v);
+/* The new column of a row of --set: want, now or old; NULL when none. */
+const char *dq_set_new(const struct ds_qs_item *it);
 
 /* targets.c */
 
@@ -90,5 +92,40 @@ void dq_settings_free(struct dq_settings *s);
  */
 struct ds_qs_item *dq_settings_request(const struct dq_settings *s,
     size_t copies);
+/* The first item ds_qset_prepare refused, or NULL. */
+const struct ds_qs_item *dq_refusal(const struct ds_qs_item *it, size_t n);
+/*
+ * After ds_qset_apply of one disk: DQ_STOPPED when some setting failed
+ * or does not hold (no further disk is written), DQ_HALTED when a write
+ * failed or was skipped, or the last write does not hold.
+ */
+#define DQ_STOPPED 1
+#define DQ_HALTED 2
+int dq_outcome(const struct ds_qs_item *it, size_t n);
+
+/* messages.c: each said as "dev: attr: why" (warnx). */
+
+/*
+ * What a listing of dev could not read in q: queue/ itself when it
+ * could not be opened, then each attribute ds_queue_attr_err names.
+ * Returns how many were said.
+ */
+int dq_say_problems(const struct ds_queue *q, const char *dev);
+/* f's read error worth a message, or 0 (the kernel had no value to show). */
+int dq_qfile_err(const struct ds_qfile *f);
+/*
+ * Why setting it of device dev (on disk's queue) was refused before any
+ * write (it->why), or does not hold after the last (failed, changed).
+ * 1 when said, 0 when there is nothing to say (it NULL too).
+ */
+int dq_say_setting(const struct ds_root *r, const char *disk,
+    const char *dev, const struct ds_qs_item *it, struct ds_buf *scratch);
+/*
+ * The last word of a stopped set (outcome: the dq_outcome bits of every
+ * disk), with what the kernel now holds of the requests it of the first
+ * ndisks disks of tg (n items each): 1 said, 0 when not stopped, -ENOMEM.
+ */
+int dq_say_summary(int outcome, const struct dq_targets *tg, size_t ndisks,
+    const struct ds_qs_item *it, size_t n);
 
 #endif

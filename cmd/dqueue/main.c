@@ -43,17 +43,6 @@ static const struct tool_info info = { synopsis, options, TOOL_N_DRYRUN };
 #define fail(c, e, ...) ((e) != 0 ? tool_warnc((e), __VA_ARGS__) : \
 	warnx(__VA_ARGS__), (c)->status = 1)
 
-/* Say the message a library call e put in c->text; e. */
-static int
-say(struct ctx *c, int e)
-{
-	if (e < 0)
-		err(1, NULL);
-	if (e > 0)
-		warnx("%s", c->text.data);
-	return e;
-}
-
 /* A writer for the rows of l, its report begun. */
 static void
 begin(struct ctx *c, struct ds_writer *w, const struct dq_listing *l)
@@ -110,11 +99,12 @@ cells(struct ctx *c, struct ds_writer *w, const char *dev,
 static void
 list(struct ctx *c)
 {
-	int prom = c->t.fmt == DS_FMT_PROM, e, k;
+	int prom = c->t.fmt == DS_FMT_PROM;
 	const struct dq_listing *l = prom ? &dq_list_info : &dq_list_plain;
 	struct ds_writer w, w2;
 	struct ds_queue q = { 0 };
 	size_t i;
+	int e;
 
 	ds_writer_init(&w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
 	    "dqueue");
@@ -135,8 +125,7 @@ list(struct ctx *c)
 			continue;
 		}
 		/* What could not be read, each said once. */
-		for (k = -1; say(c, ds_queue_problem(&q, tg->name, &k,
-		    &c->text)) > 0;)
+		if (dq_say_problems(&q, tg->name) > 0)
 			c->status = 1;
 		cells(c, &w, tg->name, &q, l);
 		if (prom) {
@@ -174,7 +163,7 @@ list_long(struct ctx *c)
 		    &fs)) < 0)
 			fail(c, e, "%s: queue", dev);
 		for (k = 0; k < fs.n; k++) {
-			if ((e = ds_qfile_err(&fs.f[k])) < 0)
+			if ((e = dq_qfile_err(&fs.f[k])) < 0)
 				fail(c, e, "%s: %s", dev, fs.f[k].name);
 			ds_w_str(&w, dev);
 			ds_w_str(&w, fs.f[k].name);
@@ -234,10 +223,9 @@ static void
 set(struct ctx *c)
 {
 	struct ds_writer w;
-	struct ds_buf applied = { 0 };
 	struct ds_qs_item *it;
 	size_t i, k, n = c->st.n;
-	int o = 0;
+	int o = 0, e;
 
 	if ((it = dq_settings_request(&c->st, c->tg.n)) == NULL)
 		err(1, NULL);
@@ -245,15 +233,15 @@ set(struct ctx *c)
 		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it + i * n, n,
 		    &c->scratch) < 0) {
 			c->status = 1;
-			say(c, ds_qset_msg(&c->t.r, c->tg.t[i].disk,
-			    c->tg.t[i].name, ds_qset_refusal(it + i * n, n),
-			    &c->scratch, &c->text));
+			dq_say_setting(&c->t.r, c->tg.t[i].disk,
+			    c->tg.t[i].name, dq_refusal(it + i * n, n),
+			    &c->scratch);
 		}
 	if (c->status != 0)
 		warnx("nothing was written");
 	ds_writer_init(&w, c->t.out, c->t.fmt, dq_set_rows.cols,
 	    dq_set_rows.ncols, c->t.header, "dqueue");
-	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DS_QSO_STOPPED);
+	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DQ_STOPPED);
 	    i++) {
 		const struct dq_target *tg = &c->tg.t[i];
 		struct ds_qs_item *d = it + i * n;
@@ -261,11 +249,9 @@ set(struct ctx *c)
 		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
 		    &c->scratch);
 		for (k = 0; k < n; k++)
-			say(c, ds_qset_msg(&c->t.r, tg->disk, tg->name, &d[k],
-			    &c->scratch, &c->text));
-		if (ds_qset_applied(&applied, tg->name, d, n) < 0)
-			err(1, NULL);
-		o |= ds_qset_outcome(d, n);
+			dq_say_setting(&c->t.r, tg->disk, tg->name, &d[k],
+			    &c->scratch);
+		o |= dq_outcome(d, n);
 		if (i == 0)
 			tool_report_begin(&c->t, &w);
 		/* One row per setting: device attribute old new status. */
@@ -273,7 +259,7 @@ set(struct ctx *c)
 			ds_w_str(&w, tg->name);
 			ds_w_str(&w, d[k].attr);
 			ds_w_str(&w, d[k].old[0] != '\0' ? d[k].old : NULL);
-			ds_w_str(&w, ds_qs_new(&d[k]));
+			ds_w_str(&w, dq_set_new(&d[k]));
 			ds_w_str(&w, ds_qs_state_name(d[k].state));
 			ds_w_row_end(&w);
 		}
@@ -283,10 +269,11 @@ set(struct ctx *c)
 	if (c->status == 0)
 		tool_report_end(&c->t, &w);
 	ds_writer_free(&w);
-	if (say(c, ds_qset_summary(o, &applied, &c->text)) > 0)
+	if ((e = dq_say_summary(o, &c->tg, i, it, n)) < 0)
+		err(1, NULL);
+	if (e > 0)
 		c->status = 1;
 	free(it);
-	ds_buf_free(&applied);
 }
 
 /* Options and operands to a mode; usage() for what does not go together. */

@@ -1,6 +1,6 @@
 /*
  * --check and --set: attr=value[,attr=value...] arguments cut into
- * settings, and of those the request of each disk.
+ * settings, of those the request of each disk, and what stops a set.
  */
 #include "util/util.h"
 #include "dqueue.h"
@@ -103,4 +103,35 @@ dq_settings_request(const struct dq_settings *s, size_t copies)
 			it[i * s->n + k].value = s->s[k].value;
 		}
 	return it;
+}
+
+const struct ds_qs_item *
+dq_refusal(const struct ds_qs_item *it, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (it[k].why != DS_QSV_OK)
+			return &it[k];
+	return NULL;
+}
+
+int
+dq_outcome(const struct ds_qs_item *it, size_t n)
+{
+	size_t k;
+	int o = 0;
+
+	for (k = 0; k < n; k++) {
+		if (it[k].state == DS_QS_SKIPPED || it[k].state == DS_QS_FAILED)
+			o |= DQ_HALTED;
+		if (it[k].state == DS_QS_CHANGED || it[k].state == DS_QS_FAILED)
+			o |= DQ_STOPPED;
+	}
+	/* The last write not holding ends the request too. */
+	for (k = n; k > 0 && !it[k - 1].written;)
+		k--;
+	if (k > 0 && it[k - 1].state == DS_QS_CHANGED)
+		o |= DQ_HALTED;
+	return o;
 }

@@ -1,6 +1,6 @@
 /*
- * dqueue's columns: the listing's schema in every format and the value
- * of each cell.
+ * dqueue's columns: the listing's schema in every format, the value
+ * of each cell, and the new column of --set.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@ main(void)
 	struct ds_queue q;
 	struct dq_cell c = { DS_QA_READ_AHEAD_KB, 0, 0 };
 	struct ds_sched s;
+	struct ds_qs_item it;
 	struct ds_buf t = { 0 };
 	uint64_t v = 0;
 	size_t i;
@@ -75,6 +76,21 @@ main(void)
 	is_int(dq_cell_value(&q, &c, &t, &v), 1, "holders: text");
 	is_str(t.data, "dm-0,dm-1", "joined by ,");
 
+
+	/* --set's new column. */
+	memset(&it, 0, sizeof(it));
+	strcpy(it.want, "256");
+	strcpy(it.old, "128");
+	it.state = DS_QS_WOULD;
+	is_str(dq_set_new(&it), "256", "would-set: the value wanted");
+	it.state = DS_QS_ALREADY;
+	is_str(dq_set_new(&it), "128", "already, not read again: what it held");
+	strcpy(it.now, "252");
+	it.state = DS_QS_ROUNDED;
+	is_str(dq_set_new(&it), "252", "read back: what it holds now");
+	it.now[0] = '\0';
+	it.state = DS_QS_FAILED;
+	ok(dq_set_new(&it) == NULL, "failed, not read back: none");
 	ds_buf_free(&t);
 	return tap_done();
 }

@@ -1,7 +1,6 @@
 /*
  * What a listing of queues reads with: names joined, the error of an
- * attribute worth a message, the messages of a listing, a disk's
- * scheduler line and its files.
+ * attribute worth a message, a disk's scheduler line and its files.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,13 +16,11 @@ main(void)
 	char top[] = "/tmp/ds-unit-queue-listing.XXXXXX", p[200], cmd[600];
 	char *names[] = { "dm-0", "dm-1" };
 	struct ds_queue q;
-	struct ds_qfile f = { 0 };
 	struct ds_qfiles fs = { 0 };
 	struct ds_sched s;
 	struct ds_buf t = { 0 }, b = { 0 };
 	struct ds_root r;
 	FILE *fp;
-	int k;
 
 	/* Joined names. */
 	is_int(ds_qnames_join(names, 2, ",", &t), 0, "join");
@@ -34,7 +31,7 @@ main(void)
 	is_int(ds_sched_join(&s, &t), 0, "schedulers joined");
 	is_str(t.data, "none bfq kyber", "by one space, unbracketed");
 
-	/* Errors a listing says: not missing, not queue/'s own again. */
+	/* Errors worth a message: not missing, not queue/'s own again. */
 	memset(&q, 0, sizeof(q));
 	q.err[DS_QA_NOMERGES] = -ENODATA;
 	q.err[DS_QA_ROTATIONAL] = -ENOENT;
@@ -47,31 +44,6 @@ main(void)
 	is_int(ds_queue_attr_err(&q, DS_QA_SLAVES), -EACCES,
 	    "slaves live outside queue/: said");
 	is_int(ds_queue_attr_err(&q, DS_QA_N), 0, "out of range");
-	memset(&q, 0, sizeof(q));
-	q.qerr = q.err[DS_QA_ROTATIONAL] = q.err[DS_QA_HOLDERS] = -EACCES;
-	q.err[DS_QA_NR_REQUESTS] = -EINVAL;
-	q.err[DS_QA_SCHEDULER] = -EINVAL;
-	k = -1;
-	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "queue/ first");
-	is_str(t.data, "sda: queue: Permission denied", "said once");
-	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then scheduler");
-	is_str(t.data, "sda: scheduler: malformed scheduler line", "damaged");
-	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then nr_requests");
-	is_str(t.data, "sda: nr_requests: not a number", "not a number");
-	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "then holders");
-	is_str(t.data, "sda: holders: Permission denied", "outside queue/");
-	is_int(ds_queue_problem(&q, "sda", &k, &t), 0, "the end");
-	q.qerr = -ENOENT;
-	k = -1;
-	is_int(ds_queue_problem(&q, "sda", &k, &t), 1, "queue/ missing");
-	is_str(t.data, "sda: rotational: Permission denied",
-	    "queue/ missing: quiet, its attributes said");
-	f.err = -EINVAL;
-	is_int(ds_qfile_err(&f), 0, "no value to show: quiet");
-	f.err = -ENODATA;
-	is_int(ds_qfile_err(&f), 0, "empty file: quiet");
-	f.err = -EACCES;
-	is_int(ds_qfile_err(&f), -EACCES, "EACCES said");
 
 	/* The scheduler line of a disk. */
 	if (mkdtemp(top) == NULL)
