@@ -209,30 +209,14 @@ read_err(int e)
 	return e;
 }
 
-int
-ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
-    struct ds_buf *scratch, struct ds_queue *q)
+/* The attributes in queue/ (qfd, or its -errno) into q. */
+static void
+read_queue_dir(const struct ds_root *r, int qfd, struct ds_buf *scratch,
+    struct ds_queue *q)
 {
-	struct ds_blockdevs mq = { 0 };
-	char rel[4096];
-	int qfd, qerr, dfd, e;
+	int qerr = qfd < 0 ? qfd : 0, e;
 	size_t i;
 
-	ds_queue_free(q);
-	q->qerr = 0;
-	memset(q->err, 0, sizeof(q->err));
-	memset(q->v, 0, sizeof(q->v));
-	memset(&q->sched, 0, sizeof(q->sched));
-	q->write_cache[0] = q->zoned[0] = '\0';
-	if (!name_ok(disk) || (dev != NULL && !name_ok(dev)))
-		return -EINVAL;
-	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s", disk) >=
-	    sizeof(rel))
-		return -ENAMETOOLONG;
-	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
-		return dfd;
-	qfd = ds_openat_in(r, dfd, "queue", O_PATH | O_DIRECTORY);
-	qerr = q->qerr = qfd < 0 ? qfd : 0;
 	for (i = 0; i < DS_QA_N; i++) {
 		if (i == DS_QA_NR_HW_QUEUES || i == DS_QA_HOLDERS ||
 		    i == DS_QA_SLAVES)
@@ -262,6 +246,32 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 			e = text_copy(q->zoned, sizeof(q->zoned), scratch);
 		q->err[i] = e < 0 ? -EINVAL : 0;
 	}
+}
+
+int
+ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
+    struct ds_buf *scratch, struct ds_queue *q)
+{
+	struct ds_blockdevs mq = { 0 };
+	char rel[4096];
+	int qfd, dfd, e;
+
+	ds_queue_free(q);
+	q->qerr = 0;
+	memset(q->err, 0, sizeof(q->err));
+	memset(q->v, 0, sizeof(q->v));
+	memset(&q->sched, 0, sizeof(q->sched));
+	q->write_cache[0] = q->zoned[0] = '\0';
+	if (!name_ok(disk) || (dev != NULL && !name_ok(dev)))
+		return -EINVAL;
+	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s", disk) >=
+	    sizeof(rel))
+		return -ENAMETOOLONG;
+	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
+		return dfd;
+	qfd = ds_openat_in(r, dfd, "queue", O_PATH | O_DIRECTORY);
+	q->qerr = qfd < 0 ? qfd : 0;
+	read_queue_dir(r, qfd, scratch, q);
 	if (qfd >= 0)
 		close(qfd);
 	/*
