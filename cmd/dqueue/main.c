@@ -1,7 +1,8 @@
 /*
  * dqueue: block queue settings per device, listed, checked against
  * wanted values, and set with a read-back that proves the kernel kept
- * what it was given (lib/qlist.c, lib/queueset.c); this writes rows.
+ * what it was given.  Its columns, operands, arguments and messages
+ * are beside this file (dqueue.h); this runs each mode and writes rows.
  */
 #include "util/util.h"
 #include "dqueue.h"
@@ -43,13 +44,22 @@ static const struct tool_info info = { synopsis, options, TOOL_N_DRYRUN };
 #define fail(c, e, ...) ((e) != 0 ? tool_warnc((e), __VA_ARGS__) : \
 	warnx(__VA_ARGS__), (c)->status = 1)
 
-/* A writer for the rows of l, its report begun. */
+/* A writer for the rows of l, without -O and the table options. */
+static void
+writer(struct ctx *c, struct ds_writer *w, const struct dq_listing *l)
+{
+	int e;
+
+	if ((e = ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols,
+	    c->t.header, "dqueue")) < 0)
+		tool_errc(1, e, "writer");
+}
+
+/* A writer for the rows of l as the options ask, its report begun. */
 static void
 begin(struct ctx *c, struct ds_writer *w, const struct dq_listing *l)
 {
-	ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
-	    "dqueue");
-	tool_writer(&c->t, w);
+	tool_writer_open(&c->t, w, l->cols, l->ncols, "dqueue");
 	tool_report_begin(&c->t, w);
 }
 
@@ -106,15 +116,13 @@ list(struct ctx *c)
 	size_t i;
 	int e;
 
-	ds_writer_init(&w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
-	    "dqueue");
 	if (prom) {
-		ds_writer_init(&w2, c->t.out, c->t.fmt, dq_list_gauge.cols,
-		    dq_list_gauge.ncols, c->t.header, "dqueue");
 		/* -O picks gauges; the info family is one of its own. */
-		tool_writer(&c->t, &w2);
+		writer(c, &w, l);
+		tool_writer_open(&c->t, &w2, dq_list_gauge.cols,
+		    dq_list_gauge.ncols, "dqueue");
 	} else
-		tool_writer(&c->t, &w);
+		tool_writer_open(&c->t, &w, l->cols, l->ncols, "dqueue");
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->tg.n; i++) {
 		const struct dq_target *tg = &c->tg.t[i];
@@ -239,15 +247,15 @@ set(struct ctx *c)
 		}
 	if (c->status != 0)
 		warnx("nothing was written");
-	ds_writer_init(&w, c->t.out, c->t.fmt, dq_set_rows.cols,
-	    dq_set_rows.ncols, c->t.header, "dqueue");
+	writer(c, &w, &dq_set_rows);
 	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DQ_STOPPED);
 	    i++) {
 		const struct dq_target *tg = &c->tg.t[i];
 		struct ds_qs_item *d = it + i * n;
 
-		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
-		    &c->scratch);
+		if ((e = (c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r,
+		    tg->disk, d, n, &c->scratch)) < 0)
+			tool_errc(1, e, "%s", tg->name);
 		for (k = 0; k < n; k++)
 			dq_say_setting(&c->t.r, tg->disk, tg->name, &d[k],
 			    &c->scratch);
