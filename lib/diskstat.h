@@ -1075,32 +1075,7 @@ struct ds_sched {
 	size_t n;
 };
 
-/* A device operand resolved: its name as given, the disk owning its queue. */
-struct ds_qtarget {
-	char *name;
-	char disk[DS_DISK_NAME_MAX * 4];
-};
-struct ds_qtargets {
-	struct ds_qtarget *t;
-	size_t n, cap;
-	int *err;		/* per operand of the selection: 0 or -errno */
-	size_t nops;
-};
-/*
- * The devices of sel in operand order (lib/qtarget.c): a glob or a
- * /dev/mapper/ operand the whole disks of disks it matches (dm devices
- * by their dm name), a plain name that device, which may be a
- * partition (ds_queue_resolve); sel NULL or empty: every whole disk.
- * err[k] for operand k: 0, -ENOENT nothing matched or no such device,
- * -EINVAL a name that cannot be a device, another -errno of
- * ds_queue_resolve.  Operands that selected a device get matched set.
- * Returns 0 or -ENOMEM.
- */
-int ds_qtargets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
-    struct ds_devsel *sel, struct ds_buf *scratch, struct ds_qtargets *out);
-void ds_qtargets_free(struct ds_qtargets *t);
-
-/* The settings of the listing, in its column order. */
+/* The attributes a struct ds_queue holds, indexing err and v. */
 enum ds_qattr {
 	DS_QA_ROTATIONAL,
 	DS_QA_SCHEDULER,	/* text: ds_queue.sched */
@@ -1155,48 +1130,7 @@ int ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
     struct ds_buf *scratch, struct ds_queue *q);
 void ds_queue_free(struct ds_queue *q);
 
-/*
- * The next message a listing of q says, into out as "dev: attr: why":
- * queue/ itself when it could not be opened, then each attribute
- * ds_queue_attr_err names.  *k is the cursor, -1 at the start.  1 when
- * out holds one, 0 at the end, -ENOMEM.
- */
-int ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
-    struct ds_buf *out);
-
-/* A listing's cell: attribute a, its schedulers (avail), KiB as bytes. */
-struct ds_qcell {
-	enum ds_qattr a;
-	int avail;
-	int kib;
-};
-/* A listing's columns ("device" first) and the cell of each further one. */
-struct ds_qlisting {
-	const struct ds_col *cols;
-	size_t ncols;
-	const struct ds_qcell *cells;
-	size_t ncells;
-};
-/*
- * The listing (lib/qlist.c); for Prometheus, the info family (the text
- * settings as labels, then the value 1: ncols is ncells + 2) and the
- * gauges in base units.
- */
-extern const struct ds_qlisting ds_qlist_plain, ds_qlist_info,
-    ds_qlist_gauge;
-/*
- * Columns without cells: -a (device attribute value writable), --check
- * (device attribute want got), --set (device attribute old new status).
- */
-extern const struct ds_qlisting ds_qlist_long, ds_qcheck_rows, ds_qset_rows;
-/*
- * The value of cell c of q: 0 none (missing, unreadable, too large in
- * bytes), 1 text into text, 2 a number into *v; -ENOMEM.
- */
-int ds_queue_cell(const struct ds_queue *q, const struct ds_qcell *c,
-    struct ds_buf *text, uint64_t *v);
-
-/* One file of queue/ or queue/iosched/, for the long listing. */
+/* One file of queue/ or queue/iosched/, as ds_queue_files lists it. */
 struct ds_qfile {
 	char *name;		/* "nr_requests", "iosched/read_expire" */
 	char *value;		/* trailing newline removed; NULL if unreadable */
@@ -1215,8 +1149,6 @@ struct ds_qfiles {
 int ds_queue_files(const struct ds_root *r, const char *disk,
     struct ds_buf *scratch, struct ds_qfiles *out);
 void ds_qfiles_free(struct ds_qfiles *fs);
-/* f's read error worth a message, or 0 (the kernel had no value to show). */
-int ds_qfile_err(const struct ds_qfile *f);
 
 enum ds_qs_state {
 	DS_QS_PENDING,		/* validated, not applied */
@@ -1270,39 +1202,7 @@ int ds_qset_dry(const struct ds_root *r, const char *disk,
     struct ds_qs_item *it, size_t n, struct ds_buf *scratch);
 const char *ds_qs_state_name(enum ds_qs_state s);
 
-/* One attr=value of --check or --set, blanks around each part cut. */
-struct ds_qsetting {
-	char *attr;
-	char *value;
-};
-struct ds_qsettings {
-	struct ds_qsetting *s;
-	size_t n, cap;
-};
-enum ds_qsp_why {
-	DS_QSP_OK,
-	DS_QSP_NOEQ,		/* an item without '=' */
-	DS_QSP_EMPTY,		/* an empty value */
-	DS_QSP_NAME,		/* not an attribute name: [a-z0-9_], iosched/ */
-};
-/*
- * attr=value[,attr=value...] appended to out, empty items skipped.
- * -EINVAL at the first malformed item: *why says how, bad holds the
- * item (DS_QSP_NOEQ) or its attribute name; -ENOMEM.
- */
-int ds_qsettings_parse(struct ds_qsettings *out, const char *arg,
-    enum ds_qsp_why *why, struct ds_buf *bad);
-void ds_qsettings_free(struct ds_qsettings *s);
-/* "not attr=value", "empty value", "not an attribute name". */
-const char *ds_qsp_why_name(enum ds_qsp_why why);
-/*
- * The settings as the request of each of copies disks, one after the
- * other (s->n items each) in one calloc'd array: free it; NULL: ENOMEM.
- */
-struct ds_qs_item *ds_qsettings_request(const struct ds_qsettings *s,
-    size_t copies);
-
-/* --check of one setting. */
+/* What ds_qset_check finds of one setting. */
 enum ds_qc_verdict {
 	DS_QC_HOLDS,		/* ds_queue_value_holds */
 	DS_QC_DIFFERS,
@@ -1315,43 +1215,6 @@ enum ds_qc_verdict {
  */
 int ds_qset_check(const struct ds_root *r, const char *disk, const char *attr,
     const char *want, struct ds_buf *scratch, struct ds_buf *got);
-/* The first item ds_qset_prepare refused, or NULL. */
-const struct ds_qs_item *ds_qset_refusal(const struct ds_qs_item *it,
-    size_t n);
-/*
- * After ds_qset_apply of one disk: DS_QSO_STOPPED when some setting
- * failed or does not hold (no further disk is written), DS_QSO_HALTED
- * when a write failed or was skipped, or the last write does not hold.
- */
-#define DS_QSO_STOPPED 1
-#define DS_QSO_HALTED 2
-int ds_qset_outcome(const struct ds_qs_item *it, size_t n);
-/*
- * The message for setting it of device dev (on disk's queue) into out,
- * as "dev: attr: why", without the program's name: why it was refused
- * before any write (it->why), or why it does not hold after the last
- * (failed, changed).  1 when out holds one, 0 when there is nothing to
- * say (it NULL too), -ENOMEM.
- */
-int ds_qset_msg(const struct ds_root *r, const char *disk, const char *dev,
-    const struct ds_qs_item *it, struct ds_buf *scratch, struct ds_buf *out);
-/*
- * Append to b what the kernel now holds of disk dev's request, for the
- * message a stopped request ends with: "dev attr=value" for each
- * setting set or rounded, with " (asked value)" for one the kernel
- * stored differently; entries joined by ", ".  -ENOMEM.
- */
-int ds_qset_applied(struct ds_buf *b, const char *dev,
-    const struct ds_qs_item *it, size_t n);
-/*
- * The last word of a stopped request (outcome: the ds_qset_outcome bits
- * of every disk, applied: the ds_qset_applied of each), into out: 1, 0
- * when it was not stopped, -ENOMEM.
- */
-int ds_qset_summary(int outcome, const struct ds_buf *applied,
-    struct ds_buf *out);
-/* The new column of a row of --set: want, now or old; NULL when none. */
-const char *ds_qs_new(const struct ds_qs_item *it);
 
 /*
  * Mounts, filesystems and deleted files: the mount table, filesystem
@@ -2640,5 +2503,48 @@ int ds_psi_sample_pair(const struct ds_psi_sample *prev,
 double ds_psi_sample_share(const struct ds_psi_sample *prev,
     const struct ds_psi_sample *cur, const struct ds_psi_cg *c,
     enum ds_psi_res r, enum ds_psi_kind k);
+
+/* ---- public since the split of dqueue (to be grouped) */
+/*
+ * 1 when op names or matches the device with kernel name name and dm
+ * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
+ * others at both.  Marks nothing.
+ */
+int ds_devop_match(const struct ds_devop *op, const char *name,
+    const char *dm);
+/*
+ * Find the whole disk whose queue serves name: name itself when it is
+ * in disks (the sorted sys/block listing), else the disk D holding
+ * sys/block/D/name/partition (a partition).  -ENOENT when neither,
+ * -EINVAL for a name that cannot be a device ("", ".", "..", holding '/').
+ */
+int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
+    const char *name, char *disk, size_t size);
+/* The attribute's file name ("nr_requests"); NULL when out of range. */
+const char *ds_qattr_name(enum ds_qattr a);
+/* 1 when the attribute holds a number (in ds_queue.v), else 0. */
+int ds_qattr_numeric(enum ds_qattr a);
+/*
+ * The error of attribute a worth a message, or 0: none when it was
+ * read, is missing (-ENOENT) or not applicable (-ENODATA), or is
+ * queue/'s own error (qerr, to be said once for all).
+ */
+int ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a);
+/* 0, or -EINVAL for a damaged line (unbalanced or two brackets, too long). */
+int ds_sched_parse(const char *text, struct ds_sched *s);
+/* The scheduler line of disk read (into scratch) and parsed into s. */
+int ds_queue_sched_read(const struct ds_root *r, const char *disk,
+    struct ds_buf *scratch, struct ds_sched *s);
+/* The available schedulers joined by one space into out; -ENOMEM. */
+int ds_sched_join(const struct ds_sched *s, struct ds_buf *out);
+/* names[0..n-1] joined by sep into out ("" for none); -ENOMEM. */
+int ds_qnames_join(char *const *names, size_t n, const char *sep,
+    struct ds_buf *out);
+/*
+ * 1 when values want and got (as read) of attribute attr mean the same
+ * setting (blanks, leading zeros, a scheduler line's bracketed name, the
+ * alias "deadline"), else 0.
+ */
+int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 #endif

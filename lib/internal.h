@@ -146,14 +146,6 @@ int ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
     int dirs_only, struct ds_blockdevs *out);
 
 /*
- * 1 when op names or matches the device with kernel name name and dm
- * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
- * others at both.  Marks nothing.
- */
-int ds_devop_match(const struct ds_devop *op, const char *name,
-    const char *dm);
-
-/*
  * Reading devices and snapshots: /proc/diskstats read a device at a
  * time, snapshot files of it, the pairing of two samples, and the quiet-
  * time baseline kept from them.
@@ -402,33 +394,6 @@ int ds_cgroup_open(const struct ds_root *r, const struct ds_mount *m,
  * applying settings with a verdict per attribute.
  */
 
-/* 0, or -EINVAL for a damaged line (unbalanced or two brackets, too long). */
-int ds_sched_parse(const char *text, struct ds_sched *s);
-/* The available schedulers joined by one space into out; -ENOMEM. */
-int ds_sched_join(const struct ds_sched *s, struct ds_buf *out);
-/* names[0..n-1] joined by sep into out ("" for none); -ENOMEM. */
-int ds_qnames_join(char *const *names, size_t n, const char *sep,
-    struct ds_buf *out);
-
-/*
- * Find the whole disk whose queue serves name: name itself when it is
- * in disks (the sorted sys/block listing), else the disk D holding
- * sys/block/D/name/partition (a partition).  -ENOENT when neither, -EINVAL for a
- * name that cannot be a device ("", ".", "..", holding '/').
- */
-int ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
-    const char *name, char *disk, size_t size);
-
-/* The attribute's file name ("nr_requests"); NULL when out of range. */
-const char *ds_qattr_name(enum ds_qattr a);
-
-/*
- * The error of attribute a worth a message in a listing, or 0: none
- * when it was read, is missing (-ENOENT) or not applicable (-ENODATA),
- * or is queue/'s own error (qerr, to be said once for all).
- */
-int ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a);
-
 /*
  * An attribute named by a user: "nr_requests", "iosched/read_expire",
  * or a scheduler tunable's bare name ("read_expire") when queue/ has no
@@ -445,9 +410,6 @@ int ds_queue_attr_path(const struct ds_root *r, const char *disk,
  */
 int ds_queue_attr_read(const struct ds_root *r, const char *disk,
     const char *rel, struct ds_buf *b);
-/* The scheduler line of disk read (into scratch) and parsed into s. */
-int ds_queue_sched_read(const struct ds_root *r, const char *disk,
-    struct ds_buf *scratch, struct ds_sched *s);
 /* 1 when some write bit of the file's mode is set, 0 if not, -errno. */
 int ds_queue_attr_writable(const struct ds_root *r, const char *disk,
     const char *rel);
@@ -468,8 +430,6 @@ int ds_queue_attr_write(const struct ds_root *r, const char *disk,
  */
 int ds_queue_value_canon(const char *attr, const char *value, char *out,
     size_t size);
-/* 1 when want and got (as read) mean the same setting, else 0. */
-int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 /*
  * want holds got: equal (ds_queue_value_eq), or for a tunable the kernel

@@ -43,8 +43,7 @@ ds_qattr_name(enum ds_qattr a)
 	return (unsigned)a < DS_QA_N ? qattrs[a].name : NULL;
 }
 
-/* 1 when the attribute holds a number (in ds_queue.v). */
-static int
+int
 ds_qattr_numeric(enum ds_qattr a)
 {
 	return (unsigned)a < DS_QA_N && qattrs[a].numeric;
@@ -210,30 +209,14 @@ read_err(int e)
 	return e;
 }
 
-int
-ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
-    struct ds_buf *scratch, struct ds_queue *q)
+/* The attributes in queue/ (qfd, or its -errno) into q. */
+static void
+read_queue_dir(const struct ds_root *r, int qfd, struct ds_buf *scratch,
+    struct ds_queue *q)
 {
-	struct ds_blockdevs mq = { 0 };
-	char rel[4096];
-	int qfd, qerr, dfd, e;
+	int qerr = qfd < 0 ? qfd : 0, e;
 	size_t i;
 
-	ds_queue_free(q);
-	q->qerr = 0;
-	memset(q->err, 0, sizeof(q->err));
-	memset(q->v, 0, sizeof(q->v));
-	memset(&q->sched, 0, sizeof(q->sched));
-	q->write_cache[0] = q->zoned[0] = '\0';
-	if (!name_ok(disk) || (dev != NULL && !name_ok(dev)))
-		return -EINVAL;
-	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s", disk) >=
-	    sizeof(rel))
-		return -ENAMETOOLONG;
-	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
-		return dfd;
-	qfd = ds_openat_in(r, dfd, "queue", O_PATH | O_DIRECTORY);
-	qerr = q->qerr = qfd < 0 ? qfd : 0;
 	for (i = 0; i < DS_QA_N; i++) {
 		if (i == DS_QA_NR_HW_QUEUES || i == DS_QA_HOLDERS ||
 		    i == DS_QA_SLAVES)
@@ -263,6 +246,32 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 			e = text_copy(q->zoned, sizeof(q->zoned), scratch);
 		q->err[i] = e < 0 ? -EINVAL : 0;
 	}
+}
+
+int
+ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
+    struct ds_buf *scratch, struct ds_queue *q)
+{
+	struct ds_blockdevs mq = { 0 };
+	char rel[4096];
+	int qfd, dfd, e;
+
+	ds_queue_free(q);
+	q->qerr = 0;
+	memset(q->err, 0, sizeof(q->err));
+	memset(q->v, 0, sizeof(q->v));
+	memset(&q->sched, 0, sizeof(q->sched));
+	q->write_cache[0] = q->zoned[0] = '\0';
+	if (!name_ok(disk) || (dev != NULL && !name_ok(dev)))
+		return -EINVAL;
+	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s", disk) >=
+	    sizeof(rel))
+		return -ENAMETOOLONG;
+	if ((dfd = ds_openat(r, rel, O_PATH | O_DIRECTORY)) < 0)
+		return dfd;
+	qfd = ds_openat_in(r, dfd, "queue", O_PATH | O_DIRECTORY);
+	q->qerr = qfd < 0 ? qfd : 0;
+	read_queue_dir(r, qfd, scratch, q);
 	if (qfd >= 0)
 		close(qfd);
 	/*
@@ -682,48 +691,4 @@ ds_queue_attr_err(const struct ds_queue *q, enum ds_qattr a)
 	    a != DS_QA_HOLDERS && a != DS_QA_SLAVES)
 		return 0;
 	return e;
-}
-
-int
-ds_queue_problem(const struct ds_queue *q, const char *dev, int *k,
-    struct ds_buf *out)
-{
-	char *part[3] = { (char *)dev, "queue", NULL };
-	int a, e;
-
-	if (*k < 0) {
-		*k = 0;
-		/* queue/ first; missing (-ENOENT): a tree left it out. */
-		if (q->qerr != 0 && q->qerr != -ENOENT)
-			part[2] = strerror(-q->qerr);
-	}
-	while (part[2] == NULL && *k < DS_QA_N) {
-		a = (*k)++;
-		if ((e = ds_queue_attr_err(q, a)) == 0)
-			continue;
-		part[1] = (char *)ds_qattr_name(a);
-		if (e != -EINVAL)
-			part[2] = strerror(-e);
-		else if (ds_qattr_numeric(a))
-			part[2] = "not a number";
-		else
-			part[2] = a == DS_QA_SCHEDULER ?
-			    "malformed scheduler line" : "unexpected contents";
-	}
-	if (part[2] == NULL)
-		return 0;
-	return ds_qnames_join(part, 3, ": ", out) < 0 ? -ENOMEM : 1;
-}
-
-int
-ds_qfile_err(const struct ds_qfile *f)
-{
-	/*
-	 * EINVAL (EOPNOTSUPP, ENODEV) on read: the kernel has no value to
-	 * show; ENODATA: an empty file in a captured tree, likewise.
-	 */
-	if (f->err == -EINVAL || f->err == -EOPNOTSUPP || f->err == -ENODEV ||
-	    f->err == -ENODATA)
-		return 0;
-	return f->err;
 }

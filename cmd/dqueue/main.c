@@ -1,9 +1,11 @@
 /*
  * dqueue: block queue settings per device, listed, checked against
  * wanted values, and set with a read-back that proves the kernel kept
- * what it was given (lib/qlist.c, lib/queueset.c); this writes rows.
+ * what it was given.  Its columns, operands, arguments and messages
+ * are beside this file (dqueue.h); this runs each mode and writes rows.
  */
 #include "util/util.h"
+#include "dqueue.h"
 
 #define EXIT_DIFFERS 3		/* --check: some setting does not hold */
 
@@ -12,8 +14,8 @@ enum mode { LIST, LONG, CHECK, SET };
 struct ctx {
 	struct tool t;
 	struct ds_blockdevs disks;
-	struct ds_qtargets tg;
-	struct ds_qsettings st;
+	struct dq_targets tg;
+	struct dq_settings st;
 	struct ds_buf scratch, text;
 	int status;		/* 1 once anything went wrong */
 	int dry;		/* -n: validate and say, write nothing */
@@ -42,24 +44,22 @@ static const struct tool_info info = { synopsis, options, TOOL_N_DRYRUN };
 #define fail(c, e, ...) ((e) != 0 ? tool_warnc((e), __VA_ARGS__) : \
 	warnx(__VA_ARGS__), (c)->status = 1)
 
-/* Say the message a library call e put in c->text; e. */
-static int
-say(struct ctx *c, int e)
+/* A writer for the rows of l, without -O and the table options. */
+static void
+writer(struct ctx *c, struct ds_writer *w, const struct dq_listing *l)
 {
-	if (e < 0)
-		err(1, NULL);
-	if (e > 0)
-		warnx("%s", c->text.data);
-	return e;
+	int e;
+
+	if ((e = ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols,
+	    c->t.header, "dqueue")) < 0)
+		tool_errc(1, e, "writer");
 }
 
-/* A writer for the rows of l, its report begun. */
+/* A writer for the rows of l as the options ask, its report begun. */
 static void
-begin(struct ctx *c, struct ds_writer *w, const struct ds_qlisting *l)
+begin(struct ctx *c, struct ds_writer *w, const struct dq_listing *l)
 {
-	ds_writer_init(w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
-	    "dqueue");
-	tool_writer(&c->t, w);
+	tool_writer_open(&c->t, w, l->cols, l->ncols, "dqueue");
 	tool_report_begin(&c->t, w);
 }
 
@@ -72,7 +72,7 @@ targets(struct ctx *c, int argc, char **argv)
 	int e;
 
 	if (ds_devsel_init(&sel, argv, (size_t)argc) < 0 ||
-	    ds_qtargets_pick(&c->t.r, &c->disks, &sel, &c->scratch,
+	    dq_targets_pick(&c->t.r, &c->disks, &sel, &c->scratch,
 	    &c->tg) < 0)
 		err(1, NULL);
 	for (k = 0; k < c->tg.nops; k++)
@@ -87,7 +87,7 @@ targets(struct ctx *c, int argc, char **argv)
 /* A row's device and its cells (the row left open). */
 static void
 cells(struct ctx *c, struct ds_writer *w, const char *dev,
-    const struct ds_queue *q, const struct ds_qlisting *l)
+    const struct ds_queue *q, const struct dq_listing *l)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -95,7 +95,7 @@ cells(struct ctx *c, struct ds_writer *w, const char *dev,
 
 	ds_w_str(w, dev);
 	for (i = 0; i < l->ncells; i++) {
-		if ((e = ds_queue_cell(q, &l->cells[i], &c->text, &v)) < 0)
+		if ((e = dq_cell_value(q, &l->cells[i], &c->text, &v)) < 0)
 			err(1, NULL);
 		if (e == 0)
 			ds_w_null(w);
@@ -109,24 +109,23 @@ cells(struct ctx *c, struct ds_writer *w, const char *dev,
 static void
 list(struct ctx *c)
 {
-	int prom = c->t.fmt == DS_FMT_PROM, e, k;
-	const struct ds_qlisting *l = prom ? &ds_qlist_info : &ds_qlist_plain;
+	int prom = c->t.fmt == DS_FMT_PROM;
+	const struct dq_listing *l = prom ? &dq_list_info : &dq_list_plain;
 	struct ds_writer w, w2;
 	struct ds_queue q = { 0 };
 	size_t i;
+	int e;
 
-	ds_writer_init(&w, c->t.out, c->t.fmt, l->cols, l->ncols, c->t.header,
-	    "dqueue");
 	if (prom) {
-		ds_writer_init(&w2, c->t.out, c->t.fmt, ds_qlist_gauge.cols,
-		    ds_qlist_gauge.ncols, c->t.header, "dqueue");
 		/* -O picks gauges; the info family is one of its own. */
-		tool_writer(&c->t, &w2);
+		writer(c, &w, l);
+		tool_writer_open(&c->t, &w2, dq_list_gauge.cols,
+		    dq_list_gauge.ncols, "dqueue");
 	} else
-		tool_writer(&c->t, &w);
+		tool_writer_open(&c->t, &w, l->cols, l->ncols, "dqueue");
 	tool_report_begin(&c->t, &w);
 	for (i = 0; i < c->tg.n; i++) {
-		const struct ds_qtarget *tg = &c->tg.t[i];
+		const struct dq_target *tg = &c->tg.t[i];
 
 		if ((e = ds_queue_read(&c->t.r, tg->disk, tg->name,
 		    &c->scratch, &q)) < 0) {
@@ -134,13 +133,12 @@ list(struct ctx *c)
 			continue;
 		}
 		/* What could not be read, each said once. */
-		for (k = -1; say(c, ds_queue_problem(&q, tg->name, &k,
-		    &c->text)) > 0;)
+		if (dq_say_problems(&q, tg->name) > 0)
 			c->status = 1;
 		cells(c, &w, tg->name, &q, l);
 		if (prom) {
 			ds_w_u64(&w, 1);	/* info */
-			cells(c, &w2, tg->name, &q, &ds_qlist_gauge);
+			cells(c, &w2, tg->name, &q, &dq_list_gauge);
 			ds_w_row_end(&w2);
 		}
 		ds_w_row_end(&w);
@@ -164,7 +162,7 @@ list_long(struct ctx *c)
 	size_t i, k;
 	int e;
 
-	begin(c, &w, &ds_qlist_long);
+	begin(c, &w, &dq_list_long);
 	for (i = 0; i < c->tg.n; i++) {
 		const char *dev = c->tg.t[i].name;
 
@@ -173,7 +171,7 @@ list_long(struct ctx *c)
 		    &fs)) < 0)
 			fail(c, e, "%s: queue", dev);
 		for (k = 0; k < fs.n; k++) {
-			if ((e = ds_qfile_err(&fs.f[k])) < 0)
+			if ((e = dq_qfile_err(&fs.f[k])) < 0)
 				fail(c, e, "%s: %s", dev, fs.f[k].name);
 			ds_w_str(&w, dev);
 			ds_w_str(&w, fs.f[k].name);
@@ -194,7 +192,7 @@ check(struct ctx *c)
 	size_t i, k, differ = 0;
 	int e;
 
-	begin(c, &w, &ds_qcheck_rows);
+	begin(c, &w, &dq_check_rows);
 	for (i = 0; i < c->tg.n; i++)
 		for (k = 0; k < c->st.n; k++) {
 			const char *dev = c->tg.t[i].name, *a = c->st.s[k].attr;
@@ -233,38 +231,35 @@ static void
 set(struct ctx *c)
 {
 	struct ds_writer w;
-	struct ds_buf applied = { 0 };
 	struct ds_qs_item *it;
 	size_t i, k, n = c->st.n;
-	int o = 0;
+	int o = 0, e;
 
-	if ((it = ds_qsettings_request(&c->st, c->tg.n)) == NULL)
+	if ((it = dq_settings_request(&c->st, c->tg.n)) == NULL)
 		err(1, NULL);
 	for (i = 0; i < c->tg.n; i++)
 		if (ds_qset_prepare(&c->t.r, c->tg.t[i].disk, it + i * n, n,
 		    &c->scratch) < 0) {
 			c->status = 1;
-			say(c, ds_qset_msg(&c->t.r, c->tg.t[i].disk,
-			    c->tg.t[i].name, ds_qset_refusal(it + i * n, n),
-			    &c->scratch, &c->text));
+			dq_say_setting(&c->t.r, c->tg.t[i].disk,
+			    c->tg.t[i].name, dq_refusal(it + i * n, n),
+			    &c->scratch);
 		}
 	if (c->status != 0)
 		warnx("nothing was written");
-	ds_writer_init(&w, c->t.out, c->t.fmt, ds_qset_rows.cols,
-	    ds_qset_rows.ncols, c->t.header, "dqueue");
-	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DS_QSO_STOPPED);
+	writer(c, &w, &dq_set_rows);
+	for (i = 0; i < c->tg.n && c->status == 0 && !(o & DQ_STOPPED);
 	    i++) {
-		const struct ds_qtarget *tg = &c->tg.t[i];
+		const struct dq_target *tg = &c->tg.t[i];
 		struct ds_qs_item *d = it + i * n;
 
-		(c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r, tg->disk, d, n,
-		    &c->scratch);
+		if ((e = (c->dry ? ds_qset_dry : ds_qset_apply)(&c->t.r,
+		    tg->disk, d, n, &c->scratch)) < 0)
+			tool_errc(1, e, "%s", tg->name);
 		for (k = 0; k < n; k++)
-			say(c, ds_qset_msg(&c->t.r, tg->disk, tg->name, &d[k],
-			    &c->scratch, &c->text));
-		if (ds_qset_applied(&applied, tg->name, d, n) < 0)
-			err(1, NULL);
-		o |= ds_qset_outcome(d, n);
+			dq_say_setting(&c->t.r, tg->disk, tg->name, &d[k],
+			    &c->scratch);
+		o |= dq_outcome(d, n);
 		if (i == 0)
 			tool_report_begin(&c->t, &w);
 		/* One row per setting: device attribute old new status. */
@@ -272,7 +267,7 @@ set(struct ctx *c)
 			ds_w_str(&w, tg->name);
 			ds_w_str(&w, d[k].attr);
 			ds_w_str(&w, d[k].old[0] != '\0' ? d[k].old : NULL);
-			ds_w_str(&w, ds_qs_new(&d[k]));
+			ds_w_str(&w, dq_set_new(&d[k]));
 			ds_w_str(&w, ds_qs_state_name(d[k].state));
 			ds_w_row_end(&w);
 		}
@@ -282,10 +277,11 @@ set(struct ctx *c)
 	if (c->status == 0)
 		tool_report_end(&c->t, &w);
 	ds_writer_free(&w);
-	if (say(c, ds_qset_summary(o, &applied, &c->text)) > 0)
+	if ((e = dq_say_summary(o, &c->tg, i, it, n)) < 0)
+		err(1, NULL);
+	if (e > 0)
 		c->status = 1;
 	free(it);
-	ds_buf_free(&applied);
 }
 
 /* Options and operands to a mode; usage() for what does not go together. */
@@ -300,7 +296,6 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 		TOOL_LONGOPTS
 	};
 	enum mode mode = LIST;
-	enum ds_qsp_why why;
 	int ch, e, aflag = 0;
 
 	while ((ch = getopt_long(*argc, *argv, TOOL_OPTS "an", longopts,
@@ -321,12 +316,9 @@ parse_args(struct ctx *c, int *argc, char ***argv)
 				    "other");
 			mode = ch == 'C' ? CHECK : SET;
 			/* attr=value[,attr=value...], appended to c->st. */
-			if ((e = ds_qsettings_parse(&c->st, optarg, &why,
-			    &c->text)) == -EINVAL) {
-				warnx("%s: %s", c->text.data,
-				    ds_qsp_why_name(why));
+			if ((e = dq_settings_parse(&c->st, optarg)) == -EINVAL)
 				usage();
-			} else if (e < 0)
+			else if (e < 0)
 				err(1, NULL);
 			break;
 		default:
@@ -377,8 +369,8 @@ main(int argc, char **argv)
 		check(&c);	/* a device not there is an error */
 	else if (c.status == 0)
 		set(&c);	/* nothing written unless all were found */
-	ds_qtargets_free(&c.tg);
-	ds_qsettings_free(&c.st);
+	dq_targets_free(&c.tg);
+	dq_settings_free(&c.st);
 	ds_blockdevs_free(&c.disks);
 	ds_buf_free(&c.scratch);
 	ds_buf_free(&c.text);

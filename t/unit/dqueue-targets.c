@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dqueue/dqueue.h"
 #include "util/util.h"
 #include "tap.h"
 
@@ -27,11 +27,11 @@ put(const char *top, const char *rel, const char *text)
 int
 main(void)
 {
-	char top[] = "/tmp/ds-unit-qtarget.XXXXXX", cmd[600];
+	char top[] = "/tmp/ds-unit-dqueue-targets.XXXXXX", cmd[600];
 	char *args[] = { "sda1", "/dev/mapper/vg-root", "vd*", "nope",
 	    "/dev/sdb", "x*", "..", "/dev/mapper/none" };
 	struct ds_blockdevs disks = { 0 };
-	struct ds_qtargets tg = { 0 };
+	struct dq_targets tg = { 0 };
 	struct ds_buf b = { 0 };
 	struct ds_devsel sel;
 	struct ds_root r;
@@ -47,14 +47,14 @@ main(void)
 	is_int(ds_blockdevs_read(&r, &disks), 0, "disks read");
 
 	/* No operand: every whole disk, sorted. */
-	is_int(ds_qtargets_pick(&r, &disks, NULL, &b, &tg), 0, "no operand");
+	is_int(dq_targets_pick(&r, &disks, NULL, &b, &tg), 0, "no operand");
 	is_int((int)tg.n, 5, "every whole disk");
 	is_str(tg.t[0].name, "dm-0", "sorted: dm-0 first");
 	is_str(tg.t[4].disk, "vdb", "vdb last");
 	is_int((int)tg.nops, 0, "no operand errors");
 
 	is_int(ds_devsel_init(&sel, args, 8), 0, "operands");
-	is_int(ds_qtargets_pick(&r, &disks, &sel, &b, &tg), 0, "picked");
+	is_int(dq_targets_pick(&r, &disks, &sel, &b, &tg), 0, "picked");
 	is_int((int)tg.n, 5, "sda1, dm-0, vda, vdb, sdb");
 	is_str(tg.t[0].name, "sda1", "a partition by its name");
 	is_str(tg.t[0].disk, "sda", "on its disk's queue");
@@ -71,7 +71,7 @@ main(void)
 	ok(sel.op[2].matched && !sel.op[5].matched, "matched marked");
 	ds_devsel_free(&sel);
 
-	ds_qtargets_free(&tg);
+	dq_targets_free(&tg);
 	is_int((int)tg.n, 0, "freed");
 	ds_blockdevs_free(&disks);
 	ds_buf_free(&b);

@@ -1,19 +1,18 @@
 /*
- * dqueue's rows: the columns of the listing in every format with the
- * attribute each one shows, the value of one cell of a device, and the
- * columns of the long listing, of --check and of --set.
+ * The columns of the listing in every format with the attribute each
+ * one shows, the value of one cell of a device, and the columns of the
+ * long listing, of --check and of --set.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dqueue.h"
 
 #define STR(n, f) { n, DS_T_STR, DS_P_NONE, NULL, NULL, 0, 0, f }
 #define U64(n, f) { n, DS_T_U64, DS_P_NONE, NULL, NULL, 0, 0, f }
 #define LABEL(n, t) { n, t, DS_P_LABEL, n, NULL, 0, 0, 0 }
 #define GAUGE(n, m, help) { n, DS_T_U64, DS_P_GAUGE, m, help, 0, 0, 0 }
 #define W DS_C_WIDE
-
 
 /* The listing: one row per device. */
 static const struct ds_col list_cols[] = {
@@ -45,37 +44,43 @@ static const struct ds_col info_cols[] = {
 	    "Queue settings of a block device as labels; always 1."),
 };
 
+/* Written out in full, so t/fixtures/prom/promcmp.py finds each gauge. */
 static const struct ds_col gauge_cols[] = {
-	LABEL("device", DS_T_STR),
-	GAUGE("rotational", "rotational",
-	    "1 when the kernel treats the device as rotational."),
-	GAUGE("nr_requests", "nr_requests",
-	    "Requests the scheduler may hold per hardware queue."),
-	GAUGE("read_ahead_bytes", "read_ahead_bytes",
-	    "Read-ahead window (read_ahead_kb * 1024)."),
-	GAUGE("max_sectors_bytes", "max_sectors_bytes",
-	    "Largest request the block layer builds (max_sectors_kb * 1024)."),
-	GAUGE("max_hw_sectors_bytes", "max_hw_sectors_bytes",
-	    "Largest request the hardware takes (max_hw_sectors_kb * 1024)."),
-	GAUGE("logical_block_size", "logical_block_size_bytes",
-	    "Smallest addressable unit."),
-	GAUGE("physical_block_size", "physical_block_size_bytes",
-	    "Smallest unit the device writes without read-modify-write."),
-	GAUGE("minimum_io_size", "minimum_io_size_bytes",
-	    "Preferred minimum request size."),
-	GAUGE("optimal_io_size", "optimal_io_size_bytes",
-	    "Preferred request size for sustained I/O; 0 when not reported."),
-	GAUGE("nomerges", "nomerges",
-	    "0 merges allowed, 1 only simple one-hit merges, 2 none."),
-	GAUGE("nr_hw_queues", "nr_hw_queues",
-	    "Hardware (blk-mq) queues of the device."),
-	GAUGE("discard_max_bytes", "discard_max_bytes",
-	    "Largest discard request issued; 0 when discard is off."),
+	{ "device", DS_T_STR, DS_P_LABEL, "device", NULL, 0, 0, 0 },
+	{ "rotational", DS_T_U64, DS_P_GAUGE, "rotational",
+	    "1 when the kernel treats the device as rotational.", 0, 0, 0 },
+	{ "nr_requests", DS_T_U64, DS_P_GAUGE, "nr_requests",
+	    "Requests the scheduler may hold per hardware queue.", 0, 0, 0 },
+	{ "read_ahead_bytes", DS_T_U64, DS_P_GAUGE, "read_ahead_bytes",
+	    "Read-ahead window (read_ahead_kb * 1024).", 0, 0, 0 },
+	{ "max_sectors_bytes", DS_T_U64, DS_P_GAUGE, "max_sectors_bytes",
+	    "Largest request the block layer builds (max_sectors_kb * 1024).",
+	    0, 0, 0 },
+	{ "max_hw_sectors_bytes", DS_T_U64, DS_P_GAUGE, "max_hw_sectors_bytes",
+	    "Largest request the hardware takes (max_hw_sectors_kb * 1024).",
+	    0, 0, 0 },
+	{ "logical_block_size", DS_T_U64, DS_P_GAUGE, "logical_block_size_bytes",
+	    "Smallest addressable unit.", 0, 0, 0 },
+	{ "physical_block_size", DS_T_U64, DS_P_GAUGE, "physical_block_size_bytes",
+	    "Smallest unit the device writes without read-modify-write.",
+	    0, 0, 0 },
+	{ "minimum_io_size", DS_T_U64, DS_P_GAUGE, "minimum_io_size_bytes",
+	    "Preferred minimum request size.", 0, 0, 0 },
+	{ "optimal_io_size", DS_T_U64, DS_P_GAUGE, "optimal_io_size_bytes",
+	    "Preferred request size for sustained I/O; 0 when not reported.",
+	    0, 0, 0 },
+	{ "nomerges", DS_T_U64, DS_P_GAUGE, "nomerges",
+	    "0 merges allowed, 1 only simple one-hit merges, 2 none.",
+	    0, 0, 0 },
+	{ "nr_hw_queues", DS_T_U64, DS_P_GAUGE, "nr_hw_queues",
+	    "Hardware (blk-mq) queues of the device.", 0, 0, 0 },
+	{ "discard_max_bytes", DS_T_U64, DS_P_GAUGE, "discard_max_bytes",
+	    "Largest discard request issued; 0 when discard is off.", 0, 0, 0 },
 	{ "wbt_lat_usec", DS_T_U64, DS_P_GAUGE, "wbt_latency_seconds",
 	    "Writeback throttling latency target; 0 when off.", 6, 0, 0 },
 };
 
-static const struct ds_qcell list_cells[] = {
+static const struct dq_cell list_cells[] = {
 	{ DS_QA_ROTATIONAL, 0, 0 }, { DS_QA_SCHEDULER, 0, 0 },
 	{ DS_QA_SCHEDULER, 1, 0 }, { DS_QA_NR_REQUESTS, 0, 0 },
 	{ DS_QA_READ_AHEAD_KB, 0, 0 }, { DS_QA_MAX_SECTORS_KB, 0, 0 },
@@ -87,14 +92,14 @@ static const struct ds_qcell list_cells[] = {
 	{ DS_QA_ZONED, 0, 0 }, { DS_QA_HOLDERS, 0, 0 }, { DS_QA_SLAVES, 0, 0 },
 };
 
-static const struct ds_qcell info_cells[] = {
+static const struct dq_cell info_cells[] = {
 	{ DS_QA_SCHEDULER, 0, 0 }, { DS_QA_SCHEDULER, 1, 0 },
 	{ DS_QA_ROTATIONAL, 0, 0 }, { DS_QA_WRITE_CACHE, 0, 0 },
 	{ DS_QA_ZONED, 0, 0 }, { DS_QA_HOLDERS, 0, 0 }, { DS_QA_SLAVES, 0, 0 },
 };
 
 /* kB in sysfs is KiB: the kernel shifts by 10. */
-static const struct ds_qcell gauge_cells[] = {
+static const struct dq_cell gauge_cells[] = {
 	{ DS_QA_ROTATIONAL, 0, 0 }, { DS_QA_NR_REQUESTS, 0, 0 },
 	{ DS_QA_READ_AHEAD_KB, 0, 1 }, { DS_QA_MAX_SECTORS_KB, 0, 1 },
 	{ DS_QA_MAX_HW_SECTORS_KB, 0, 1 }, { DS_QA_LOGICAL_BLOCK_SIZE, 0, 0 },
@@ -123,14 +128,14 @@ static const struct ds_col set_cols[] = {
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define LISTING(c, k) { c, NELEM(c), k, NELEM(k) }
 
-const struct ds_qlisting ds_qlist_plain = LISTING(list_cols, list_cells);
-const struct ds_qlisting ds_qlist_info = LISTING(info_cols, info_cells);
-const struct ds_qlisting ds_qlist_gauge = LISTING(gauge_cols, gauge_cells);
+const struct dq_listing dq_list_plain = LISTING(list_cols, list_cells);
+const struct dq_listing dq_list_info = LISTING(info_cols, info_cells);
+const struct dq_listing dq_list_gauge = LISTING(gauge_cols, gauge_cells);
 #define COLUMNS(c) { c, NELEM(c), NULL, 0 }
 
-const struct ds_qlisting ds_qlist_long = COLUMNS(long_cols);
-const struct ds_qlisting ds_qcheck_rows = COLUMNS(check_cols);
-const struct ds_qlisting ds_qset_rows = COLUMNS(set_cols);
+const struct dq_listing dq_list_long = COLUMNS(long_cols);
+const struct dq_listing dq_check_rows = COLUMNS(check_cols);
+const struct dq_listing dq_set_rows = COLUMNS(set_cols);
 
 /* s as the cell's text: a list of one name. */
 static int
@@ -142,7 +147,7 @@ text_of(struct ds_buf *b, const char *s)
 }
 
 int
-ds_queue_cell(const struct ds_queue *q, const struct ds_qcell *c,
+dq_cell_value(const struct ds_queue *q, const struct dq_cell *c,
     struct ds_buf *text, uint64_t *v)
 {
 	const struct ds_blockdevs *names = c->a == DS_QA_HOLDERS ?
@@ -173,4 +178,15 @@ ds_queue_cell(const struct ds_queue *q, const struct ds_qcell *c,
 		*v = q->v[c->a] * mul;
 		return 2;
 	}
+}
+
+const char *
+dq_set_new(const struct ds_qs_item *it)
+{
+	if (it->state == DS_QS_WOULD)
+		return it->want;
+	/* Held before and not read again: what it held. */
+	if (it->state == DS_QS_ALREADY && it->now[0] == '\0')
+		return it->old;
+	return it->now[0] != '\0' ? it->now : NULL;
 }

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dqueue.h"
 
 static int
-add(struct ds_qtargets *out, const char *name, const char *disk)
+add(struct dq_targets *out, const char *name, const char *disk)
 {
-	struct ds_qtarget *t;
+	struct dq_target *t;
 
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 16;
@@ -35,7 +35,7 @@ add(struct ds_qtargets *out, const char *name, const char *disk)
 /* Every whole disk a glob or /dev/mapper/ operand matches; -ENOENT: none. */
 static int
 add_matches(const struct ds_root *r, const struct ds_blockdevs *disks,
-    struct ds_devop *op, struct ds_buf *scratch, struct ds_qtargets *out)
+    struct ds_devop *op, struct ds_buf *scratch, struct dq_targets *out)
 {
 	char dm[256];
 	size_t i;
@@ -56,14 +56,14 @@ add_matches(const struct ds_root *r, const struct ds_blockdevs *disks,
 }
 
 int
-ds_qtargets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
-    struct ds_devsel *sel, struct ds_buf *scratch, struct ds_qtargets *out)
+dq_targets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
+    struct ds_devsel *sel, struct ds_buf *scratch, struct dq_targets *out)
 {
 	char disk[sizeof(out->t->disk)];
 	size_t i, k;
 	int e;
 
-	ds_qtargets_free(out);
+	dq_targets_free(out);
 	if (sel == NULL || sel->n == 0) {
 		for (i = 0; i < disks->n; i++)
 			if ((e = add(out, disks->name[i], disks->name[i])) < 0)
@@ -91,7 +91,7 @@ ds_qtargets_pick(const struct ds_root *r, const struct ds_blockdevs *disks,
 }
 
 void
-ds_qtargets_free(struct ds_qtargets *t)
+dq_targets_free(struct dq_targets *t)
 {
 	size_t i;
 
