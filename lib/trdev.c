@@ -104,7 +104,7 @@ struct devjudge {
 	double await, qawait;	/* ms: window, quiet time */
 	int lat_high, lat_slow, queue_high, have_base;
 	int tagwait;		/* threads waited for a request slot */
-	size_t tag, tag_looks, looks;
+	size_t tag, tag_wrk, tag_looks, looks;
 	int failing;		/* the kernel logged I/O errors for it */
 };
 
@@ -197,6 +197,7 @@ judge(const struct ds_triage_in *in, const struct ds_tr_dev *d,
 	against_base(in, d, j);
 	ds_tr_stalls_sum(in, &st);
 	j->tag = st.tag;
+	j->tag_wrk = st.tag_wrk;
 	j->tag_looks = st.tag_looks;
 	j->looks = in->nlooks;
 	j->tagwait = st.tag_looks > 0 &&
@@ -236,7 +237,17 @@ ev_limit(char *e, size_t size, const struct ds_tr_dev *d,
 		    "request slot (blk_mq_get_tag) in %zu of %zu looks: "
 		    "requests wait for a slot", (double)j->tag /
 		    (double)j->looks, j->tag_looks, j->looks);
-		if (d->lat != NULL)
+		/*
+		 * A bio that sleeps for a tag keeps its queue time, so q2c
+		 * holds the wait; io_uring's retry from a worker does not.
+		 */
+		if (d->lat != NULL && 2 * j->tag_wrk < j->tag &&
+		    d->lat->q2c_mean - d->lat->d2c_mean >= Q2C_MIN_US)
+			ds_tr_more(e, size, "; q2c %.1f ms against d2c %.1f ms "
+			    "shows %.1f ms of it", d->lat->q2c_mean / 1000,
+			    d->lat->d2c_mean / 1000, (d->lat->q2c_mean -
+			    d->lat->d2c_mean) / 1000);
+		else if (d->lat != NULL && 2 * j->tag_wrk >= j->tag)
 			ds_tr_more(e, size, " that dlat's q2c (%.1f ms against "
 			    "d2c %.1f ms) cannot see: a submission retried "
 			    "after finding no slot (io_uring's) is timed from "
@@ -351,8 +362,8 @@ row_busy(const struct ds_tr_dev *d, const struct devjudge *j,
 	else
 		ds_tr_say(f->evidence, sizeof(f->evidence), "busy, not "
 		    "saturated: %%util %.1f with aqu-sz %.1f: never idle, "
-		    "about %s request at a time; %%util cannot show capacity",
-		    util, aqu, aqu < 1.5 ? "one" : "one or two");
+		    "about %s at a time; %%util cannot show capacity", util,
+		    aqu, aqu < 1.5 ? "one request" : "one or two requests");
 	ds_tr_say(f->next, sizeof(f->next), "dxstat -y 1 5 %s", d->name);
 	return 0;
 }

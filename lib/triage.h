@@ -77,6 +77,7 @@ struct stalls {
 	size_t looks;		/* looks that found a stalled thread */
 	size_t disk;		/* thread-looks on block I/O */
 	size_t tag, tag_looks;	/* waiting for a request slot */
+	size_t tag_wrk;		/* of them io_uring's workers (iou-wrk-*) */
 	size_t uring, uring_looks;	/* io_uring waits with no disk I/O */
 	size_t dirty, dirty_looks;	/* held by the dirty limit */
 	size_t netfs, netfs_looks;	/* on a network or FUSE mount */

@@ -114,6 +114,8 @@ ds_tr_stalls_sum(const struct ds_triage_in *in, struct stalls *s)
 			s->disk++;
 			if (t->wait == DS_WAIT_TAG) {
 				s->tag++;
+				if (strncmp(t->comm, "iou-wrk-", 8) == 0)
+					s->tag_wrk++;
 				count_look(&s->tag_looks, &l_tag, t->look);
 			}
 		}

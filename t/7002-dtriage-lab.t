@@ -107,17 +107,30 @@ triage tags 8 "$TRASH/nobase"
 is "$(cat "$TRASH/out.tags.st")" 3 "none, 4 tags, 8 readers: exit 3"
 sat=$(row saturated "$TRASH/out.tags")
 if dlat tags; then
-	# 8 readers on 4 slots of 10 ms: each waits a service for a slot.
-	ok "saturated at the request limit, q2c about twice d2c (dlat)" \
-	    sh -c "printf '%s\n' '$sat' | grep -q 'at the request limit: in_flight at the limit of 4 .*; q2c [0-9.]* ms against d2c [0-9.]* ms: requests wait'"
-	q2c=$(printf '%s\n' "$sat" | sed -n 's/.*; q2c \([0-9.]*\) ms against d2c.*/\1/p')
+	# 8 readers on 4 slots of 10 ms: each waits for a slot before
+	# dispatch.  How long depends on how soon a reader comes back, so
+	# q2c is held to fio's own completion latency of the same reads
+	# (the peer's clock), and the rule may show the wait either as
+	# q2c over d2c or, when q2c is under 1.5 d2c, as threads blocked
+	# in blk_mq_get_tag; both convict the disk.
+	ok "saturated at the request limit, the wait for a slot shown (dlat)" \
+	    sh -c "printf '%s\n' '$sat' | grep -Eq 'at the request limit: in_flight at the limit of 4 .*(; q2c [0-9.]* ms against d2c [0-9.]* ms: requests wait|threads blocked waiting for a request slot)'"
+	q2c=$(printf '%s\n' "$sat" | sed -n 's/.*[;(] *q2c \([0-9.]*\) ms against d2c.*/\1/p')
 	d2c=$(printf '%s\n' "$sat" | sed -n 's/.* against d2c \([0-9.]*\) ms.*/\1/p')
-	echo "# tags: q2c $q2c ms, d2c $d2c ms"
-	ok "q2c within 25% of 20 ms, d2c within 25% of 10 ms" \
-	    awk -v q="$q2c" -v d="$d2c" 'BEGIN { exit !(q != "" && d != "" &&
-	    q >= 15 && q <= 25 && d >= 7.5 && d <= 12.5) }'
-	ok "saturated's value is the q2c mean" awk -F'\t' -v d="$LAB_DEV" -v q="$q2c" \
-	    '$2 == "saturated" && $3 == d && ($4 * 1000 - q) ^ 2 < 0.01 { f = 1 } END { exit !f }' "$TRASH/out.tags"
+	clat=$(jq '.jobs[0].read.clat_ns.mean / 1e6' "$LAB_DIR/tags.json" 2>/dev/null)
+	echo "# tags: q2c $q2c ms, d2c $d2c ms, fio's clat ${clat:-?} ms"
+	ok "d2c within 25% of 10 ms, q2c within 15% of fio's clat and 2 ms over d2c" \
+	    awk -v q="$q2c" -v d="$d2c" -v c="$clat" 'BEGIN { exit !(q != "" &&
+	    d != "" && c != "" && d >= 7.5 && d <= 12.5 && q >= d + 2 &&
+	    q >= 0.85 * c && q <= 1.15 * c) }'
+	if printf '%s\n' "$sat" | grep -q ': requests wait [0-9.]* ms for a slot'; then
+		ok "saturated's value is the q2c mean" awk -F'\t' -v d="$LAB_DEV" -v q="$q2c" \
+		    '$2 == "saturated" && $3 == d && ($4 * 1000 - q) ^ 2 < 0.01 { f = 1 } END { exit !f }' "$TRASH/out.tags"
+	else
+		ok "saturated's value is r_await, q2c under 1.5 d2c" awk -F'\t' -v d="$LAB_DEV" \
+		    -v q="$q2c" -v k="$d2c" '$2 == "saturated" && $3 == d &&
+		    $4 * 1000 >= k && q < 1.5 * k { f = 1 } END { exit !f }' "$TRASH/out.tags"
+	fi
 elif [ -n "$sat" ]; then
 	skip "q2c against d2c" "no block-latency tracing"
 	ok "saturated at the request limit, the hidden wait shown" \

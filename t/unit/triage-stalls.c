@@ -179,6 +179,20 @@ t_uring_tags(void)
 	run(&in);
 	ok(row("saturated", NULL) == NULL && row("busy", "loop9") != NULL,
 	    "pinned, q2c shows no wait, no tag waits: busy");
+	/*
+	 * Sync readers sleeping for a tag: their bios keep the queue time,
+	 * q2c holds the wait even under 1.5 d2c; nothing said it misses.
+	 */
+	lat.q2c_mean = 14000;
+	n = stall(0, 500, "fio", DS_WAIT_TAG, 0, 2, 0);
+	n = stall(n, 501, "fio", DS_WAIT_TAG, 0, 2, 0);
+	looks(&in, n, 4);
+	run(&in);
+	ok(has_text(row("saturated", "loop9"), "blk_mq_get_tag") &&
+	    has_text(row("saturated", "loop9"), "q2c 14.0 ms against d2c "
+	    "10.3 ms shows 3.7 ms of it") &&
+	    !has_text(row("saturated", "loop9"), "cannot see"),
+	    "sync tag waits: saturated, q2c shows part of the wait");
 }
 
 /* Readers held at 50 reads/s by their cgroup on a disk serving 400. */
