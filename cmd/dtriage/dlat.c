@@ -77,19 +77,17 @@ dlat_figures(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
 int
 dlat_open(const struct ds_root *r, struct dlat *t)
 {
-	struct ds_devsel all;
 	size_t ndevs;
 	int e;
 
 	memset(t, 0, sizeof(*t));
-	memset(&all, 0, sizeof(all));
 	ds_blklat_init(&t->b);
 	if (ds_blklat_probe() < 0) {
 		t->why = "needs CAP_BPF and CAP_PERFMON, or root";
 		return 0;
 	}
-	if ((e = ds_blkdisks_pick(r, &all, &t->disk, &t->ndisk, &ndevs)) < 0 ||
-	    t->ndisk == 0) {
+	if ((e = ds_blkdisks_read(r, NULL, NULL, &t->disk, &t->ndisk,
+	    &ndevs)) < 0 || t->ndisk == 0) {
 		t->why = "no disks to trace";
 		return e == -ENOMEM ? e : 0;
 	}
