@@ -21,7 +21,7 @@ tools="dxstat dpsi dwho dqueue ddeleted dtriage"
 if dlat -o tsv 0.1 1 >/dev/null 2>&1; then
 	tools="$tools dlat"
 else
-	ok "# skip dlat: cannot trace here (no root or no BPF)" true
+	skip "dlat -w: the output file checks" "cannot trace here (no root or no BPF)"
 fi
 # run TOOL ARGS...: the tool with what it needs to end by itself.
 run() {
@@ -32,7 +32,10 @@ run() {
 	esac
 }
 for t in $tools; do
-	[ "$t" = dpsi ] && [ ! -r /proc/pressure/io ] && continue
+	if [ "$t" = dpsi ] && [ ! -r /proc/pressure/io ]; then
+		skip "dpsi -w: the output file checks" "no /proc/pressure/io"
+		continue
+	fi
 	(umask 077 && run "$t" -w "$W/$t.077" 2>/dev/null)
 	is "$?:$(stat -c %a "$W/$t.077")" "0:600" "$t -w under umask 077: a new file 0600"
 	(umask 022 && run "$t" -w "$W/$t.022" 2>/dev/null)

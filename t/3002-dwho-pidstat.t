@@ -79,10 +79,8 @@ sed "s/	root	/	$(id -u)	/" "$TRASH/want" >"$TRASH/w" && mv "$TRASH/w" "$TRASH/wa
 ok "interval rates exact; reused pid and new process from their own counters" \
     test_cmp "$TRASH/want" "$TRASH/got"
 
-if [ -z "$havepidstat" ]; then
-	skip "pidstat -d agrees" "needs root, pidstat and unshare"
-	exit 0
-fi
+[ -n "$havepidstat" ] ||
+    skip_all "pidstat -d agrees: needs root, pidstat and unshare"
 wait $pspid
 sed 's/^/# pidstat: /' "$TRASH/pidstat"
 # pidstat: time UID PID kB_rd/s kB_wr/s kB_ccwr/s iodelay Command

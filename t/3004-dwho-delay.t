@@ -53,10 +53,7 @@ ok "-t: the row is the worker (tid != pid) with the delay" \
     awk -F'\t' -v p="$pid" '$2 == p && $3 != p && $14 >= 10 { f = 1 } END { exit !f }' "$TRASH/out"
 
 # -- as nobody
-if ! command -v setpriv >/dev/null 2>&1; then
-	skip "as nobody" "no setpriv"
-	exit 0
-fi
+have_prog setpriv || skip_all "as nobody: no setpriv"
 setpriv --reuid=nobody --regid=nogroup --clear-groups \
     "$TOP/cmd/dwho/dwho" -p "$pid" -o tsv 1 1 >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "as nobody: exit 0"

@@ -107,10 +107,8 @@ ok "libdiskstat-dev holds exactly the library, header, .pc and libdiskstat.3" \
 # and the purge would then remove it.
 cat "$TRASH/got.files" "$TRASH/got.dev" | awk '{ print $2 }' >"$TRASH/paths"
 while read -r f; do
-	if [ -e "$f" ]; then
-		skip "install, run, purge" "$f exists on this machine: not installing over it"
-		exit 0
-	fi
+	[ ! -e "$f" ] ||
+	    skip_all "install, run, purge: $f exists on this machine, not installing over it"
 done <"$TRASH/paths"
 statedir=absent
 [ -e /var/lib/diskstat ] && statedir=present

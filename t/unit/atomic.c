@@ -116,8 +116,16 @@ main(void)
 	ok(a.fp == NULL, "abort closes");
 	is_str(slurp(path), "second\n", "abort keeps the old file");
 	is_int(nentries(), 1, "abort removes the temporary file");
+	/*
+	 * A second abort has no file of its own: it must touch nothing, not
+	 * even a file that has since taken the temporary's name.
+	 */
+	put(a.tmp, "another's\n");
 	ds_atomic_abort(&a);
-	ok(1, "abort twice is harmless");
+	ok(a.fp == NULL && strcmp(slurp(a.tmp), "another's\n") == 0 &&
+	    strcmp(slurp(path), "second\n") == 0,
+	    "abort twice: nothing touched, not even at the temporary's name");
+	unlink(a.tmp);
 	is_int(ds_atomic_commit(&a), -EBADF, "commit without open: -EBADF");
 
 	/* A write error (the disk is full): -ENOSPC, old file kept. */

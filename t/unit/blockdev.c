@@ -1,4 +1,4 @@
-/* Block devices: device-mapper names, directory listings. */
+/* Block devices: device-mapper names, directory listings, partitions. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -115,11 +115,28 @@ dir_names(const char *top)
 	ds_blockdevs_free(&b);
 }
 
+/* A partition told by its name alone. */
+static void
+part_names(void)
+{
+	ok(ds_name_is_partition("sda1"), "sda1");
+	ok(ds_name_is_partition("nvme0n1p2"), "nvme0n1p2");
+	ok(ds_name_is_partition("mmcblk0p1"), "mmcblk0p1");
+	ok(ds_name_is_partition("xvda3"), "xvda3");
+	ok(!ds_name_is_partition("sda"), "sda");
+	ok(!ds_name_is_partition("nvme0n1"), "nvme0n1");
+	ok(!ds_name_is_partition("mmcblk0"), "mmcblk0");
+	ok(!ds_name_is_partition("dm-0"), "dm-0");
+	ok(!ds_name_is_partition("loop0"), "loop0");
+	ok(!ds_name_is_partition("md127"), "md127");
+}
+
 int
 main(void)
 {
 	char top[] = "/tmp/ds-unit-blockdev.XXXXXX", cmd[4200];
 
+	part_names();
 	if (mkdtemp(top) == NULL)
 		return 1;
 	dm_names(top);

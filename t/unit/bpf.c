@@ -115,7 +115,7 @@ main(int argc, char **argv)
 
 	ok(ds_bpf_ncpus() >= 1, "possible CPUs: %d", ds_bpf_ncpus());
 	if (ds_blklat_probe() < 0) {
-		printf("ok %d # SKIP bpf(2) not allowed here\n", ++tap_n);
+		skip("maps and programs", "bpf(2) not allowed here");
 		return tap_done();
 	}
 	map = ds_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, "t_unit");

@@ -92,7 +92,7 @@ test_arm(void)
 	int fd;
 
 	if ((fd = open("/dev/full", O_WRONLY | O_CLOEXEC)) < 0) {
-		ok(1, "# skip no /dev/full");
+		skip("ENOSPC: an error", "no /dev/full");
 	} else {
 		is_int(dpsi_arm(&a, &fd, &b), -ENOSPC, "ENOSPC: an error");
 		is_str(b, "io:some:150ms/2s: arming the trigger: No space "
@@ -101,7 +101,8 @@ test_arm(void)
 	}
 	/* The trigger is no number: EINVAL, as kernels before 5.2 say. */
 	if ((fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC)) < 0) {
-		ok(1, "# skip no /proc/self/oom_score_adj");
+		skip("EINVAL: the kernel refused",
+		    "no /proc/self/oom_score_adj");
 	} else {
 		free(b);
 		b = NULL;
@@ -129,7 +130,7 @@ test_live(void)
 	ds_root_open(&r, "/");
 	a.r = &r;
 	if (access("/proc/pressure/io", W_OK) != 0) {
-		ok(1, "# skip no writable /proc/pressure/io");
+		skip("live", "no writable /proc/pressure/io");
 		ds_root_close(&r);
 		return;
 	}

@@ -1,7 +1,7 @@
 /*
- * lib/mount.c, the lookups a tool makes: the mount of a device (its
- * root's mount preferred over bind mounts of a subdirectory), and the
- * root's own mount table read.
+ * lib/mount.c: mountinfo's fields, the lookups a tool makes (the mount
+ * of a device, its root's mount preferred over bind mounts of a
+ * subdirectory), and the root's own mount table read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +29,40 @@ mnt_of(const struct ds_mounts *ms, unsigned int maj, unsigned int min)
 	return m != NULL ? m->mnt : "none";
 }
 
+/* A table's fields: escapes, optional fields, the cgroup2 mount, bad lines. */
+static void
+test_fields(void)
+{
+	struct ds_mounts ms = { 0 };
+	const struct ds_mount *m;
+	char mi[] =
+	    "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+	    "33 24 0:28 / /sys/fs/cgroup ro,nosuid shared:9 - tmpfs tmpfs ro\n"
+	    "40 33 0:35 / /sys/fs/cgroup/unified rw shared:10 master:2 - cgroup2 cgroup2 rw,nsdelegate\n"
+	    "41 27 8:1 /a\\040dir /mnt/with\\040space\\011tab rw - ext4 /dev/sda1 rw\n"
+	    "garbage line\n"
+	    "42 27 8:1 / /mnt/x rw shared:1\n";
+
+	is_int(ds_mountinfo_parse(mi, &ms), 0, "mountinfo parses");
+	is_int((int)ms.n, 4, "four mounts");
+	is_int((int)ms.bad, 2, "two bad lines");
+	m = ds_mount_cgroup2(&ms);
+	ok(m != NULL && strcmp(m->mnt, "/sys/fs/cgroup/unified") == 0,
+	    "hybrid cgroup2 mount found from the table");
+	m = ds_mount_by_id(&ms, 41);
+	ok(m != NULL, "mount by id");
+	if (m != NULL) {
+		is_str(m->mnt, "/mnt/with space\ttab", "mount point unescaped");
+		is_str(m->root, "/a dir", "root unescaped");
+		is_str(m->fstype, "ext4", "fstype after the dash");
+		is_str(m->source, "/dev/sda1", "source");
+		is_int((int)m->major, 8, "major");
+		is_int((int)m->minor, 1, "minor");
+	}
+	ok(ds_mount_by_id(&ms, 99) == NULL, "unknown id");
+	ds_mounts_free(&ms);
+}
+
 int
 main(void)
 {
@@ -37,6 +71,7 @@ main(void)
 	struct ds_root r;
 	FILE *f;
 
+	test_fields();
 	memcpy(text, table, sizeof(table));
 	is_int(ds_mountinfo_parse(text, &ms), 0, "table parses");
 	is_int(ms.n, 7, "seven mounts");

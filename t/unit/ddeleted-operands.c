@@ -1,7 +1,7 @@
 /*
- * cmd/ddeleted's own code: --truncate's PID:FD, the mount point
- * operands, the filters they and -a, --min-size make, and the summary's
- * rows.
+ * cmd/ddeleted/operands.c: --truncate's PID:FD, the mount point
+ * operands, the filters they and -a, --min-size make; and the summary's
+ * rows (summary.c) of the files the filters are then tried on.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /*
- * The tools' archive (cmd/util/libutil.a): common options and what -n
- * means, interval operands, usage and --help, message paths, an
- * option's seconds.  What exits is run in a child, its status and
+ * cmd/util/opt.c: common options and what -n means, interval operands,
+ * usage and --help; beside them what ends the same way: message paths
+ * (msg.c), an option's seconds (values.c), operands that matched
+ * nothing (devsel.c).  What exits is run in a child, its status and
  * stderr checked.
  */
 #include <sys/wait.h>
@@ -18,7 +19,7 @@ static const struct tool_info info_count = {
 };
 static const struct tool_info info_none = { "tool", "", TOOL_N_NONE };
 
-static char *argv0[] = { "t/unit/util", NULL };
+static char *argv0[] = { "t/unit/util-opt", NULL };
 
 /* Run f in a child; its exit status, its stderr (or stdout) in buf. */
 static int
@@ -131,21 +132,21 @@ test_exits(void)
 	char buf[4096];
 
 	is_int(child(bad_count, 2, buf, sizeof(buf)), 2, "-n 0: exit 2");
-	is_str(buf, "util: -n '0': not a count (1 to 4294967295)\n"
+	is_str(buf, "util-opt: -n '0': not a count (1 to 4294967295)\n"
 	    "usage: tool [-n count]\n", "-n 0: why, then the synopsis");
 	is_int(child(bad_format, 2, buf, sizeof(buf)), 2, "-o xml: exit 2");
-	is_str(buf, "util: -o 'xml': unknown format (tsv, json, table, "
+	is_str(buf, "util-opt: -o 'xml': unknown format (tsv, json, table, "
 	    "prom)\nusage: tool\n", "-o xml: the message");
 	is_int(child(hostile_format, 2, buf, sizeof(buf)), 2,
 	    "-o ESC[31m: exit 2");
-	is_str(buf, "util: -o '\\x1b[31mred\\\\': unknown format (tsv, json, "
-	    "table, prom)\nusage: tool\n",
+	is_str(buf, "util-opt: -o '\\x1b[31mred\\\\': unknown format (tsv, "
+	    "json, table, prom)\nusage: tool\n",
 	    "tool_usage: a control byte and a backslash escaped");
 	is_int(child(plain_usage, 2, buf, sizeof(buf)), 2, "usage(): exit 2");
 	is_str(buf, "usage: tool [-n] thing\n", "usage(): the synopsis");
 	is_int(child(three_numbers, 2, buf, sizeof(buf)), 2,
 	    "three numbers: exit 2");
-	is_str(buf, "util: extra operand '3': only interval and count\n"
+	is_str(buf, "util-opt: extra operand '3': only interval and count\n"
 	    "usage: tool\n", "three numbers: the message");
 	is_int(child(help, 1, buf, sizeof(buf)), 0, "--help: exit 0");
 	ok(strncmp(buf, "usage: tool [-n] thing\n  -x            an option\n"
@@ -232,7 +233,7 @@ far_seconds(void)
 	tool_seconds("-T", "2678401");
 }
 
-/* cmd/util/seconds.c: an option's seconds, as an interval's. */
+/* cmd/util/values.c: an option's seconds, as an interval's. */
 static void
 test_seconds(void)
 {
@@ -241,11 +242,11 @@ test_seconds(void)
 	is_u64(tool_seconds("-T", "2.5"), 2500000000ull, "-T 2.5: in ns");
 	is_u64(tool_seconds("-T", "0.01"), 10000000ull, "-T 0.01: the least");
 	is_int(child(bad_seconds, 2, buf, sizeof(buf)), 2, "-T 2x: exit 2");
-	is_str(buf, "util: -T '2x': not a number\nusage: tool\n",
+	is_str(buf, "util-opt: -T '2x': not a number\nusage: tool\n",
 	    "-T 2x: why, then the synopsis");
 	is_int(child(far_seconds, 2, buf, sizeof(buf)), 2,
 	    "-T 2678401: exit 2");
-	is_str(buf, "util: -T '2678401': out of range (0.01 to 2678400 "
+	is_str(buf, "util-opt: -T '2678401': out of range (0.01 to 2678400 "
 	    "seconds)\nusage: tool\n", "-T past 31 days: the range");
 }
 
@@ -273,9 +274,9 @@ test_unmatched(void)
 
 	is_int(child(unmatched, 2, buf, sizeof(buf)), 3,
 	    "unmatched: three operands told");
-	is_str(buf, "util: nvme*: no device matches\n"
-	    "util: sdz: no such block device\n"
-	    "util: /dev/mapper/vg: no such block device\n",
+	is_str(buf, "util-opt: nvme*: no device matches\n"
+	    "util-opt: sdz: no such block device\n"
+	    "util-opt: /dev/mapper/vg: no such block device\n",
 	    "unmatched: a glob, then names, in order");
 }
 

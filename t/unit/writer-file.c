@@ -168,7 +168,7 @@ test_full(void)
 	int e;
 
 	if (full == NULL) {
-		ok(1, "# SKIP no /dev/full");
+		skip("a full disk", "no /dev/full");
 		return;
 	}
 	ds_writer_init(&w, full, DS_FMT_TSV, cols, 3, 1, "t");
@@ -238,8 +238,10 @@ int
 main(void)
 {
 	if (mkdtemp(dir) == NULL) {
-		printf("1..0 # SKIP mkdtemp: %s\n", strerror(errno));
-		return 0;
+		char why[128];
+
+		snprintf(why, sizeof(why), "mkdtemp: %s", strerror(errno));
+		return skip_all(why);
 	}
 	test_commit();
 	test_abort();
