@@ -260,6 +260,30 @@ install: all libdiskstat.pc
 	for t in $(TOOLNAMES); do install -m 0644 doc/diskstat.bash-completion \
 	    $(DESTDIR)$(COMPDIR)/$$t; done
 
+# make examples: doc/examples/*.c built as a user of the library builds
+# them, against what make install puts in EXDIR/root alone (never
+# -Ilib): through the installed libdiskstat.pc when pkg-config is here,
+# else with the flags it would give.  The programs go to EXDIR.
+EXDIR ?= doc/examples/out
+EXAMPLES := $(patsubst doc/examples/%.c,%,$(sort $(wildcard doc/examples/*.c)))
+EXFLAGS := -std=c11 -Wall -Wextra -Werror -pedantic $(filter -fsanitize=%,$(LDFLAGS))
+
+examples: all
+	@rm -rf $(EXDIR)/root && mkdir -p $(EXDIR)/root
+	$(MAKE) -s install DESTDIR=$(abspath $(EXDIR)/root) PREFIX=/usr
+	@d=$(abspath $(EXDIR)/root); \
+	pc() { PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$$d/usr/lib/pkgconfig \
+	    PKG_CONFIG_SYSROOT_DIR=$$d pkg-config "$$@" libdiskstat; }; \
+	if command -v pkg-config >/dev/null 2>&1; then \
+		cf=$$(pc --cflags) && lf=$$(pc --libs) || exit 1; \
+	else \
+		cf=-I$$d/usr/include lf="-L$$d/usr/lib -ldiskstat"; \
+	fi; \
+	for e in $(EXAMPLES); do \
+		echo "$(CC) $(EXFLAGS) $$cf -o $(EXDIR)/$$e doc/examples/$$e.c $$lf"; \
+		$(CC) $(EXFLAGS) $$cf -o $(EXDIR)/$$e doc/examples/$$e.c $$lf || exit 1; \
+	done
+
 uninstall:
 	for t in $(TOOLNAMES); do rm -f $(DESTDIR)$(BINDIR)/$$t \
 	    $(DESTDIR)$(COMPDIR)/$$t; done
@@ -272,8 +296,9 @@ clean:
 	rm -f lib/*.o $(LIB) cmd/*/*.o $(UTIL) $(TOOLARCHS) $(TOOLS) $(UNITS) \
 	    $(LABS) $(UNITHELP) \
 	    libdiskstat.pc .flags
-	rm -rf cmd/static
+	rm -rf cmd/static doc/examples/out
 	rm -rf t/trash.*
 	rm -f t/check.log t/check.failed t/check.rc
 
-.PHONY: all static check check-package check-unit install uninstall clean FORCE fuzz
+.PHONY: all static check check-package check-unit install uninstall clean FORCE fuzz \
+    examples
