@@ -61,7 +61,9 @@ dlat_start(struct dl *d)
 		open_fail(d, e);
 	dlat_disks_pick(d, &ndevs);
 	ds_blklat_init(&d->b);
+	d->b.slow_ns = d->slow_ns;
 	if ((e = ds_blklat_open(&d->b, (d->who ? DS_BLKLAT_WHO : 0) |
+	    (d->slow ? DS_BLKLAT_SLOW : 0) | (d->cg ? DS_BLKLAT_CGROUP : 0) |
 	    d->phases, ndevs, d->ndisk)) < 0)
 		open_fail(d, e);
 	if ((e = ds_blklat_add_disks(&d->b, &d->t.r, d->disk, d->ndisk)) < 0)
