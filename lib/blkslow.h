@@ -70,7 +70,11 @@ struct ds_cgids {
 	struct ds_cgid { uint64_t id; char *path; } *e;
 	size_t n, cap;
 };
-/* (Re)read every cgroup of the v2 mount: 0, or -errno (-ENOENT: none). */
+/*
+ * (Re)read every cgroup of the v2 mount, keeping up to DS_CGIDS_GONE
+ * of those gone since the last read: 0, or -errno (-ENOENT: no v2).
+ */
+#define DS_CGIDS_GONE 4096
 int ds_cgids_read(const struct ds_root *r, struct ds_cgids *c);
 /* id's path ("/", "/a/b"), or NULL when the last read did not see it. */
 const char *ds_cgids_find(const struct ds_cgids *c, uint64_t id);

@@ -46,6 +46,24 @@ one(void *arg, int dirfd, const char *path)
 	return 0;
 }
 
+/* A cgroup gone, its entry (and path) moved into w: 0, or -ENOMEM. */
+static int
+one_gone(struct ds_cgids *w, const struct ds_cgid *g)
+{
+	struct ds_cgid *e;
+
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+
+		if ((e = realloc(w->e, cap * sizeof(*e))) == NULL)
+			return -ENOMEM;
+		w->e = e;
+		w->cap = cap;
+	}
+	w->e[w->n++] = *g;
+	return 0;
+}
+
 static void
 clear(struct ds_cgids *c)
 {
@@ -56,21 +74,40 @@ clear(struct ds_cgids *c)
 	c->n = 0;
 }
 
+/*
+ * The cgroups of a walk, then those of the last reads that are gone
+ * (up to DS_CGIDS_GONE): a cgroup removed before its figures are
+ * written keeps its name (an id is never given twice while the system
+ * runs).
+ */
 int
 ds_cgids_read(const struct ds_root *r, struct ds_cgids *c)
 {
+	struct ds_cgids w = { 0 };
 	char mnt[4096];
+	size_t i, gone = 0;
 	int e;
 
-	clear(c);
 	if ((e = ds_cgroup2_mount(r, mnt, sizeof(mnt))) < 0)
 		return e;
-	if ((e = ds_cgwalk_mount(r, mnt, one, c)) < 0) {
-		clear(c);
+	if ((e = ds_cgwalk_mount(r, mnt, one, &w)) < 0) {
+		ds_cgids_free(&w);
 		return e;
 	}
-	if (c->n > 1)
-		qsort(c->e, c->n, sizeof(*c->e), cmp_id);
+	if (w.n > 1)
+		qsort(w.e, w.n, sizeof(*w.e), cmp_id);
+	for (i = 0; i < c->n; i++) {
+		if (gone < DS_CGIDS_GONE && ds_cgids_find(&w, c->e[i].id) == NULL &&
+		    one_gone(&w, &c->e[i]) == 0) {
+			gone++;
+			continue;
+		}
+		free(c->e[i].path);
+	}
+	free(c->e);
+	if (gone > 0)
+		qsort(w.e, w.n, sizeof(*w.e), cmp_id);
+	*c = w;
 	return 0;
 }
 

@@ -33,7 +33,7 @@ dlat_cg_writer_open(struct dl *d)
 
 /*
  * The path of cgroup id below the v2 mount; the hierarchy read again
- * (at most once a second) for an id not seen yet: a cgroup made since.
+ * for an id not seen yet: a cgroup made since.
  * One removed before it was named is "#ID".  NULL for id 0 (the bio's
  * queueing not seen).
  */
@@ -47,9 +47,14 @@ dlat_cg_name(struct dl *d, uint64_t id, char *buf, size_t size)
 		return NULL;
 	if ((p = ds_cgids_find(&d->ids, id)) != NULL)
 		return p;
+	/*
+	 * Once for each new id (a cgroup made since the last read), else
+	 * at most once a second (not a walk per row of one removed).
+	 */
 	now = ds_boottime_ns();
-	if (d->ids_ns == 0 || now - d->ids_ns >= 1000000000u) {
+	if (id != d->unknown || now - d->ids_ns >= 1000000000u) {
 		d->ids_ns = now;
+		d->unknown = id;
 		/* Unreadable: the ids are said as numbers. */
 		(void)ds_cgids_read(&d->t.r, &d->ids);
 		if ((p = ds_cgids_find(&d->ids, id)) != NULL)

@@ -25,7 +25,9 @@ struct dl {
 	uint64_t slow_ns;		/* -t's threshold */
 	struct ds_cgids ids;		/* cgroup ids named */
 	uint64_t ids_ns;		/* when last read (boottime) */
+	uint64_t unknown;		/* the last id they did not name */
 	uint64_t seen;			/* -t: missed events said so far */
+	uint64_t lost;			/* -t: lost_completion said so far */
 };
 
 /* rows.c: the report's columns and rows in every format. */

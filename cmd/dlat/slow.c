@@ -141,15 +141,28 @@ drain(struct dl *d)
 	return n > 0;
 }
 
-/* In table mode, the run's missed events by reason (as without -t). */
+/*
+ * The completions never seen (lost_completion), which the kernel can
+ * skip without counting: known only when the disks are idle, so at
+ * each report's end, as a row of their own.  With last, in table mode
+ * the run's missed events by reason (as without -t).
+ */
 static void
-finish(struct dl *d)
+lost(struct dl *d, int last)
 {
 	struct ds_blklat_snap s;
+	uint64_t n;
 
 	memset(&s, 0, sizeof(s));
 	dlat_take(d, NULL, &s);
-	dlat_say_missed(d, &s);
+	if (s.miss[DS_MISS_LOST] > d->lost) {
+		n = s.miss[DS_MISS_LOST] - d->lost;
+		d->lost = s.miss[DS_MISS_LOST];
+		if (!last)
+			missed_row(d, n);
+	}
+	if (last)
+		dlat_say_missed(d, &s);
 	ds_blklat_snap_free(&s);
 }
 
@@ -169,9 +182,10 @@ dlat_slow_run(struct dl *d)
 		now = ds_boottime_ns();
 		if (d->t.has_interval && now >= deadline) {
 			drain(d);
+			lost(d, 0);
 			tool_report_end(&d->t, &d->w);
 			if (d->t.count != 0 && ++reports >= d->t.count) {
-				finish(d);
+				lost(d, 1);
 				return;
 			}
 			deadline += d->t.interval_ns;
@@ -190,6 +204,7 @@ dlat_slow_run(struct dl *d)
 			tool_errc(1, e, "reading the maps");
 	}
 	drain(d);
+	lost(d, 0);
 	tool_report_end(&d->t, &d->w);
-	finish(d);
+	lost(d, 1);
 }
