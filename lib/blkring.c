@@ -86,7 +86,7 @@ ds_ring_consume(uint64_t *cons, const uint64_t *prod,
 	uint64_t c = __atomic_load_n(cons, __ATOMIC_ACQUIRE), p;
 	uint32_t len;
 	const unsigned char *h;
-	int n = 0, e = 0, more = 1;
+	int n = 0, e = 0, r, more = 1;
 
 	while (more) {
 		more = 0;
@@ -100,14 +100,15 @@ ds_ring_consume(uint64_t *cons, const uint64_t *prod,
 			more = 1;
 			c += ((len & ~(BUSY | DISCARD)) + HDR + 7) & ~7u;
 			if (!(len & DISCARD)) {
-				if ((len & ~(BUSY | DISCARD)) != size)
+				if ((len & ~(BUSY | DISCARD)) != size) {
 					e = -EPROTO;
-				else if ((e = fn(arg, h + HDR)) != 0) {
+				} else if ((r = fn(arg, h + HDR)) != 0) {
 					__atomic_store_n(cons, c,
 					    __ATOMIC_RELEASE);
-					return e;
-				} else
+					return r;
+				} else {
 					n++;
+				}
 			}
 			__atomic_store_n(cons, c, __ATOMIC_RELEASE);
 		}
