@@ -68,7 +68,7 @@ main(void)
 	is_str(ds_cgids_find(&c, ino(top, "/c")), "/c", "c's id is /c");
 	ok(ds_cgids_find(&c, 0xfffffffffffull) == NULL, "an id not seen: NULL");
 	gone = ino(top, "/c");
-	snprintf(p, sizeof(p), "rmdir %s/sys/fs/cgroup/c && mkdir %s/sys/fs/cgroup/d",
+	snprintf(p, sizeof(p), "mkdir %s/sys/fs/cgroup/d && rmdir %s/sys/fs/cgroup/c",
 	    top, top);
 	ok(system(p) == 0, "c removed, d made");
 	is_int(ds_cgids_read(&r, &c), 0, "read again");
