@@ -97,6 +97,9 @@ options(struct dl *d, int argc, char **argv)
 	tool_interval(&d->t, &argc, argv);
 	if (d->buckets + d->who + d->cg + d->slow > 1)
 		tool_usage("-b, -g, -P and -t: one of them");
+	if (d->slow && d->t.fmt == DS_FMT_PROM)
+		tool_usage("-t writes rows of requests, not Prometheus series: "
+		    "-o tsv, json or table");
 	if (d->t.top != 0 && !d->cg)
 		tool_usage("-n bounds -g's cgroups: it needs -g");
 	if (d->who && d->phases != 0 &&

@@ -164,7 +164,7 @@ note "dlat -P: $(summary "$W/P"); $(lost "$W/P")% IOPS lost"
 f2=$(nsper "$W/f2")
 f4=$(nsper "$W/f4")
 over() { awk -v a="$1" -v f="$2" 'BEGIN { printf "%d ns", a - f }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'; }
 note "over the floor, ns per read: -p d2c $(over "$(nsper "$W/d1")" "$f2"), -t 10s -p d2c $(over "$(nsper "$W/t1")" "$f2"); all phases $(over "$(nsper "$W/d")" "$f4"), -t 10s $(over "$(nsper "$W/ta")" "$f4"), -t 0us $(over "$(nsper "$W/t0")" "$f4"), -g $(over "$(nsper "$W/g")" "$f4"), -P $(over "$(nsper "$W/P")" "$f4")"
 note "targets: -t 10s -p d2c / -p d2c $(ratio "$(nsper "$W/t1")" "$(nsper "$W/d1")") (at most 1.1x); -g / -P $(ratio "$(nsper "$W/g")" "$(nsper "$W/P")") (at most 1.2x); the same over the floor: $(ratio "$(($(nsper "$W/t1") - f2))" "$(($(nsper "$W/d1") - f2))"), $(ratio "$(($(nsper "$W/g") - f4))" "$(($(nsper "$W/P") - f4))")"
 
