@@ -17,11 +17,11 @@ key_size(const struct ds_blklat *b)
 	return b->harr ? 8 : 16;
 }
 
-/* The value of an issue: ns, then for q2c its Q value. */
+/* The value of an issue: ns, then (d_has_q) its Q value. */
 static uint32_t
 istart_size(const struct ds_blklat *b)
 {
-	return want(b, DS_BLK_Q2C) ? 24 : 8;
+	return 8 + (d_has_q(b) ? (uint32_t)q_size(b) : 0);
 }
 
 static int fail(struct ds_blklat *b, const char *what, int e);
@@ -45,6 +45,18 @@ make_hist(struct ds_blklat *b)
 		b->nhist = (uint32_t)(b->nrq * HIST_PER_DISK);
 	if (b->nhist == 0)
 		return fail(b, "devices", -ENODEV);
+	/* Slow requests: no histograms.  Per cgroup: made as used. */
+	if (slow(b))
+		return 0;
+	if (b->flags & DS_BLKLAT_CGROUP) {
+		b->map[M_HIST] = pcpu(b) ?
+		    ds_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, CG_KEY, vsz,
+		    DS_BLKLAT_CG_MAX, BPF_F_NO_PREALLOC, "dlat_hist") :
+		    ds_bpf_map_create(BPF_MAP_TYPE_HASH, CG_KEY, vsz,
+		    DS_BLKLAT_CG_MAX, BPF_F_NO_PREALLOC, "dlat_hist");
+		return b->map[M_HIST] < 0 ? fail(b, "map create",
+		    b->map[M_HIST]) : 0;
+	}
 	b->map[M_HIST] = b->harr ? ds_bpf_map_create(pcpu(b) ?
 	    BPF_MAP_TYPE_PERCPU_ARRAY : BPF_MAP_TYPE_ARRAY, 4, vsz, b->nhist,
 	    0, "dlat_hist") : pcpu(b) ?
@@ -59,7 +71,9 @@ make_hist(struct ds_blklat *b)
 static int
 need(const struct ds_blklat *b, size_t k)
 {
-	return (b->flags & ds_blkprogs[k].phases) != 0;
+	/* Per cgroup, the queueing is followed whatever the phases. */
+	return (b->flags & ds_blkprogs[k].phases) != 0 ||
+	    (k == 0 && (b->flags & DS_BLKLAT_CGROUP));
 }
 
 static int
@@ -95,7 +109,10 @@ make_maps(struct ds_blklat *b, size_t ndevs, size_t ndisks)
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, key_size(b), istart_size(b),
 	    DS_BLKLAT_STARTS, 0, "dlat_issue") : -EBADF;
 	b->map[M_QSTART] = want_q(b) ? ds_bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
-	    key_size(b), 16, DS_BLKLAT_STARTS, 0, "dlat_queue") : -EBADF;
+	    key_size(b), (uint32_t)q_size(b), DS_BLKLAT_STARTS, 0,
+	    "dlat_queue") : -EBADF;
+	b->map[M_RING] = slow(b) ? ds_bpf_map_create(BPF_MAP_TYPE_RINGBUF,
+	    0, 0, DS_BLKSLOW_RING, 0, "dlat_slow") : -EBADF;
 	b->map[M_WHO] = (b->flags & DS_BLKLAT_WHO) ?
 	    ds_bpf_map_create(BPF_MAP_TYPE_HASH, 8,
 	    sizeof(struct ds_blklat_whoval), DS_BLKLAT_WHO_MAX,
@@ -153,6 +170,10 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 	/* Who is q2c's. */
 	if ((flags & DS_BLKLAT_WHO) && !(flags & DS_BLKLAT_PHASE(DS_BLK_Q2C)))
 		return fail(b, "who", -EINVAL);
+	/* One mode at a time: by process, by cgroup, or slow requests. */
+	if (((flags & DS_BLKLAT_WHO) != 0) + ((flags & DS_BLKLAT_SLOW) != 0) +
+	    ((flags & DS_BLKLAT_CGROUP) != 0) > 1)
+		return fail(b, "mode", -EINVAL);
 	b->flags = flags;
 	/* Few disks: array histograms and one-word start keys. */
 	b->harr = ndisks <= DS_BLKLAT_RQ_INLINE;
@@ -168,13 +189,15 @@ ds_blklat_open(struct ds_blklat *b, unsigned int flags, size_t ndevs,
 		if ((e = ds_tpfmt_read(&b->tfs, "block", ds_blkprogs[i].event,
 		    &scratch, &f)) < 0 ||
 		    (e = ds_blkev_layout(&f, ds_blkprogs[i].comm &&
-		    (flags & DS_BLKLAT_WHO), &b->ev[i])) < 0) {
+		    (flags & (DS_BLKLAT_WHO | DS_BLKLAT_SLOW)), &b->ev[i])) < 0) {
 			ds_buf_free(&scratch);
 			return fail(b, ds_blkprogs[i].event, e);
 		}
 	}
 	ds_buf_free(&scratch);
-	return make_maps(b, ndevs, ndisks);
+	if ((e = make_maps(b, ndevs, ndisks)) < 0)
+		return e;
+	return slow(b) ? ds_blkring_map(b) : 0;
 }
 
 /*
@@ -285,6 +308,7 @@ ds_blklat_close(struct ds_blklat *b)
 	free(b->tbuf);
 	b->tbuf = NULL;
 	b->tcap = 0;
+	ds_blkring_unmap(b);
 }
 
 /* Trace each disk of d and its partitions (as the disk). */

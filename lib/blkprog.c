@@ -42,8 +42,18 @@
 #define S_DIDX (-32)	/* the disk's first histogram (array histograms) */
 #define S_NOW (-40)
 #define S_WKEY (-48)	/* who key: dev, tgid */
-#define S_QVAL (-64)	/* Q value: ns, tgid, nr_sector */
-#define S_DVAL (-88)	/* D value: ns, then the Q value (ns 0: none) */
+#define S_QVAL (-88)	/* Q value: ns, tgid, nr_sector, cgroup, comm */
+#define S_DVAL (-136)	/* D value: ns, then the Q value (ns 0: none) */
+#define S_CKEY (-152)	/* cgroup histogram key (CG_KEY bytes) */
+#define S_REC (-240)	/* a slow request's struct ds_blkslow */
+
+/* Where the Q value keeps its parts (q_size). */
+#define Q_TGID 8
+#define Q_NSEC 12
+#define Q_CG 16
+#define Q_COMM 24
+
+#define REC(f) (S_REC + (int)offsetof(struct ds_blkslow, f))
 
 #define WHO_BYTES ((int)offsetof(struct ds_blklat_whoval, bytes))
 #define WHO_COMM ((int)offsetof(struct ds_blklat_whoval, comm))
@@ -228,6 +238,18 @@ hist(struct ds_asm *a, const struct ds_blklat *b, int phase)
 {
 	int out = ds_asm_label(a);
 
+	if (b->flags & DS_BLKLAT_CGROUP) {
+		/* The cgroup was put in S_CKEY + 8 by whoever had the Q. */
+		ds_asm_emit(a, B_STX(W, 10, R_DEV, S_CKEY));
+		ds_asm_emit(a, B_MOV_R(1, R_OP));
+		ds_asm_emit(a, B_ALU_I(LSH, 1, 2));
+		ds_asm_emit(a, B_ALU_I(ADD, 1, phase));
+		ds_asm_emit(a, B_STX(W, 10, 1, S_CKEY + 4));
+		find_or_make(a, b, b->map[M_HIST], S_CKEY, out);
+		lat_add(a, !pcpu(b));
+		ds_asm_here(a, out);
+		return;
+	}
 	if (b->harr) {
 		ds_asm_emit(a, B_MOV_R(1, R_OP));
 		ds_asm_emit(a, B_ALU_I(MUL, 1, DS_BLK_PHASES));
@@ -396,14 +418,138 @@ map_delete(struct ds_asm *a, int map, int slot)
 	ds_asm_emit(a, B_CALL(BPF_FUNC_map_delete_elem));
 }
 
-/* The Q value (16 bytes) at r0 + off to S_DVAL + 8; r0 kept. */
+/* The Q value (q_size bytes) at r0 + off to S_DVAL + 8; r0 kept. */
 static void
-q_copy(struct ds_asm *a, int off)
+q_copy(struct ds_asm *a, const struct ds_blklat *b, int off)
 {
-	ds_asm_emit(a, B_LDX(DW, 1, 0, off));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-	ds_asm_emit(a, B_LDX(DW, 1, 0, off + 8));
-	ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+	int i;
+
+	for (i = 0; i < q_size(b); i += 8) {
+		ds_asm_emit(a, B_LDX(DW, 1, 0, off + i));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8 + i));
+	}
+}
+
+/* S_CKEY + 8 = the cgroup of the Q at S_DVAL + 8 (0 when none). */
+static void
+cg_of_q(struct ds_asm *a, const struct ds_blklat *b)
+{
+	if (!(b->flags & DS_BLKLAT_CGROUP))
+		return;
+	ds_asm_emit(a, B_LDX(DW, 1, 10, S_DVAL + 8 + Q_CG));
+	ds_asm_emit(a, B_STX(DW, 10, 1, S_CKEY + 8));
+}
+
+/*
+ * A slow request's record: R_VAL its d2c (when ph has d2c), the Q at
+ * S_DVAL + 8 (ns 0: none; its D's ns at S_DVAL when ph has q2d), into
+ * S_REC and out through the ring (or counted when it is full).
+ * Every byte is written: the helper copies the whole record.
+ */
+static void
+slow_out(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev, unsigned int ph)
+{
+	int noq = ds_asm_label(a), sent = ds_asm_label(a), i;
+
+	ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
+	ds_asm_emit(a, B_STX(DW, 10, 1, REC(ns)));
+	ds_asm_emit(a, B_LDX(DW, 1, R_CTX, (int16_t)ev->sector));
+	ds_asm_emit(a, B_STX(DW, 10, 1, REC(sector)));
+	ds_asm_emit(a, B_STX(W, 10, R_DEV, REC(dev)));
+	ds_asm_emit(a, B_STX(W, 10, R_OP, REC(op)));
+	ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
+	ds_asm_emit(a, B_ALU_I(LSH, 1, 9));
+	ds_asm_emit(a, B_STX(W, 10, 1, REC(bytes)));
+	ds_asm_emit(a, B_ST(W, 10, REC(pad), 0));
+	if (ph & DS_BLKLAT_PHASE(DS_BLK_D2C) && want(b, DS_BLK_D2C))
+		ds_asm_emit(a, B_STX(DW, 10, R_VAL, REC(d2c_ns)));
+	else
+		ds_asm_emit(a, B_ST(DW, 10, REC(d2c_ns), -1));
+	/* Nothing known of the bio until its Q is found. */
+	ds_asm_emit(a, B_ST(DW, 10, REC(q2d_ns), -1));
+	ds_asm_emit(a, B_ST(DW, 10, REC(q2c_ns), -1));
+	ds_asm_emit(a, B_ST(DW, 10, REC(cg), 0));
+	ds_asm_emit(a, B_ST(W, 10, REC(pid), 0));
+	ds_asm_emit(a, B_ST(W, 10, REC(who), 0));
+	ds_asm_emit(a, B_ST(DW, 10, REC(comm), 0));
+	ds_asm_emit(a, B_ST(DW, 10, REC(comm) + 8, 0));
+	if (want_q(b)) {
+		ds_asm_emit(a, B_LDX(DW, 2, 10, S_DVAL + 8));
+		ds_asm_jmp_i(a, BPF_JEQ, 2, 0, noq);
+		if (want(b, DS_BLK_Q2C)) {
+			ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
+			ds_asm_emit(a, B_ALU_R(SUB, 1, 2));
+			ds_asm_emit(a, B_STX(DW, 10, 1, REC(q2c_ns)));
+		}
+		if (ph & DS_BLKLAT_PHASE(DS_BLK_Q2D) && want(b, DS_BLK_Q2D)) {
+			ds_asm_emit(a, B_LDX(DW, 1, 10, S_DVAL));
+			ds_asm_emit(a, B_ALU_R(SUB, 1, 2));
+			ds_asm_emit(a, B_STX(DW, 10, 1, REC(q2d_ns)));
+		}
+		ds_asm_emit(a, B_ST(W, 10, REC(who), 1));
+		ds_asm_emit(a, B_LDX(W, 1, 10, S_DVAL + 8 + Q_TGID));
+		ds_asm_emit(a, B_STX(W, 10, 1, REC(pid)));
+		ds_asm_emit(a, B_LDX(DW, 1, 10, S_DVAL + 8 + Q_CG));
+		ds_asm_emit(a, B_STX(DW, 10, 1, REC(cg)));
+		for (i = 0; i < 16; i += 8) {
+			ds_asm_emit(a, B_LDX(DW, 1, 10, S_DVAL + 8 + Q_COMM + i));
+			ds_asm_emit(a, B_STX(DW, 10, 1, REC(comm) + i));
+		}
+		ds_asm_here(a, noq);
+	}
+	ds_asm_map(a, 1, b->map[M_RING]);
+	ds_asm_emit(a, B_MOV_R(2, 10));
+	ds_asm_emit(a, B_ALU_I(ADD, 2, S_REC));
+	ds_asm_emit(a, B_MOV_I(3, (int32_t)sizeof(struct ds_blkslow)));
+	ds_asm_emit(a, B_MOV_I(4, 0));
+	ds_asm_emit(a, B_CALL(BPF_FUNC_ringbuf_output));
+	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, sent);
+	stat_inc(a, b, ST_RING_FULL);
+	ds_asm_here(a, sent);
+}
+
+/*
+ * Is this completion slow: does a phase timed reach the threshold?
+ * R_VAL holds d2c (ph has it) or q2c (bio-based: ph q2c alone); the Q
+ * is at S_DVAL + 8 for the request's q2c and q2d.  Then slow_out.
+ */
+static void
+slow_check(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev, unsigned int ph)
+{
+	int hit = ds_asm_label(a), no = ds_asm_label(a);
+
+	ds_asm_emit(a, BI(BPF_LD | BPF_DW | BPF_IMM, 2, 0, 0,
+	    (int32_t)b->slow_ns));
+	ds_asm_emit(a, BI(0, 0, 0, 0, (int32_t)(b->slow_ns >> 32)));
+	if (ph == DS_BLKLAT_PHASE(DS_BLK_Q2C)) {
+		/* A bio's completion: R_VAL is its q2c. */
+		ds_asm_jmp_r(a, BPF_JLT, R_VAL, 2, no);
+		slow_out(a, b, ev, ph);
+		ds_asm_here(a, no);
+		return;
+	}
+	if (want(b, DS_BLK_D2C))
+		ds_asm_jmp_r(a, BPF_JGE, R_VAL, 2, hit);
+	if (want_q(b)) {
+		ds_asm_emit(a, B_LDX(DW, 3, 10, S_DVAL + 8));
+		ds_asm_jmp_i(a, BPF_JEQ, 3, 0, no);
+		if (want(b, DS_BLK_Q2C)) {
+			ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
+			ds_asm_emit(a, B_ALU_R(SUB, 1, 3));
+			ds_asm_jmp_r(a, BPF_JGE, 1, 2, hit);
+		}
+		if (want(b, DS_BLK_Q2D)) {
+			ds_asm_emit(a, B_LDX(DW, 1, 10, S_DVAL));
+			ds_asm_emit(a, B_ALU_R(SUB, 1, 3));
+			ds_asm_jmp_r(a, BPF_JGE, 1, 2, hit);
+		}
+	}
+	ds_asm_jmp_i(a, BPF_JA, 0, 0, no);
+	ds_asm_here(a, hit);
+	slow_out(a, b, ev, ph);
+	ds_asm_here(a, no);
 }
 
 /*
@@ -435,18 +581,26 @@ q2c(struct ds_asm *a, const struct ds_blklat *b, int end)
 
 /* The Q of this bio's completion (bio-based devices). */
 static void
-complete_q(struct ds_asm *a, const struct ds_blklat *b)
+complete_q(struct ds_asm *a, const struct ds_blklat *b,
+    const struct ds_blkev *ev)
 {
 	int noq = ds_asm_label(a), end = ds_asm_label(a);
 
 	map_lookup(a, b->map[M_QSTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
 	/* Copied out: the entry is deleted before q2c's helper calls. */
-	q_copy(a, 0);
+	q_copy(a, b, 0);
 	map_delete(a, b->map[M_QSTART], S_KEY);
 	ds_asm_emit(a, B_MOV_R(0, 10));
 	ds_asm_emit(a, B_ALU_I(ADD, 0, S_DVAL + 8));
-	q2c(a, b, end);
+	if (slow(b)) {
+		since(a);
+		slow_check(a, b, ev, DS_BLKLAT_PHASE(DS_BLK_Q2C));
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
+	} else {
+		cg_of_q(a, b);
+		q2c(a, b, end);
+	}
 	ds_asm_here(a, noq);
 	stat_inc(a, b, ST_UNMATCHED_Q2C);
 	ds_asm_here(a, end);
@@ -471,29 +625,34 @@ issue_q(struct ds_asm *a, const struct ds_blklat *b)
 {
 	int noq = ds_asm_label(a), end = ds_asm_label(a);
 
+	int i;
+
 	map_lookup(a, b->map[M_QSTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, noq);
-	q_copy(a, 0);
+	q_copy(a, b, 0);
 	since(a);
 	map_delete(a, b->map[M_QSTART], S_KEY);
-	/* Without q2d still counted: issues are what lost_completion needs. */
-	if (want(b, DS_BLK_Q2D))
+	/*
+	 * Without q2d still counted: issues are what lost_completion
+	 * needs (slow requests keep no histograms).
+	 */
+	if (want(b, DS_BLK_Q2D) && !slow(b)) {
+		cg_of_q(a, b);
 		hist(a, b, DS_BLK_Q2D);
-	else
+	} else {
 		stat_inc(a, b, ST_ISSUE_NOQ);
+	}
 	ds_asm_jmp_i(a, BPF_JA, 0, 0, end);
 	ds_asm_here(a, noq);
 	stat_inc(a, b, ST_ISSUE_NOQ);
-	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8, 0));
-	ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 16, 0));
-	if (want(b, DS_BLK_Q2C)) {
+	for (i = 0; i < q_size(b); i += 8)
+		ds_asm_emit(a, B_ST(DW, 10, S_DVAL + 8 + i, 0));
+	if (d_has_q(b)) {
 		map_lookup(a, b->map[M_ISTART], S_KEY);
 		ds_asm_jmp_i(a, BPF_JEQ, 0, 0, end);
 		ds_asm_emit(a, B_LDX(DW, 1, 0, 8));
 		ds_asm_jmp_i(a, BPF_JEQ, 1, 0, end);
-		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 8));
-		ds_asm_emit(a, B_LDX(DW, 1, 0, 16));
-		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL + 16));
+		q_copy(a, b, 8);
 	}
 	ds_asm_here(a, end);
 }
@@ -555,10 +714,27 @@ prog_rq_complete(struct ds_asm *a, const struct ds_blklat *b,
 	now_and_key(a, b, ev);
 	map_lookup(a, b->map[M_ISTART], S_KEY);
 	ds_asm_jmp_i(a, BPF_JEQ, 0, 0, nod);
-	if (want(b, DS_BLK_Q2C))
-		q_copy(a, 8);
+	if (d_has_q(b))
+		q_copy(a, b, 8);
+	if (slow(b) && want(b, DS_BLK_Q2D)) {
+		ds_asm_emit(a, B_LDX(DW, 1, 0, 0));
+		ds_asm_emit(a, B_STX(DW, 10, 1, S_DVAL));
+	}
 	since(a);
 	map_delete(a, b->map[M_ISTART], S_KEY);
+	if (slow(b)) {
+		/* The completions, for lost_completion: no histogram has them. */
+		if (want(b, DS_BLK_D2C))
+			stat_inc(a, b, ST_DONE);
+		slow_check(a, b, ev, DS_BLKLAT_ALL);
+		ds_asm_jmp_i(a, BPF_JA, 0, 0, out);
+		ds_asm_here(a, nod);
+		stat_inc(a, b, want(b, DS_BLK_D2C) ? ST_UNMATCHED_D2C :
+		    ST_UNMATCHED_Q2C);
+		epilogue(a, out);
+		return;
+	}
+	cg_of_q(a, b);
 	if (want(b, DS_BLK_D2C))
 		hist(a, b, DS_BLK_D2C);
 	if (!want(b, DS_BLK_Q2C)) {
@@ -593,7 +769,7 @@ prog_bio_complete(struct ds_asm *a, const struct ds_blklat *b,
 	filter(a, b, ev, out);
 	op_of_rwbs(a, ev, out);
 	now_and_key(a, b, ev);
-	complete_q(a, b);
+	complete_q(a, b, ev);
 	epilogue(a, out);
 }
 
@@ -605,7 +781,7 @@ who_make(struct ds_asm *a, const struct ds_blklat *b,
 	int i;
 
 	ds_asm_emit(a, B_STX(W, 10, R_DEV, S_WKEY));
-	ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL + 8));
+	ds_asm_emit(a, B_LDX(W, 1, 10, S_QVAL + Q_TGID));
 	ds_asm_emit(a, B_STX(W, 10, 1, S_WKEY + 4));
 	map_lookup(a, b->map[M_WHO], S_WKEY);
 	ds_asm_jmp_i(a, BPF_JNE, 0, 0, out);
@@ -621,21 +797,30 @@ static void
 prog_bio_queue(struct ds_asm *a, const struct ds_blklat *b,
     const struct ds_blkev *ev)
 {
-	int out = ds_asm_label(a);
+	int out = ds_asm_label(a), i;
 
 	filter(a, b, ev, out);
 	now_and_key(a, b, ev);
 	ds_asm_emit(a, B_LDX(DW, 1, 10, S_NOW));
 	ds_asm_emit(a, B_STX(DW, 10, 1, S_QVAL));
-	/* The submitter and the size are for who mode alone. */
-	if (b->flags & DS_BLKLAT_WHO) {
+	/* The submitter and the size are for who and slow modes alone. */
+	if (b->flags & (DS_BLKLAT_WHO | DS_BLKLAT_SLOW)) {
 		ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_pid_tgid));
 		ds_asm_emit(a, B_ALU_I(RSH, 0, 32));
-		ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + 8));
+		ds_asm_emit(a, B_STX(W, 10, 0, S_QVAL + Q_TGID));
 		ds_asm_emit(a, B_LDX(W, 1, R_CTX, (int16_t)ev->nr_sector));
-		ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + 12));
+		ds_asm_emit(a, B_STX(W, 10, 1, S_QVAL + Q_NSEC));
 	} else {
 		ds_asm_emit(a, B_ST(DW, 10, S_QVAL + 8, 0));
+	}
+	if (q_size(b) > Q_CG) {
+		ds_asm_emit(a, B_CALL(BPF_FUNC_get_current_cgroup_id));
+		ds_asm_emit(a, B_STX(DW, 10, 0, S_QVAL + Q_CG));
+	}
+	/* comm may sit at an odd offset (rwbs[9]): bytewise. */
+	for (i = 0; i < 16 && q_size(b) > Q_COMM; i++) {
+		ds_asm_emit(a, B_LDX(B, 1, R_CTX, (int16_t)(ev->comm + i)));
+		ds_asm_emit(a, B_STX(B, 10, 1, S_QVAL + Q_COMM + i));
 	}
 	ds_asm_map(a, 1, b->map[M_QSTART]);
 	ds_asm_emit(a, B_MOV_R(2, 10));

@@ -62,7 +62,9 @@ cmp_row(const void *x, const void *y)
 		return a->dev < b->dev ? -1 : 1;
 	if (a->op != b->op)
 		return a->op < b->op ? -1 : 1;
-	return (a->phase > b->phase) - (a->phase < b->phase);
+	if (a->phase != b->phase)
+		return a->phase < b->phase ? -1 : 1;
+	return (a->cg > b->cg) - (a->cg < b->cg);
 }
 
 static int
@@ -91,9 +93,12 @@ ds_blk_grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* A histogram read (the values of its CPUs at pc) into s's next row. */
+/*
+ * A histogram read (the values of its CPUs at pc) into s's next row:
+ * key dev, op << 2 | phase, and per cgroup the id (two words more).
+ */
 static int
-add_row(struct ds_blklat_snap *s, const uint32_t *key,
+add_row(struct ds_blklat_snap *s, const uint32_t *key, int cg,
     const struct ds_lat *pc, int nc, struct ds_lat *h)
 {
 	struct ds_blklat_row *r;
@@ -119,6 +124,9 @@ add_row(struct ds_blklat_snap *s, const uint32_t *key,
 	r->dev = key[0];
 	r->op = key[1] >> 2;
 	r->phase = key[1] & 3;
+	r->cg = 0;
+	if (cg)
+		memcpy(&r->cg, key + 2, sizeof(r->cg));
 	if (r->phase == DS_BLK_Q2D)
 		s->issued += r->count;
 	return 0;
@@ -225,6 +233,16 @@ ds_blklat_delta(const struct ds_blklat_snap *prev,
 	ds_lat_delta(&a, &c, out);
 }
 
+uint64_t
+ds_blklat_count_delta(const struct ds_blklat_snap *prev,
+    const struct ds_blklat_snap *cur, const struct ds_blklat_row *r)
+{
+	const struct ds_blklat_row *p = ds_blklat_find(prev, r);
+
+	(void)cur;
+	return r->count - (p != NULL && p->count <= r->count ? p->count : 0);
+}
+
 /* Histogram i of the array (its values at v) into s, when timed. */
 static int
 array_row(struct ds_blklat *b, struct ds_blklat_snap *s, uint32_t i,
@@ -236,7 +254,7 @@ array_row(struct ds_blklat *b, struct ds_blklat_snap *s, uint32_t i,
 		return 0;
 	key[0] = b->rq[i / HIST_PER_DISK];
 	key[1] = i % HIST_PER_DISK / DS_BLK_PHASES << 2 | ph;
-	return add_row(s, key, v, nc, &b->rlat);
+	return add_row(s, key, 0, v, nc, &b->rlat);
 }
 
 /*
@@ -285,15 +303,15 @@ read_hist_keys(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
 	 * Dev 0 is never traced: a key not in a hash map gives its first
 	 * (a NULL key would too, but valgrind takes it for a bad pointer).
 	 */
-	uint32_t key[2] = { 0, 0 }, next[2];
+	uint32_t key[4] = { 0, 0, 0, 0 }, next[4];
 	struct ds_lat *pc = b->rbuf;
-	int e;
+	int e, cg = (b->flags & DS_BLKLAT_CGROUP) != 0;
 
 	while ((e = ds_bpf_map_next(b->map[M_HIST], key, next)) == 0) {
 		memcpy(key, next, sizeof(key));
 		if ((e = ds_bpf_map_lookup(b->map[M_HIST], key, pc)) == -ENOENT)
 			continue;
-		if (e < 0 || (e = add_row(s, key, pc, nc, &b->rlat)) < 0)
+		if (e < 0 || (e = add_row(s, key, cg, pc, nc, &b->rlat)) < 0)
 			return e;
 	}
 	return e == -ENOENT ? 0 : e;
@@ -307,23 +325,26 @@ read_hist_keys(struct ds_blklat *b, struct ds_blklat_snap *s, int nc)
 static int
 read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 {
-	uint32_t tok[2][2], cnt, i, *keys;
+	uint32_t tok[2][4], cnt, i, *keys;
 	int e, r, nc = pcpu(b) ? b->ncpu : 1, t = 0, first = 1;
-	size_t vsz = (size_t)nc * sizeof(struct ds_lat);
+	int cg = (b->flags & DS_BLKLAT_CGROUP) != 0;
+	size_t vsz = (size_t)nc * sizeof(struct ds_lat), ksz = cg ? CG_KEY : 8;
 	struct ds_lat *v;
 
 	s->n = 0;
 	s->nbk = 0;
 	s->issued = 0;
+	if (slow(b))
+		return 0;
 	if (b->rbuf == NULL) {
 		b->rmax = (uint32_t)(65536 / vsz) + 1;
 		/* Zeroed: valgrind knows no BPF_MAP_LOOKUP_BATCH writes. */
-		if ((b->rbuf = calloc(b->rmax, vsz + 8)) == NULL)
+		if ((b->rbuf = calloc(b->rmax, vsz + ksz)) == NULL)
 			return -ENOMEM;
 	}
 	v = b->rbuf;
 	keys = (uint32_t *)((char *)b->rbuf + b->rmax * vsz);
-	if (b->harr)
+	if (b->harr && !cg)
 		e = read_hist_array(b, s, nc);
 	else if (b->nobatch)
 		e = read_hist_keys(b, s, nc);
@@ -339,12 +360,12 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 		}
 		if (e == -ENOSPC && cnt == 0) {
 			/* A hash bucket holds more than rbuf: a larger one. */
-			void *q = realloc(b->rbuf, 2 * b->rmax * (vsz + 8));
+			void *q = realloc(b->rbuf, 2 * b->rmax * (vsz + ksz));
 
 			if (q == NULL)
 				return -ENOMEM;
-			memset((char *)q + b->rmax * (vsz + 8), 0,
-			    b->rmax * (vsz + 8));
+			memset((char *)q + b->rmax * (vsz + ksz), 0,
+			    b->rmax * (vsz + ksz));
 			b->rbuf = q;
 			b->rmax *= 2;
 			v = b->rbuf;
@@ -359,7 +380,7 @@ read_hist(struct ds_blklat *b, struct ds_blklat_snap *s)
 			break;
 		}
 		for (i = 0; i < cnt; i++)
-			if ((r = add_row(s, keys + 2 * i,
+			if ((r = add_row(s, keys + ksz / 4 * i, cg,
 			    (struct ds_lat *)((char *)v + i * vsz), nc,
 			    &b->rlat)) < 0)
 				return r;
@@ -410,45 +431,74 @@ read_who(struct ds_blklat *b, struct ds_blklat_snap *s)
 	return 0;
 }
 
-/* The counters of everything counted so far (they only grow). */
+/*
+ * The per-CPU counters summed: the missed events into m (zeroed
+ * first), issues into *issued, completions into *done; the programs'
+ * run counts into s when not NULL.
+ */
 static int
-ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
+read_stats(struct ds_blklat *b, uint64_t m[DS_MISS_N], uint64_t *issued,
+    uint64_t *done, struct ds_blklat_snap *s)
 {
 	struct ds_bpf_prog_stats st;
-	uint64_t *v;
+	uint64_t *v, *to[ST_N];
 	uint32_t i;
 	size_t k;
-	int e, c;
+	int e = 0, c, have = 1;
 
-	if ((e = read_hist(b, s)) < 0 || (e = read_who(b, s)) < 0)
-		return e;
-	memset(s->miss, 0, sizeof(s->miss));
+	memset(m, 0, DS_MISS_N * sizeof(*m));
+	to[ST_UNMATCHED_D2C] = &m[DS_MISS_UNMATCHED_D2C];
+	to[ST_UNMATCHED_Q2C] = &m[DS_MISS_UNMATCHED_Q2C];
+	to[ST_MAP_FULL] = &m[DS_MISS_MAP_FULL];
+	to[ST_ISSUE_NOQ] = issued;
+	to[ST_DONE] = done;
+	to[ST_RING_FULL] = &m[DS_MISS_RING_FULL];
 	if ((v = calloc((size_t)b->ncpu, sizeof(*v))) == NULL)
 		return -ENOMEM;
 	for (i = 0; i < ST_N; i++) {
 		if ((e = ds_bpf_map_lookup(b->map[M_STATS], &i, v)) < 0)
 			break;
 		for (c = 0; c < b->ncpu; c++)
-			*(i == ST_ISSUE_NOQ ? &s->issued :
-			    i == ST_UNMATCHED_D2C ? &s->miss[DS_MISS_UNMATCHED_D2C] :
-			    i == ST_UNMATCHED_Q2C ? &s->miss[DS_MISS_UNMATCHED_Q2C] :
-			    &s->miss[DS_MISS_MAP_FULL]) += v[c];
+			*to[i] += v[c];
 	}
 	free(v);
 	if (e < 0)
 		return e;
-	s->have_recursion = 1;
 	for (k = 0; k < DS_BLKLAT_PROGS; k++) {
 		if (b->prog[k] < 0)
 			continue;
 		if ((e = ds_bpf_prog_info(b->prog[k], &st)) < 0)
 			return e;
-		s->miss[DS_MISS_RECURSION] += st.recursion_misses;
-		s->have_recursion &= st.have_misses;
-		s->run_cnt[k] = st.run_cnt;
-		s->run_time_ns[k] = st.run_time_ns;
+		m[DS_MISS_RECURSION] += st.recursion_misses;
+		have &= st.have_misses;
+		if (s != NULL) {
+			s->run_cnt[k] = st.run_cnt;
+			s->run_time_ns[k] = st.run_time_ns;
+		}
 	}
+	if (s != NULL)
+		s->have_recursion = have;
 	return 0;
+}
+
+/* The counters of everything counted so far (they only grow). */
+static int
+ds_blklat_read(struct ds_blklat *b, struct ds_blklat_snap *s)
+{
+	int e;
+
+	if ((e = read_hist(b, s)) < 0 || (e = read_who(b, s)) < 0)
+		return e;
+	s->done = 0;
+	return read_stats(b, s->miss, &s->issued, &s->done, s);
+}
+
+int
+ds_blklat_missed(struct ds_blklat *b, uint64_t m[DS_MISS_N])
+{
+	uint64_t issued = 0, done = 0;
+
+	return read_stats(b, m, &issued, &done, NULL);
 }
 
 void
@@ -484,7 +534,7 @@ ds_blklat_find_who(const struct ds_blklat_snap *prev,
 
 static const char *const miss_names[DS_MISS_N] = {
 	"recursion", "unmatched_d2c", "unmatched_q2c", "map_full",
-	"lost_completion"
+	"lost_completion", "ring_full"
 };
 
 /*
@@ -500,11 +550,12 @@ static void
 ds_blklat_lost(const struct ds_blklat_snap *prev, struct ds_blklat_snap *s,
     int idle)
 {
-	uint64_t done = 0, lost;
+	uint64_t done = s->done, lost;
 	size_t i;
 
 	lost = prev != NULL ? prev->miss[DS_MISS_LOST] : 0;
 	if (idle) {
+		/* Slow requests keep no histograms: s->done counts them. */
 		for (i = 0; i < s->n; i++)
 			if (s->r[i].phase == DS_BLK_D2C)
 				done += s->r[i].count;

@@ -34,7 +34,7 @@ ds_blklat_tend(struct ds_blklat *b)
 {
 	int fd = b->map[M_ISTART];
 	uint32_t key[4], next[4];
-	uint64_t val[3], now;
+	uint64_t val[8], now;	/* an issue's value: at most 48 bytes */
 	struct tstart *t;
 	struct timespec ts;
 	size_t n = 0, i, drop;

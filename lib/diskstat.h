@@ -1452,7 +1452,7 @@ struct ds_blkev {
 struct ds_blklat {
 	unsigned int flags;
 	int ncpu;
-	int map[7];
+	int map[8];
 	int prog[DS_BLKLAT_PROGS];
 	int link[DS_BLKLAT_PROGS];	/* perf events */
 	size_t insns[DS_BLKLAT_PROGS];	/* program sizes */
@@ -1471,6 +1471,8 @@ struct ds_blklat {
 	uint64_t tend_next;	/* CLOCK_MONOTONIC ns: ds_blklat_tend's next */
 	void *tbuf;		/* ds_blklat_tend's keys and values */
 	size_t tcap;		/* entries tbuf holds */
+	uint64_t slow_ns;	/* DS_BLKLAT_SLOW's threshold (blkslow.h) */
+	struct ds_blkring *ring;	/* its ring buffer, mapped */
 };
 
 /* Missed events, by cause. */
@@ -1480,6 +1482,7 @@ enum {
 	DS_MISS_UNMATCHED_Q2C,	/* a completion without its queue */
 	DS_MISS_MAP_FULL,	/* a histogram or who entry could not be made */
 	DS_MISS_LOST,		/* issued, never seen to complete */
+	DS_MISS_RING_FULL,	/* a slow request's row found its buffer full */
 	DS_MISS_N
 };
 
@@ -1495,6 +1498,7 @@ struct ds_blklat_row {
 	uint64_t count, sum_ns, max_ns;
 	uint32_t first, nb;	/* buckets first .. first + nb - 1 */
 	size_t off;		/* their counts from bk + off (LEB128) */
+	uint64_t cg;		/* DS_BLKLAT_CGROUP: the cgroup id, else 0 */
 };
 struct ds_blklat_who {
 	uint32_t dev, pid;	/* pid: the submitter's tgid */
@@ -1512,6 +1516,7 @@ struct ds_blklat_snap {
 	size_t nw, capw;
 	uint64_t miss[DS_MISS_N];
 	uint64_t issued;	/* requests issued to the traced disks */
+	uint64_t done;		/* DS_BLKLAT_SLOW: requests completed */
 	int have_recursion;	/* the kernel counts recursion misses */
 	uint64_t run_cnt[DS_BLKLAT_PROGS];	/* with BPF_ENABLE_STATS */
 	uint64_t run_time_ns[DS_BLKLAT_PROGS];
@@ -1547,7 +1552,10 @@ void ds_blklat_snap_free(struct ds_blklat_snap *s);
 void ds_blklat_delta(const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur, const struct ds_blklat_row *r,
     struct ds_lat *out);
-/* "recursion", "unmatched_d2c", "unmatched_q2c", "map_full", "lost_completion". */
+/*
+ * "recursion", "unmatched_d2c", "unmatched_q2c", "map_full",
+ * "lost_completion", "ring_full".
+ */
 const char *ds_blklat_miss_name(unsigned int i);
 /* cur's missed events less prev's (NULL: all of them), and their sum. */
 void ds_blklat_miss_delta(const struct ds_blklat_snap *prev,

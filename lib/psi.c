@@ -334,8 +334,8 @@ ds_psi_err_msg(int e, int cgroup, struct ds_buf *msg)
 /* ---- Triggers ---- */
 
 /* "150ms", "2s", "500000us", "1.5s": microseconds. */
-static int
-parse_duration(const char *s, size_t len, uint64_t *us)
+int
+ds_parse_duration(const char *s, size_t len, uint64_t *us)
 {
 	char buf[32];
 	const char *end;
@@ -397,12 +397,12 @@ ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
 	bad->part = DS_TRIG_STALL;
 	bad->at = c2 + 1;
 	bad->len = (size_t)(sl - c2 - 1);
-	if (parse_duration(c2 + 1, (size_t)(sl - c2 - 1), &t->stall_us) < 0)
+	if (ds_parse_duration(c2 + 1, (size_t)(sl - c2 - 1), &t->stall_us) < 0)
 		return -EINVAL;
 	bad->part = DS_TRIG_WINDOW;
 	bad->at = sl + 1;
 	bad->len = strlen(sl + 1);
-	if (parse_duration(sl + 1, strlen(sl + 1), &t->window_us) < 0)
+	if (ds_parse_duration(sl + 1, strlen(sl + 1), &t->window_us) < 0)
 		return -EINVAL;
 	bad->part = DS_TRIG_OK;
 	return 0;

@@ -18,7 +18,7 @@ ok "-p empty: usage" test_must_fail 2 dlat -p '' 1 1 2>/dev/null
 test_must_fail 2 dlat -P -p d2c,q2d 1 1 2>"$TRASH/u"
 ok "-P with -p lacking q2c: usage, said" grep -q -- '-P times q2c' "$TRASH/u"
 dlat --help >"$TRASH/h"
-ok "--help: the synopsis on stdout" grep -q '^usage: dlat \[-bHhP\]' "$TRASH/h"
+ok "--help: the synopsis on stdout" grep -q '^usage: dlat \[-bgHhP\]' "$TRASH/h"
 
 need_loop
 need_bpf

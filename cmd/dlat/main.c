@@ -5,16 +5,19 @@
 #include "dlat.h"
 
 static const char synopsis[] =
-    "dlat [-bHhP] [-O cols] [-o fmt] [-p phases] [-w file] [--utc]\n"
-    "            [device|glob ...] [interval [count]]";
+    "dlat [-bgHhP] [-n count] [-O cols] [-o fmt] [-p phases] [-t threshold]\n"
+    "            [-w file] [--utc] [device|glob ...] [interval [count]]";
 
 static const char optlines[] =
     "  -b            the histogram itself: a row per bucket (bars in table)\n"
+    "  -g            per cgroup (v2) of the queueing task\n"
+    "  -n count      with -g: the cgroups with the most requests only\n"
     "  -P            per submitting process: pid, command, bytes, q2c\n"
     "  -p phases     only these (d2c,q2c,q2d; default all)\n"
+    "  -t threshold  a row per request that took this long (100ms, 2s, 500us)\n"
     "  interval      seconds between reports; none: trace until SIGINT\n";
 
-static const struct tool_info info = { synopsis, optlines, TOOL_N_NONE };
+static const struct tool_info info = { synopsis, optlines, TOOL_N_COUNT };
 
 /*
  * A report each interval; without one, a report when SIGINT or SIGTERM
@@ -56,13 +59,26 @@ options(struct dl *d, int argc, char **argv)
 	static const struct option longopts[] = { TOOL_LONGOPTS };
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bPp:", longopts,
+	uint64_t us;
+
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bgn:Pp:t:", longopts,
 	    NULL)) != -1) {
 		if (tool_option(&d->t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'b':
 			d->buckets = 1;
+			break;
+		case 'g':
+			d->cg = 1;
+			break;
+		case 't':
+			if (ds_parse_duration(optarg, strlen(optarg), &us) < 0 ||
+			    us > UINT64_MAX / 1000)
+				tool_usage("-t %s: not a duration (a number and "
+				    "us, ms or s)", optarg);
+			d->slow = 1;
+			d->slow_ns = us * 1000;
 			break;
 		case 'P':
 			d->who = 1;
@@ -79,8 +95,13 @@ options(struct dl *d, int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	tool_interval(&d->t, &argc, argv);
-	if (d->buckets && d->who)
-		tool_usage("-b and -P: one or the other");
+	if (d->buckets + d->who + d->cg + d->slow > 1)
+		tool_usage("-b, -g, -P and -t: one of them");
+	if (d->slow && d->t.fmt == DS_FMT_PROM)
+		tool_usage("-t writes rows of requests, not Prometheus series: "
+		    "-o tsv, json or table");
+	if (d->t.top != 0 && !d->cg)
+		tool_usage("-n bounds -g's cgroups: it needs -g");
 	if (d->who && d->phases != 0 &&
 	    !(d->phases & DS_BLKLAT_PHASE(DS_BLK_Q2C)))
 		tool_usage("-P times q2c: -p must include it");
@@ -102,11 +123,15 @@ main(int argc, char **argv)
 		    d.t.r.path);
 	dlat_writer_open(&d);
 	dlat_start(&d);
-	run(&d);
+	if (d.slow)
+		dlat_slow_run(&d);
+	else
+		run(&d);
 	ds_blklat_close(&d.b);
 	ds_writer_free(&d.w);
 	ds_buf_free(&d.out);
 	ds_devsel_free(&d.sel);
+	ds_cgids_free(&d.ids);
 	free(d.disk);
 	tool_exit(0);
 }

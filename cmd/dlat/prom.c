@@ -24,15 +24,20 @@ puts_buf(struct ds_buf *b, const char *s, size_t n)
  * (counted since attach) and dlat_missed_events_total{reason}.
  */
 int
-dlat_prom(const struct dl *d, const struct ds_blklat_snap *s,
+dlat_prom(struct dl *d, const struct ds_blklat_snap *s,
     struct ds_buf *out)
 {
 	struct ds_buf lab = { 0 }, *b = out;
 	struct ds_lat *h;
 	char num[32];
 	const char *n;
-	size_t i;
+	uint64_t *cg = NULL;
+	size_t i, j, ncg = 0;
 	int e = 0;
+
+	/* -g: the cgroups with the most requests since tracing began. */
+	if (d->cg)
+		ncg = dlat_cg_rank(d, NULL, s, &cg);
 
 	if ((h = malloc(sizeof(*h))) == NULL)
 		return -ENOMEM;
@@ -41,6 +46,10 @@ dlat_prom(const struct dl *d, const struct ds_blklat_snap *s,
 	    "completion, q2d queue to issue).\n"
 	    "# TYPE dlat_latency_seconds histogram\n");
 	for (i = 0; i < s->n && e == 0; i++) {
+		for (j = 0; j < ncg && cg[j] != s->r[i].cg; j++)
+			;
+		if (d->cg && j == ncg)
+			continue;
 		n = dlat_disk_name(d, s->r[i].dev);
 		lab.len = 0;
 		e |= PUTS(&lab, "device=\"");
@@ -50,6 +59,14 @@ dlat_prom(const struct dl *d, const struct ds_blklat_snap *s,
 		e |= PUTS(&lab, "\",phase=\"");
 		e |= PUTS(&lab, ds_blk_phase_name(s->r[i].phase));
 		e |= PUTS(&lab, "\"");
+		if (d->cg) {
+			n = dlat_cg_name(d, s->r[i].cg, num,
+			    sizeof(num));
+			e |= PUTS(&lab, ",cgroup=\"");
+			if (n != NULL)
+				e |= ds_esc_prom(&lab, n, strlen(n));
+			e |= PUTS(&lab, "\"");
+		}
 		/* Against no earlier snapshot: the whole histogram. */
 		ds_blklat_delta(NULL, s, &s->r[i], h);
 		if (e == 0)
@@ -66,6 +83,7 @@ dlat_prom(const struct dl *d, const struct ds_blklat_snap *s,
 		e |= PUTS(b, num);
 	}
 	ds_buf_free(&lab);
+	free(cg);
 	free(h);
 	return e ? -ENOMEM : 0;
 }

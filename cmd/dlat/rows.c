@@ -59,6 +59,14 @@ static const struct ds_col pcols[] = {
 void
 dlat_writer_open(struct dl *d)
 {
+	if (d->slow) {
+		dlat_slow_writer_open(d);
+		return;
+	}
+	if (d->cg) {
+		dlat_cg_writer_open(d);
+		return;
+	}
 	tool_writer_open(&d->t, &d->w, d->who ? pcols : d->buckets ? bcols :
 	    cols, d->who ? NCOLS(pcols) : d->buckets ? NCOLS(bcols) :
 	    NCOLS(cols), "dlat");
@@ -201,6 +209,8 @@ dlat_report(struct dl *d, const struct ds_blklat_snap *prev,
 		ds_w_raw(&d->w, d->out.data, d->out.len);
 	} else if (d->who)
 		report_who(d, prev, cur, now);
+	else if (d->cg)
+		dlat_cg_report(d, prev, cur, now);
 	else
 		report_rows(d, prev, cur, now);
 	tool_report_end(&d->t, &d->w);

@@ -61,13 +61,20 @@ dlat_start(struct dl *d)
 		open_fail(d, e);
 	dlat_disks_pick(d, &ndevs);
 	ds_blklat_init(&d->b);
+	d->b.slow_ns = d->slow_ns;
 	if ((e = ds_blklat_open(&d->b, (d->who ? DS_BLKLAT_WHO : 0) |
+	    (d->slow ? DS_BLKLAT_SLOW : 0) | (d->cg ? DS_BLKLAT_CGROUP : 0) |
 	    d->phases, ndevs, d->ndisk)) < 0)
 		open_fail(d, e);
 	if ((e = ds_blklat_add_disks(&d->b, &d->t.r, d->disk, d->ndisk)) < 0)
 		tool_errc(1, e, "device map");
 	if ((e = ds_blklat_attach(&d->b)) < 0)
 		open_fail(d, e);
+	/* Unreadable: cgroups are named by their ids ("#ID"). */
+	if (d->cg || d->slow) {
+		d->ids_ns = ds_boottime_ns();
+		(void)ds_cgids_read(&d->t.r, &d->ids);
+	}
 }
 
 void
@@ -101,12 +108,27 @@ sleep_tending(struct ds_blklat *b, uint64_t deadline_ns)
 	}
 }
 
-/* Until deadline, the maps tended on the way; a signal ends it early. */
+/*
+ * Until deadline, the maps tended on the way; a signal ends it early.
+ * With -g the cgroups are read again each second: one that ends before
+ * the report is still named in it.
+ */
 void
 dlat_nap(struct dl *d, uint64_t deadline)
 {
-	int e = sleep_tending(&d->b, deadline);
+	uint64_t step;
+	int e;
 
+	do {
+		step = ds_boottime_ns() + 1000000000u;
+		if (!d->cg || step > deadline)
+			step = deadline;
+		e = sleep_tending(&d->b, step);
+		if (d->cg) {
+			d->ids_ns = ds_boottime_ns();
+			(void)ds_cgids_read(&d->t.r, &d->ids);
+		}
+	} while (e == 0 && step < deadline);
 	if (e < 0 && e != -EINTR)
 		tool_errc(1, e, "reading the maps");
 }

@@ -5,7 +5,9 @@
 # with dlat tracing (all phases, then -p d2c), with bpftrace tracing; the in-kernel time per run
 # of each program (BPF_ENABLE_STATS, through t/unit/bpf stats), of
 # dlat's full set and of dlat -p d2c, the one-liner's like; dlat's
-# user CPU per report and maximum RSS over 100 reports of every disk.
+# user CPU per report and maximum RSS over 100 reports of every disk;
+# the floor (programs that only return, on the same tracepoints) and
+# -t, -g, -P in the same rounds, each mode's cost over the floor.
 # Figures go to the notes (one line each), not to the results table.
 SCEN=dlat
 . "${0%/*}/lib.sh"
@@ -116,6 +118,7 @@ round() {
 # A first run warms up.
 iops >/dev/null
 : >"$W/a"; : >"$W/d"; : >"$W/d1"; : >"$W/b"; : >"$W/dd"
+for x in f2 f4 t1 ta t0 g P; do : >"$W/$x"; done
 have_bt=0
 command -v bpftrace >/dev/null 2>&1 && have_bt=1
 rounds=${BENCH_DLAT_ROUNDS:-5}
@@ -131,6 +134,16 @@ while [ $r -lt $rounds ]; do
 	printf '%s %s\n' "$_i" "$(perread "$W/m" "$_i")" >>"$W/dd"
 	round "$W/d1" "$TOOLDIR/dlat" -o tsv -p d2c "$n"
 	[ $have_bt = 1 ] && round "$W/b" bt
+	# The floor (programs that only return, on dlat's tracepoints: of
+	# -p d2c, and of all phases), and -t, -g, -P in the same rounds.
+	round "$W/f2" "$TOP/t/unit/bpf" floor block_rq_issue block_rq_complete
+	round "$W/f4" "$TOP/t/unit/bpf" floor block_bio_queue block_rq_issue \
+	    block_rq_complete block_bio_complete
+	round "$W/t1" "$TOOLDIR/dlat" -o tsv -t 10s -p d2c "$n"
+	round "$W/ta" "$TOOLDIR/dlat" -o tsv -t 10s "$n"
+	round "$W/t0" "$TOOLDIR/dlat" -o tsv -t 0us "$n"
+	round "$W/g" "$TOOLDIR/dlat" -o tsv -g "$n"
+	round "$W/P" "$TOOLDIR/dlat" -o tsv -P "$n"
 	r=$((r + 1))
 done
 base=$(median <"$W/a")
@@ -139,6 +152,32 @@ note "loop device alone: $base IOPS (4 KiB random reads, 2 jobs, $secs s; median
 note "dlat (d2c, q2c, q2d): $(summary "$W/d"); $(lost "$W/d")% IOPS lost"
 note "dlat (d2c, q2c, q2d), its rq programs alone: $(summary "$W/dd" | sed 's/^[^,]*, //')"
 note "dlat -p d2c (issue, completion: the one-liner's part): $(summary "$W/d1"); $(lost "$W/d1")% IOPS lost"
+# nsper FILE: the median kernel ns per read of FILE's rounds.
+nsper() { awk '{ print $3 }' "$1" | median; }
+note "floor, programs that only return (issue, completion): $(summary "$W/f2"); $(lost "$W/f2")% IOPS lost"
+note "floor, programs that only return (the four tracepoints): $(summary "$W/f4"); $(lost "$W/f4")% IOPS lost"
+note "dlat -t 10s -p d2c (no request over): $(summary "$W/t1"); $(lost "$W/t1")% IOPS lost"
+note "dlat -t 10s (all phases, no request over): $(summary "$W/ta"); $(lost "$W/ta")% IOPS lost"
+note "dlat -t 0us (every request over): $(summary "$W/t0"); $(lost "$W/t0")% IOPS lost"
+note "dlat -g: $(summary "$W/g"); $(lost "$W/g")% IOPS lost"
+note "dlat -P: $(summary "$W/P"); $(lost "$W/P")% IOPS lost"
+f2=$(nsper "$W/f2")
+f4=$(nsper "$W/f4")
+over() { awk -v a="$1" -v f="$2" 'BEGIN { printf "%d ns", a - f }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'; }
+note "over the floor, ns per read: -p d2c $(over "$(nsper "$W/d1")" "$f2"), -t 10s -p d2c $(over "$(nsper "$W/t1")" "$f2"); all phases $(over "$(nsper "$W/d")" "$f4"), -t 10s $(over "$(nsper "$W/ta")" "$f4"), -t 0us $(over "$(nsper "$W/t0")" "$f4"), -g $(over "$(nsper "$W/g")" "$f4"), -P $(over "$(nsper "$W/P")" "$f4")"
+note "targets: -t 10s -p d2c / -p d2c $(ratio "$(nsper "$W/t1")" "$(nsper "$W/d1")") (at most 1.1x); -g / -P $(ratio "$(nsper "$W/g")" "$(nsper "$W/P")") (at most 1.2x); the same over the floor: $(ratio "$(($(nsper "$W/t1") - f2))" "$(($(nsper "$W/d1") - f2))"), $(ratio "$(($(nsper "$W/g") - f4))" "$(($(nsper "$W/P") - f4))")"
+
+# -t with every request over the threshold: the rows a second it
+# writes, and the events it missed (ring_full among them), under the
+# loop device's maximum.
+iops >"$W/tiops" &
+f=$!
+"$TOOLDIR/dlat" -o tsv -t 0us "$n" "$secs" 1 >"$W/trows" 2>/dev/null
+wait $f
+note "$(awk -F'\t' -v d="$n" -v s="$secs" -v i="$(cat "$W/tiops")" 'NR > 1 && $2 == d { r++ } NR > 1 { m += $12 }
+    END { printf "dlat -t 0us under %d reads/s: %.0f rows/s written, %d events missed", i, r / s, m }' "$W/trows")"
+
 if [ $have_bt = 1 ]; then
 	note "bpftrace one-liner (d2c only): $(summary "$W/b"); $(lost "$W/b")% IOPS lost"
 	note "$(paste -d' ' "$W/d1" "$W/b" | awk '{ print $3 - $7 }' | sort -n | awk '{ v[NR] = $1 } END {

@@ -2,7 +2,8 @@
  * The assembler's labels, and bpf(2) itself where it is allowed: a
  * program loaded is counted by the kernel and gone when its fd is.
  * "bpf count" prints the number of programs the kernel holds (for the
- * shell tests: nothing of dlat's may stay after it exits).
+ * shell tests: nothing of dlat's may stay after it exits); "bpf
+ * stats" and "bpf floor" serve make bench.
  */
 #include <errno.h>
 #include <signal.h>
@@ -58,6 +59,44 @@ stats(void)
 	return 0;
 }
 
+/*
+ * "bpf floor EVENT...": a program that only returns, attached to each
+ * block EVENT, until SIGINT or SIGTERM: the kernel's own cost of
+ * running a tracepoint program (make bench's floor).
+ */
+static int
+floor_progs(int n, char **ev)
+{
+	struct ds_tracefs tfs;
+	struct ds_buf scratch = { 0 };
+	struct ds_tpfmt f;
+	struct bpf_insn ins[2] = { B_MOV_I(0, 0), B_EXIT() };
+	int i, p, e;
+
+	if ((e = ds_tracefs_find(&tfs)) < 0) {
+		fprintf(stderr, "bpf floor: tracefs: %s\n", strerror(-e));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if ((e = ds_tpfmt_read(&tfs, "block", ev[i], &scratch, &f)) < 0 ||
+		    (p = e = ds_bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, ins, 2,
+		    "floor", NULL, 0)) < 0 ||
+		    (e = ds_bpf_attach_tp(f.id, p)) < 0) {
+			fprintf(stderr, "bpf floor: %s: %s\n", ev[i],
+			    strerror(-e));
+			return 1;
+		}
+	}
+	ds_buf_free(&scratch);
+	signal(SIGINT, on_sig);
+	signal(SIGTERM, on_sig);
+	printf("ready\n");
+	fflush(stdout);
+	while (!done)
+		pause();
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -75,6 +114,8 @@ main(int argc, char **argv)
 	 */
 	if (argc == 2 && strcmp(argv[1], "stats") == 0)
 		return stats();
+	if (argc > 2 && strcmp(argv[1], "floor") == 0)
+		return floor_progs(argc - 2, argv + 2);
 	if (argc == 2 && strcmp(argv[1], "count") == 0) {
 		if (bpft_prog_count(&before) < 0)
 			return 1;
