@@ -8,7 +8,7 @@
 
 #include <stdarg.h>
 
-#include "diskstat.h"
+#include "suite.h"
 
 /*
  * Roots and paths: every file the library opens is below a root: "/" on
