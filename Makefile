@@ -106,7 +106,7 @@ $(TOOLARCHS): %.a: $$(patsubst $$(pc).c,$$(pc).o,$$(filter-out \
 $(TOOLS): %: $$(dir $$@)main.o $$@.a $(UTIL) $(LIB) .flags
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(dir $@)main.o $@.a $(UTIL) $(LIB)
 
-t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
+t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/*.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 t/unit/bpftest.o: t/unit/bpftest.c t/unit/bpftest.h lib/*.h .flags
