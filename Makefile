@@ -66,8 +66,17 @@ $(shell echo '$(FLAGS)' | cmp -s - .flags 2>/dev/null || echo '$(FLAGS)' > .flag
 # looked at the directory: this empty rule keeps a fresh tree buildable.
 .flags: ;
 
-lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+# Each object depends on the headers it includes, as the compiler lists
+# them in lib/NAME.d (-MMD; -MP so that a header removed breaks nothing):
+# a change to lib/suite.h rebuilds only what includes it.  An object
+# without its .d (a tree built before) is rebuilt: the empty rule makes
+# the missing .d count as new.
+lib/%.o: lib/%.c lib/%.d .flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+lib/%.d: ;
+.PRECIOUS: lib/%.d cmd/static/lib/%.d
+-include $(LIBOBJ:.o=.d)
 
 $(LIB): $(LIBOBJ)
 	rm -f $@
@@ -97,7 +106,7 @@ $(TOOLARCHS): %.a: $$(patsubst $$(pc).c,$$(pc).o,$$(filter-out \
 $(TOOLS): %: $$(dir $$@)main.o $$@.a $(UTIL) $(LIB) .flags
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(dir $@)main.o $@.a $(UTIL) $(LIB)
 
-t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/diskstat.h lib/internal.h .flags
+t/unit/oracle.o: t/unit/oracle.c t/unit/oracle.h lib/*.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 t/unit/bpftest.o: t/unit/bpftest.c t/unit/bpftest.h lib/*.h .flags
@@ -110,9 +119,12 @@ t/unit/%: t/unit/%.c t/unit/*.h $(UNITHELP) lib/*.h cmd/*/*.h \
 	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNITHELP) \
 	    $(TOOLARCHS) $(UTIL) $(LIB) -lm
 
-cmd/static/lib/%.o: lib/%.c lib/diskstat.h lib/*.h .flags
+cmd/static/lib/%.o: lib/%.c cmd/static/lib/%.d .flags
 	@mkdir -p cmd/static/lib
-	$(CC) $(CPPFLAGS) $(SCFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(SCFLAGS) -MMD -MP -c -o $@ $<
+
+cmd/static/lib/%.d: ;
+-include $(SLIBOBJ:.o=.d)
 
 $(SLIB): $(SLIBOBJ)
 	rm -f $@
@@ -293,7 +305,7 @@ uninstall:
 	for m in $(MAN3); do rm -f $(DESTDIR)$(MANDIR)/man3/$${m#doc/}; done
 
 clean:
-	rm -f lib/*.o $(LIB) cmd/*/*.o $(UTIL) $(TOOLARCHS) $(TOOLS) $(UNITS) \
+	rm -f lib/*.o lib/*.d $(LIB) cmd/*/*.o $(UTIL) $(TOOLARCHS) $(TOOLS) $(UNITS) \
 	    $(LABS) $(UNITHELP) \
 	    libdiskstat.pc .flags
 	rm -rf cmd/static doc/examples/out

@@ -311,6 +311,27 @@ ds_blklat_close(struct ds_blklat *b)
 	ds_blkring_unmap(b);
 }
 
+/* The API's session: made on the heap, since the layout is not the API's. */
+struct ds_blklat *
+ds_blklat_new(void)
+{
+	struct ds_blklat *b;
+
+	if ((b = malloc(sizeof(*b))) == NULL)
+		return NULL;
+	ds_blklat_init(b);
+	return b;
+}
+
+void
+ds_blklat_delete(struct ds_blklat *b)
+{
+	if (b == NULL)
+		return;
+	ds_blklat_close(b);
+	free(b);
+}
+
 /* Trace each disk of d and its partitions (as the disk). */
 int
 ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,

@@ -73,17 +73,6 @@ smaps_page_size(const struct ds_root *r, struct ds_buf *b, uint64_t *out)
 	return -ENOENT;
 }
 
-uint64_t
-ds_dirty_freerun(const struct ds_dirty *d)
-{
-	if ((d->have & (DS_DIRTY_THRESH | DS_DIRTY_BG_THRESH)) !=
-	    (DS_DIRTY_THRESH | DS_DIRTY_BG_THRESH))
-		return 0;
-	/* Halves summed: no overflow for any pair of u64. */
-	return d->thresh / 2 + d->bg_thresh / 2 +
-	    (d->thresh % 2 + d->bg_thresh % 2) / 2;
-}
-
 int
 ds_dirty_read(const struct ds_root *r, struct ds_buf *scratch,
     struct ds_dirty *out)

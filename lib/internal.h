@@ -8,7 +8,7 @@
 
 #include <stdarg.h>
 
-#include "diskstat.h"
+#include "suite.h"
 
 /*
  * Roots and paths: every file the library opens is below a root: "/" on
@@ -79,8 +79,6 @@ size_t ds_split(char *s, char **fields, size_t max);
 /* Return the next line at *cursor (NUL-terminated in place), or NULL. */
 char *ds_next_line(char **cursor);
 
-/* 1 when s is digits and dots with at least one digit ("2", ".5", "1.2.3"). */
-int ds_is_number(const char *s);
 
 
 /* Open rel under the root; -errno (the window emptied) on failure. */
@@ -254,8 +252,6 @@ int ds_psi_share(uint64_t before, uint64_t after, uint64_t interval_ns,
 #define DS_PSI_WINDOW_MIN 500000u	/* us */
 #define DS_PSI_WINDOW_MAX 10000000u
 
-/* RESOURCE:KIND:STALL/WINDOW, durations with us, ms or s. */
-int ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t);
 /* Which part of a trigger is wrong: the part, where it is and its length. */
 enum ds_trig_part {
 	DS_TRIG_OK, DS_TRIG_SHAPE, DS_TRIG_RESOURCE, DS_TRIG_KIND,
@@ -515,8 +511,6 @@ double ds_fs_use(const struct ds_fsstat *s);
 /* IUse%: (files - ffree) / files; -1 when the fs counts no inodes. */
 double ds_fs_iuse(const struct ds_fsstat *s);
 
-/* The root's proc/self/mountinfo, read and parsed (ds_mountinfo_read). */
-int ds_mounts_self(const struct ds_root *r, struct ds_mounts *out);
 /*
  * The host's mount of the filesystem that mount m (read in another
  * mount namespace) shows: same device and root, else same device and
@@ -542,8 +536,6 @@ const struct ds_mount *ds_mount_host_view(const struct ds_mounts *host,
 
 /* The bucket of a value. */
 unsigned int ds_lat_bucket(uint64_t ns);
-
-void ds_lat_add(struct ds_lat *h, uint64_t ns);
 
 int ds_tracefs_find(struct ds_tracefs *t);
 

@@ -49,16 +49,6 @@ ds_lat_bounds(unsigned int i, uint64_t *lo, uint64_t *hi)
 }
 
 void
-ds_lat_add(struct ds_lat *h, uint64_t ns)
-{
-	h->count++;
-	h->sum_ns += ns;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
-	h->b[ds_lat_bucket(ns)]++;
-}
-
-void
 ds_lat_merge(struct ds_lat *dst, const struct ds_lat *src)
 {
 	unsigned int i;

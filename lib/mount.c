@@ -162,12 +162,6 @@ ds_mount_cgroup2(const struct ds_mounts *ms)
 	return NULL;
 }
 
-int
-ds_mounts_self(const struct ds_root *r, struct ds_mounts *out)
-{
-	return ds_mountinfo_read(r, "proc/self/mountinfo", out);
-}
-
 const struct ds_mount *
 ds_mount_by_dev(const struct ds_mounts *ms, unsigned int major,
     unsigned int minor)

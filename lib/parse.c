@@ -143,21 +143,3 @@ ds_next_line(char **cursor)
 	return line;
 }
 
-int
-ds_is_number(const char *s)
-{
-	int digits = 0;
-
-	/*
-	 * Digits and dots with at least one digit: "2", "0.5", ".5" and
-	 * also "1.2.3", so that a malformed number is refused as one rather
-	 * than taken for a name.
-	 */
-	for (; *s != '\0'; s++) {
-		if (*s >= '0' && *s <= '9')
-			digits = 1;
-		else if (*s != '.')
-			return 0;
-	}
-	return digits;
-}

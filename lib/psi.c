@@ -409,14 +409,6 @@ ds_psi_trigger_parse_part(const char *spec, struct ds_psi_trigger *t,
 }
 
 int
-ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t)
-{
-	struct ds_psi_trigger_bad bad;
-
-	return ds_psi_trigger_parse_part(spec, t, &bad);
-}
-
-int
 ds_psi_trigger_check(const struct ds_psi_trigger *t, int privileged)
 {
 	/* The kernel's limits (psi_trigger_create). */

@@ -50,6 +50,34 @@ ds_writer_free(struct ds_writer *w)
 	w->file = NULL;
 }
 
+/* The API's writer: the same, on the heap, for a caller without the layout. */
+struct ds_writer *
+ds_writer_new(FILE *out, enum ds_fmt fmt, const struct ds_col *cols,
+    size_t ncols, int header, const char *prefix)
+{
+	struct ds_writer *w;
+	int e;
+
+	if ((w = malloc(sizeof(*w))) == NULL)
+		return NULL;
+	if ((e = ds_writer_init(w, out, fmt, cols, ncols, header, prefix)) < 0) {
+		ds_writer_free(w);
+		free(w);
+		errno = -e;
+		return NULL;
+	}
+	return w;
+}
+
+void
+ds_writer_delete(struct ds_writer *w)
+{
+	if (w == NULL)
+		return;
+	ds_writer_free(w);
+	free(w);
+}
+
 static void
 fail(struct ds_writer *w, int e)
 {

@@ -55,7 +55,7 @@ main(int argc, char **argv)
 	char dir[4096];
 	struct ds_diskstats s = { 0 };
 	struct ds_buf window = { 0 };
-	struct ds_writer w;
+	struct ds_writer *w;
 	struct ds_root r;
 	size_t i;
 	int e;
@@ -73,14 +73,18 @@ main(int argc, char **argv)
 		return 1;
 	printf("%zu disks, %zu bad, first bad line %zu\n", s.n, s.bad,
 	    s.first_bad);
-	ds_writer_init(&w, stdout, DS_FMT_PROM, cols, 2, 1, "prog");
-	for (i = 0; i < s.n; i++) {
-		ds_w_str(&w, s.disk[i].name);
-		ds_w_u64(&w, s.disk[i].v[DS_RD_TICKS]);
-		ds_w_row_end(&w);
+	/* The writer is opaque: made and deleted by the library. */
+	if ((w = ds_writer_new(stdout, DS_FMT_PROM, cols, 2, 1, "prog")) == NULL) {
+		ds_diskstats_free(&s);
+		return 1;
 	}
-	e = ds_w_report_end(&w);
-	ds_writer_free(&w);
+	for (i = 0; i < s.n; i++) {
+		ds_w_str(w, s.disk[i].name);
+		ds_w_u64(w, s.disk[i].v[DS_RD_TICKS]);
+		ds_w_row_end(w);
+	}
+	e = ds_w_report_end(w);
+	ds_writer_delete(w);
 	ds_diskstats_free(&s);
 	return e < 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # What doc/libdiskstat.3 promises of lib/libdiskstat.a, checked on the
 # archive itself: no writable globals, never prints or exits on its own,
-# no NSS, every exported name starts with ds_.
+# no NSS, every exported name starts with ds_; and the installed
+# header at most 900 lines, naming no tool, usable alone.
 . "${0%/*}/lib.sh"
 need_cmd nm objdump
 A=$TOP/lib/libdiskstat.a
@@ -51,4 +52,24 @@ if command -v cc >/dev/null; then
 	is "$(comm -12 "$TRASH/calls" "$TRASH/internal" | tr '\n' ' ')" "" \
 	    "no tool calls a function of lib/internal.h"
 	ok "control: the tools' calls are found (ds_writer_init among them)" grep -qx ds_writer_init "$TRASH/calls"
+fi
+
+# The installed header is the API a C programmer reads: short, and
+# naming no tool (what the tools need beyond it is in lib/suite.h).
+H=$TOP/lib/diskstat.h
+n=$(wc -l <"$H")
+ok "lib/diskstat.h is at most 900 lines ($n)" test "$n" -le 900
+TOOLRE='\<(dxstat|dpsi|dwho|dqueue|ddeleted|dlat|dtriage)\>'
+is "$(grep -nE "$TOOLRE" "$H" | tr '\n' ' ')" "" "lib/diskstat.h names no tool"
+is "$(grep -nE "$TOOLRE" "$TOP/lib/suite.h" | grep -v '/var/lib/dxstat' | tr '\n' ' ')" "" \
+    "lib/suite.h names no tool (but the old directory's path)"
+printf '/* dxstat */\n' >"$TRASH/named.h"
+ok "control: a tool's name is found" grep -qE "$TOOLRE" "$TRASH/named.h"
+is "$(grep -l '"suite\.h"\|"internal\.h"' "$H")" "" "lib/diskstat.h includes neither suite.h nor internal.h"
+if command -v cc >/dev/null; then
+	mkdir -p "$TRASH/inc"
+	cp "$H" "$TRASH/inc/"
+	printf '#include <diskstat.h>\nint main(void) { return 0; }\n' >"$TRASH/alone.c"
+	ok "lib/diskstat.h compiles alone (-std=c11 -pedantic -Werror)" \
+	    cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$TRASH/inc" -c -o "$TRASH/alone.o" "$TRASH/alone.c"
 fi

@@ -5,7 +5,7 @@
 #ifndef DPSI_H
 #define DPSI_H
 
-#include "diskstat.h"
+#include "suite.h"
 
 /*
  * rows.c: the columns of a report of the resources order[0..nres): time,

@@ -5,7 +5,7 @@
 #ifndef DQUEUE_H
 #define DQUEUE_H
 
-#include "diskstat.h"
+#include "suite.h"
 
 /* columns.c */
 

@@ -7,7 +7,7 @@
 #ifndef DWHO_H
 #define DWHO_H
 
-#include "diskstat.h"
+#include "suite.h"
 
 /* topn.c: the first N of those offered, kept in a heap. */
 

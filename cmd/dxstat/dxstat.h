@@ -6,7 +6,7 @@
 #ifndef DXSTAT_H
 #define DXSTAT_H
 
-#include "diskstat.h"
+#include "suite.h"
 
 /*
  * columns.c: time, device, the figures in the order of enum ds_xcol,

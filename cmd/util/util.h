@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diskstat.h"
+#include "suite.h"
 
 /* What -n means for a tool (struct tool_info's n). */
 enum tool_n {

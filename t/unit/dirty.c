@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 #include "tree.h"
 

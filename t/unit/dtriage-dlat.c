@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 #include "dtriage/dtriage.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 
 static int

@@ -122,3 +122,47 @@ ds_snap_free(struct ds_snap *s)
 {
 	ds_diskstats_free(&s->ds);
 }
+
+void
+ds_lat_add(struct ds_lat *h, uint64_t ns)
+{
+	h->count++;
+	h->sum_ns += ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->b[ds_lat_bucket(ns)]++;
+}
+
+int
+ds_psi_trigger_parse(const char *spec, struct ds_psi_trigger *t)
+{
+	struct ds_psi_trigger_bad bad;
+
+	return ds_psi_trigger_parse_part(spec, t, &bad);
+}
+
+int
+ds_is_number(const char *s)
+{
+	int digits = 0;
+
+	/* "1.2.3" too, so that a malformed number is refused as one. */
+	for (; *s != '\0'; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits = 1;
+		else if (*s != '.')
+			return 0;
+	}
+	return digits;
+}
+
+uint64_t
+ds_dirty_freerun(const struct ds_dirty *d)
+{
+	if ((d->have & (DS_DIRTY_THRESH | DS_DIRTY_BG_THRESH)) !=
+	    (DS_DIRTY_THRESH | DS_DIRTY_BG_THRESH))
+		return 0;
+	/* Halves summed: no overflow for any pair of u64. */
+	return d->thresh / 2 + d->bg_thresh / 2 +
+	    (d->thresh % 2 + d->bg_thresh % 2) / 2;
+}

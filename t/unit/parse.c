@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 
 int

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "tap.h"
 
 struct seen {
