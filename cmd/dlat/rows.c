@@ -109,7 +109,7 @@ row_buckets(struct dl *d, const struct ds_blklat_row *r,
 		memset(bar, '*', n);
 		bar[n] = '\0';
 		ds_w_str(&d->w, d->t.fmt == DS_FMT_TABLE ? bar : NULL);
-		ds_w_row_end(&d->w);
+		(void)ds_w_row_end(&d->w);
 	}
 }
 
@@ -133,7 +133,7 @@ report_rows(struct dl *d, const struct ds_blklat_snap *prev,
 		keys(d, r, now);
 		ds_w_u64(&d->w, h.count);
 		row_lat(d, &h);
-		ds_w_row_end(&d->w);
+		(void)ds_w_row_end(&d->w);
 	}
 }
 
@@ -159,7 +159,7 @@ report_who(struct dl *d, const struct ds_blklat_snap *prev,
 		ds_w_f(&d->w, ds_lat_quantile(&w[i].h, 0.99) / 1000);
 		ds_w_f(&d->w, (double)w[i].h.max_ns / 1000);
 		ds_w_u64(&d->w, d->missed);
-		ds_w_row_end(&d->w);
+		(void)ds_w_row_end(&d->w);
 	}
 	free(w);
 }

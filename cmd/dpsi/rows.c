@@ -241,11 +241,11 @@ write_cg(struct ds_writer *w, const struct dpsi_rows *rs,
 			}
 			write_line(w, l, ds_psi_sample_share(prev, cur, c, r, k));
 			if (!prom)
-				ds_w_row_end(w);
+				(void)ds_w_row_end(w);
 		}
 	}
 	if (prom)
-		ds_w_row_end(w);
+		(void)ds_w_row_end(w);
 }
 
 void

@@ -99,7 +99,7 @@ write_rows(struct tr *x, const struct ds_findings *f)
 			ds_w_f(w, f->f[i].value);
 		ds_w_str(w, f->f[i].evidence);
 		ds_w_str(w, f->f[i].next);
-		ds_w_row_end(w);
+		(void)ds_w_row_end(w);
 	}
 	tool_report_end(&x->t, w);
 	ds_writer_free(w);

@@ -350,7 +350,7 @@ whorow_write(struct ds_writer *w, unsigned int how, const struct whocfg *c,
 		ds_w_u64(w, p->starttime);
 	} else
 		write_limit(w, limit);
-	ds_w_row_end(w);
+	(void)ds_w_row_end(w);
 }
 
 void
@@ -370,5 +370,5 @@ cgrow_write(struct ds_writer *w, const struct cgrow *rw, int rates,
 		else
 			ds_w_f(w, rw->v[x]);
 	write_limit(w, limit);
-	ds_w_row_end(w);
+	(void)ds_w_row_end(w);
 }
