@@ -73,7 +73,7 @@ $(LIB): $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-cmd/util/%.o: cmd/util/%.c cmd/util/util.h lib/diskstat.h .flags
+cmd/util/%.o: cmd/util/%.c cmd/util/util.h lib/diskstat.h lib/grow.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(UTIL): $(UTILOBJ)

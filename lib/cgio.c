@@ -70,14 +70,9 @@ ds_iostat_parse(const char *text, struct ds_iostat *out)
 			out->bad++;
 			continue;
 		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 16;
-			d = realloc(out->d, cap * sizeof(*d));
-			if (d == NULL)
-				return -ENOMEM;
-			out->d = d;
-			out->cap = cap;
-		}
+		if (ds_grow(&out->d, &out->cap, out->n + 1,
+		    sizeof(*out->d)) < 0)
+			return -ENOMEM;
 		d = &out->d[out->n++];
 		memset(d, 0, sizeof(*d));
 		d->major = (unsigned int)maj;
@@ -180,14 +175,8 @@ one(void *arg, int fd, const char *path)
 		return skip_add(out, path, fd);
 	if (fstat(fd, &sb) < 0)
 		return -errno;
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		c = realloc(out->c, cap * sizeof(*c));
-		if (c == NULL)
-			return -ENOMEM;
-		out->c = c;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->c, &out->cap, out->n + 1, sizeof(*out->c)) < 0)
+		return -ENOMEM;
 	c = &out->c[out->n];
 	memset(c, 0, sizeof(*c));
 	c->ino = (uint64_t)sb.st_ino;

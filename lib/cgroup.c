@@ -131,15 +131,9 @@ walk(int fd, struct ds_buf *path, int depth,
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			char **p = realloc(names, nc * sizeof(*p));
-			if (p == NULL) {
-				e = -ENOMEM;
-				break;
-			}
-			names = p;
-			cap = nc;
+		if (ds_grow(&names, &cap, n + 1, sizeof(*names)) < 0) {
+			e = -ENOMEM;
+			break;
 		}
 		if ((names[n] = strdup(de->d_name)) == NULL) {
 			e = -ENOMEM;

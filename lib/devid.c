@@ -215,14 +215,8 @@ ds_devids_add(struct ds_devids *ids, const char *name, const char *id,
 
 	if (strlen(name) >= DS_DISK_NAME_MAX)
 		return -EINVAL;
-	if (ids->n == ids->cap) {
-		size_t cap = ids->cap ? ids->cap * 2 : 16;
-
-		if ((e = realloc(ids->e, cap * sizeof(*e))) == NULL)
-			return -ENOMEM;
-		ids->e = e;
-		ids->cap = cap;
-	}
+	if (ds_grow(&ids->e, &ids->cap, ids->n + 1, sizeof(*ids->e)) < 0)
+		return -ENOMEM;
 	if ((r = ds_buf_reserve(&ids->pool, len + 1)) < 0)
 		return r;
 	e = &ids->e[ids->n++];

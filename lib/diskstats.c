@@ -110,22 +110,13 @@ count_bad(struct ds_diskstats *s, size_t lineno)
 static int
 grow(struct ds_diskstats *out)
 {
-	struct ds_disk *d;
-	size_t cap;
-
-	if (out->n < out->cap)
-		return 0;
 	/*
 	 * Start past malloc's mmap threshold (128 KiB): the array is then
 	 * mapped, grows by mremap and leaves no smaller copies behind in
 	 * the heap, and only the pages written count in memory use.
 	 */
-	cap = out->cap ? out->cap * 2 : (256u << 10) / sizeof(*d);
-	if ((d = realloc(out->disk, cap * sizeof(*d))) == NULL)
-		return -ENOMEM;
-	out->disk = d;
-	out->cap = cap;
-	return 0;
+	return ds_grow(&out->disk, &out->cap, out->cap ? out->n + 1 :
+	    (256u << 10) / sizeof(*out->disk), sizeof(*out->disk));
 }
 
 int

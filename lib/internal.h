@@ -687,5 +687,6 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 #include "cglimit.h"
 #include "dirty.h"
 #include "devid.h"
+#include "grow.h"
 
 #endif

@@ -175,15 +175,8 @@ count(struct ds_ioerrs *o, const struct hit *h, uint64_t ts)
 			break;
 		}
 	if (e == NULL) {
-		if (o->n == o->cap) {
-			size_t cap = o->cap ? o->cap * 2 : 8;
-			void *p = realloc(o->e, cap * sizeof(*o->e));
-
-			if (p == NULL)
-				return -ENOMEM;
-			o->e = p;
-			o->cap = cap;
-		}
+		if (ds_grow(&o->e, &o->cap, o->n + 1, sizeof(*o->e)) < 0)
+			return -ENOMEM;
 		e = &o->e[o->n++];
 		memset(e, 0, sizeof(*e));
 		memcpy(e->dev, h->dev, h->devlen);

@@ -315,14 +315,8 @@ qfile_add(struct ds_qfiles *out, const char *prefix, const char *name,
 	struct ds_qfile *f;
 	size_t l = strlen(prefix) + strlen(name) + 1;
 
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		struct ds_qfile *p = realloc(out->f, cap * sizeof(*p));
-		if (p == NULL)
-			return -ENOMEM;
-		out->f = p;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->f, &out->cap, out->n + 1, sizeof(*out->f)) < 0)
+		return -ENOMEM;
 	f = &out->f[out->n];
 	memset(f, 0, sizeof(*f));
 	if ((f->name = malloc(l)) == NULL)

@@ -31,14 +31,8 @@ ds_tr_add(struct ds_findings *out, enum ds_tr_sev sev, const char *finding,
 {
 	struct ds_finding *f;
 
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 32;
-
-		if ((f = realloc(out->f, cap * sizeof(*f))) == NULL)
-			return NULL;
-		out->f = f;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->f, &out->cap, out->n + 1, sizeof(*out->f)) < 0)
+		return NULL;
 	f = &out->f[out->n++];
 	memset(f, 0, sizeof(*f));
 	f->sev = sev;

@@ -452,15 +452,10 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 		c.kind = 0;
 	w->col++;
 	if (held(w)) {
-		if (w->ncells == w->capcells) {
-			size_t cap = w->capcells ? w->capcells * 2 : 256;
-			struct ds_cell *p = realloc(w->cells, cap * sizeof(*p));
-			if (p == NULL) {
-				fail(w, -ENOMEM);
-				return;
-			}
-			w->cells = p;
-			w->capcells = cap;
+		if (ds_grow(&w->cells, &w->capcells, w->ncells + 1,
+		    sizeof(*w->cells)) < 0) {
+			fail(w, -ENOMEM);
+			return;
 		}
 		if (c.kind - 1 == DS_T_STR) {
 			c.v.s.off = w->text.len;

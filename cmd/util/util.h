@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "diskstat.h"
+#include "grow.h"
 
 /* What -n means for a tool (struct tool_info's n). */
 enum tool_n {
