@@ -144,8 +144,7 @@ ds_dm_name(const struct ds_root *r, const char *dev, struct ds_buf *scratch,
 	 * becomes one path component, so it must not climb out of
 	 * sys/block or reach below another device.
 	 */
-	if (*dev == '\0' || strchr(dev, '/') != NULL ||
-	    strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0)
+	if (!ds_component_ok(dev))
 		return -EINVAL;
 	/* A cut path would name another file: refuse it. */
 	n = snprintf(rel, sizeof(rel), "sys/block/%s/dm/name", dev);

@@ -118,11 +118,9 @@ ds_devid_read(const struct ds_root *r, const char *name,
 
 	id[0] = '\0';
 	/* One component of sys/block, never a way out of it. */
-	if (*name == '\0' || strlen(name) >= DS_DISK_NAME_MAX ||
-	    strchr(name, '/') != NULL || strcmp(name, ".") == 0 ||
-	    strcmp(name, "..") == 0)
+	if (!ds_component_ok(name) || strlen(name) >= DS_DISK_NAME_MAX)
 		return -EINVAL;
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+	for (i = 0; i < nitems(sources); i++) {
 		snprintf(rel, sizeof(rel), "sys/block/%s/%s", name,
 		    sources[i].rel);
 		if ((n = read_attr(r, rel, buf)) < 0)

@@ -30,6 +30,11 @@ int ds_fstatat_in(const struct ds_root *r, int at, const char *rel,
 /* readlinkat(2) of a link reached inside the root; length or -errno. */
 long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
     char *buf, size_t size);
+/*
+ * 1 when s can be one path component (a disk, a device, an attribute
+ * named by its caller): not empty, no '/', not "." or "..".
+ */
+int ds_component_ok(const char *s);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line
