@@ -68,7 +68,7 @@ ds_asm_here(struct ds_asm *a, int label)
 static void
 jmp(struct ds_asm *a, struct bpf_insn in, int label)
 {
-	if (a->nfix == sizeof(a->fix) / sizeof(a->fix[0])) {
+	if (a->nfix == nitems(a->fix)) {
 		a->error = -E2BIG;
 		return;
 	}

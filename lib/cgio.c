@@ -61,7 +61,7 @@ ds_iostat_parse(const char *text, struct ds_iostat *out)
 		}
 		memcpy(line, p, l);
 		line[l] = '\0';
-		n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
+		n = ds_split(line, f, nitems(f));
 		if (n == 0)
 			continue;
 		if (ds_parse_u64(f[0], &end, &maj) < 0 || *end != ':' ||
@@ -77,7 +77,7 @@ ds_iostat_parse(const char *text, struct ds_iostat *out)
 		memset(d, 0, sizeof(*d));
 		d->major = (unsigned int)maj;
 		d->minor = (unsigned int)min;
-		for (i = 1; i < n && i < sizeof(f) / sizeof(f[0]); i++) {
+		for (i = 1; i < n && i < nitems(f); i++) {
 			cur = f[i];
 			if ((eq = strchr(cur, '=')) == NULL)
 				continue;
@@ -247,8 +247,8 @@ ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
 	if ((e = ds_read_file(r, rel, scratch)) < 0)
 		return e;
 	s = scratch->data;
-	n = ds_split(s, f, sizeof(f) / sizeof(f[0]));
-	for (i = 0; i < n && i < sizeof(f) / sizeof(f[0]); i++) {
+	n = ds_split(s, f, nitems(f));
+	for (i = 0; i < n && i < nitems(f); i++) {
 		size_t l = strlen(f[i]);
 		if (l > 0 && f[i][l - 1] == '\n')
 			f[i][--l] = '\0';

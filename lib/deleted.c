@@ -176,7 +176,7 @@ ds_deleted_memory(const char *path, size_t len, const char *fstype,
 	if (fs_magic == TMPFS_MAGIC_ || fs_magic == RAMFS_MAGIC_ ||
 	    fs_magic == HUGETLBFS_MAGIC_)
 		return 1;
-	for (i = 0; fstype != NULL && i < sizeof(mem) / sizeof(mem[0]); i++)
+	for (i = 0; fstype != NULL && i < nitems(mem); i++)
 		if (strcmp(fstype, mem[i]) == 0)
 			return 1;
 	return prefix(path, len, "/memfd:") || prefix(path, len, "/SYSV") ||

@@ -44,8 +44,8 @@ ds_disk_parse_line(char *line, struct ds_disk *d)
 	size_t n, i, nc;
 	uint64_t v;
 
-	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n < 3 + 4 || n > sizeof(f) / sizeof(f[0]))
+	n = ds_split(line, f, nitems(f));
+	if (n < 3 + 4 || n > nitems(f))
 		return -EINVAL;
 	nc = n - 3;
 	/* Fewer than a kernel ever printed: damage. */

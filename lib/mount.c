@@ -39,8 +39,8 @@ ds_mountinfo_parse_line(char *line, struct ds_mount *m)
 	uint64_t v;
 	char *colon;
 
-	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n < 9 || n > sizeof(f) / sizeof(f[0]))
+	n = ds_split(line, f, nitems(f));
+	if (n < 9 || n > nitems(f))
 		return -EINVAL;
 	for (dash = 6; dash < n && strcmp(f[dash], "-") != 0; dash++)
 		;

@@ -83,7 +83,7 @@ ds_wait_class(char state, const char *wchan)
 	if ((state != 'D' && state != 'S') || wchan == NULL ||
 	    *wchan == '\0' || strcmp(wchan, "0") == 0)
 		return DS_WAIT_NONE;
-	for (i = 0; i < sizeof(wait_table) / sizeof(wait_table[0]); i++) {
+	for (i = 0; i < nitems(wait_table); i++) {
 		p = wait_table[i].name;
 		n = strlen(p);
 		if (p[n - 1] == '*' ? strncmp(wchan, p, n - 1) == 0 :

@@ -161,7 +161,7 @@ ds_tr_state_phrase(const char *finding)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(ph) / sizeof(ph[0]); i++)
+	for (i = 0; i < nitems(ph); i++)
 		if (strcmp(ph[i][0], finding) == 0)
 			return ph[i][1];
 	return finding;

@@ -52,7 +52,6 @@ static const struct ds_col pcols[] = {
 	COL("missed", DS_T_U64),
 };
 
-#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
 #define BAR 40
 
 /* The writer over the columns of the report -b or -P asks for. */
@@ -60,8 +59,8 @@ void
 dlat_writer_open(struct dl *d)
 {
 	tool_writer_open(&d->t, &d->w, d->who ? pcols : d->buckets ? bcols :
-	    cols, d->who ? NCOLS(pcols) : d->buckets ? NCOLS(bcols) :
-	    NCOLS(cols), "dlat");
+	    cols, d->who ? nitems(pcols) : d->buckets ? nitems(bcols) :
+	    nitems(cols), "dlat");
 }
 
 /* A row's first cells: time, device, op, phase. */
@@ -81,7 +80,7 @@ row_lat(struct dl *d, const struct ds_lat *h)
 	size_t i;
 
 	ds_w_f(&d->w, ds_lat_mean(h) / 1000);
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+	for (i = 0; i < nitems(q); i++)
 		ds_w_f(&d->w, ds_lat_quantile(h, q[i]) / 1000);
 	ds_w_f(&d->w, (double)h->max_ns / 1000);
 	ds_w_u64(&d->w, d->missed);

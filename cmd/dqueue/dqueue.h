@@ -6,6 +6,7 @@
 #define DQUEUE_H
 
 #include "diskstat.h"
+#include "grow.h"
 
 /* columns.c */
 

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "dqueue.h"
-#include "grow.h"
 
 static int
 add(struct dq_targets *out, const char *name, const char *disk)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "dwho/dwho.h"
-#include "grow.h"
 
 /* Room for n more bytes. */
 static int

@@ -206,7 +206,7 @@ who_sort_key(const char *name, int *proc, int *cg)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(skeys) / sizeof(skeys[0]); i++)
+	for (i = 0; i < nitems(skeys); i++)
 		if (strcmp(name, skeys[i].name) == 0) {
 			*proc = skeys[i].proc;
 			*cg = skeys[i].cg;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "dwho/dwho.h"
-#include "grow.h"
 
 /* Known devices of this report, looked up once each. */
 struct devinfo {

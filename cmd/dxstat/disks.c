@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "dxstat.h"
-#include "grow.h"
 
 struct dx_dmname {
 	char dev[DS_DISK_NAME_MAX];

@@ -7,6 +7,7 @@
 #define DXSTAT_H
 
 #include "diskstat.h"
+#include "grow.h"
 
 /*
  * columns.c: time, device, the figures in the order of enum ds_xcol,
