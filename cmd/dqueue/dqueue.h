@@ -7,6 +7,7 @@
 
 #include "diskstat.h"
 #include "grow.h"
+#include "util/devsel.h"
 
 /* columns.c */
 

@@ -8,6 +8,7 @@
 
 #include "diskstat.h"
 #include "grow.h"
+#include "util/devsel.h"
 
 /*
  * columns.c: time, device, the figures in the order of enum ds_xcol,
