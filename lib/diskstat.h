@@ -124,6 +124,7 @@ enum ds_type {
 	DS_T_G,			/* double, ten significant digits (ds_w_f) */
 	DS_T_F3,		/* double, three decimals (ns given in us);
 				   cells given with ds_w_f */
+	DS_T_NULL,		/* a cell with no value; no column's type */
 };
 
 enum ds_prom {
@@ -169,7 +170,7 @@ struct ds_col {
  * it allocates; nothing is global.
  */
 struct ds_cell {
-	unsigned char kind;	/* 0 null, else the column's type + 1 */
+	enum ds_type type;	/* as given or converted; DS_T_NULL: none */
 	union {
 		uint64_t u;
 		int64_t i;

@@ -103,8 +103,6 @@ int ds_uptime_parse(const char *text, uint64_t *ns);
  * output files, and escaping.
  */
 
-#define DS_C_KEEP	8u	/* always shown (a prom label of identity) */
-
 /* A byte count in human units as df -h prints it: 4G, 251.9G, 512. */
 size_t ds_fmt_human(char *buf, size_t sz, double bytes);
 
