@@ -4,7 +4,8 @@
  * rules are in trpsi.c (pressure, waiting tasks), trdev.c (devices),
  * trstall.c (stalls that are not a disk's), trproc.c (processes) and
  * trfs.c (filesystems); this file makes the rows, sorts them and puts
- * the verdict first.  The manual's FINDINGS give each rule its reason.
+ * the verdict first.  Each rule's reason is in dtriage(1), FINDINGS,
+ * and in a line beside its threshold's #define.
  */
 #include <errno.h>
 #include <math.h>
