@@ -82,7 +82,7 @@ $(LIB): $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-cmd/util/%.o: cmd/util/%.c cmd/util/util.h lib/diskstat.h .flags
+cmd/util/%.o: cmd/util/%.c cmd/util/*.h lib/diskstat.h lib/grow.h .flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(UTIL): $(UTILOBJ)
@@ -91,7 +91,7 @@ $(UTIL): $(UTILOBJ)
 
 # A tool's sources and headers are those of its folder.
 .SECONDEXPANSION:
-cmd/%.o: cmd/%.c $$(wildcard $$(dir $$@)*.h) cmd/util/util.h lib/*.h .flags
+cmd/%.o: cmd/%.c $$(wildcard $$(dir $$@)*.h) cmd/util/*.h lib/*.h .flags
 	$(CC) $(CPPFLAGS) -Icmd $(CFLAGS) -c -o $@ $<
 
 # (ranlib: an archive of no member yet still needs its index.)

@@ -80,14 +80,8 @@ dev_get(struct ds_base *b, const char *name, const char *id)
 	i = dev_find(b, name, id, &found);
 	if (found)
 		return &b->d[i];
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 16;
-
-		if ((d = realloc(b->d, cap * sizeof(*d))) == NULL)
-			return NULL;
-		b->d = d;
-		b->cap = cap;
-	}
+	if (ds_grow(&b->d, &b->cap, b->n + 1, sizeof(*b->d)) < 0)
+		return NULL;
 	if ((copy = strdup(id)) == NULL)
 		return NULL;
 	memmove(&b->d[i + 1], &b->d[i], (b->n - i) * sizeof(*b->d));
@@ -123,17 +117,10 @@ add_id(struct ds_base *b, const char *name, const char *id,
 		return strlen(name) >= DS_DISK_NAME_MAX ? -EINVAL : -ENOMEM;
 	dev->intervals++;
 	if (dev->niv < DS_BASE_KEEP) {
-		if (dev->niv == dev->ivcap) {
-			/* Doubled up to the ring's size. */
-			size_t cap = dev->ivcap ? dev->ivcap * 2 : 16;
-
-			if (cap > DS_BASE_KEEP)
-				cap = DS_BASE_KEEP;
-			if ((iv = realloc(dev->iv, cap * sizeof(*iv))) == NULL)
-				return -ENOMEM;
-			dev->iv = iv;
-			dev->ivcap = cap;
-		}
+		/* Doubled up to the ring's size, a power of two. */
+		if (ds_grow(&dev->iv, &dev->ivcap, dev->niv + 1,
+		    sizeof(*dev->iv)) < 0)
+			return -ENOMEM;
 		iv = &dev->iv[dev->niv++];
 	} else {
 		/* Full: the oldest goes. */
@@ -381,14 +368,8 @@ named_add(struct namedset *m, const char *name, const char *id)
 			m->e[i].many = 1;
 		return 0;
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-
-		if ((e = realloc(m->e, cap * sizeof(*e))) == NULL)
-			return -ENOMEM;
-		m->e = e;
-		m->cap = cap;
-	}
+	if (ds_grow(&m->e, &m->cap, m->n + 1, sizeof(*m->e)) < 0)
+		return -ENOMEM;
 	memmove(&m->e[i + 1], &m->e[i], (m->n - i) * sizeof(*m->e));
 	e = &m->e[i];
 	/* Names of an id line are shorter than DS_DISK_NAME_MAX. */
@@ -499,7 +480,7 @@ static int
 list_files(int dirfd, struct listing *ls, struct ds_base *b,
     struct sfile **out, size_t *nout)
 {
-	struct sfile *f = NULL, *t;
+	struct sfile *f = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
@@ -516,14 +497,13 @@ list_files(int dirfd, struct listing *ls, struct ds_base *b,
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			if (cap > FILES_MAX ||
-			    (t = realloc(f, cap * sizeof(*f))) == NULL) {
-				e = cap > FILES_MAX ? -EFBIG : -ENOMEM;
-				break;
-			}
-			f = t;
+		if (n >= FILES_MAX) {
+			e = -EFBIG;
+			break;
+		}
+		if (ds_grow(&f, &cap, n + 1, sizeof(*f)) < 0) {
+			e = -ENOMEM;
+			break;
 		}
 		if ((e = list_one(dirfd, de->d_name, ls, b, &f[n])) < 0)
 			break;
@@ -569,16 +549,10 @@ sample_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
 	while ((e = ds_diskstats_next(&l, &dk, ds)) == 1) {
 		if (keep != NULL && !keep(dk.name, arg))
 			continue;
-		if (ds->n == ds->cap) {
-			size_t cap = ds->cap ? ds->cap * 2 : 64;
-			struct ds_disk *t = realloc(ds->disk, cap * sizeof(*t));
-
-			if (t == NULL) {
-				e = -ENOMEM;
-				break;
-			}
-			ds->disk = t;
-			ds->cap = cap;
+		if (ds_grow(&ds->disk, &ds->cap, ds->n + 1,
+		    sizeof(*ds->disk)) < 0) {
+			e = -ENOMEM;
+			break;
 		}
 		ds->disk[ds->n++] = dk;
 	}

@@ -97,9 +97,6 @@ struct ds_blkprog {
 #define DS_BLKLAT_CG_MAX 4096
 extern const struct ds_blkprog ds_blkprogs[DS_BLKLAT_PROGS];
 
-/* Room for element n of an array of *cap (doubled, 16 first); -ENOMEM. */
-int ds_blk_grow(void **p, size_t *cap, size_t n, size_t size);
-
 /*
  * The dev_t (ds_kdev) of disk and of each of its partitions: out[0] is
  * the disk.  *n is set to the count, which may exceed max (the rest not

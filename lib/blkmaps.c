@@ -343,9 +343,9 @@ ds_blklat_add_disks(struct ds_blklat *b, const struct ds_root *r,
 
 	for (i = 0; i < n; i++) {
 		if (ds_disk_devnums(r, d[i].name, devs,
-		    sizeof(devs) / sizeof(devs[0]), &k) < 0)
+		    nitems(devs), &k) < 0)
 			continue;
-		for (j = 0; j < k && j < sizeof(devs) / sizeof(devs[0]); j++)
+		for (j = 0; j < k && j < nitems(devs); j++)
 			if ((e = ds_blklat_dev(b, devs[j], d[i].dev)) < 0)
 				return e;
 	}

@@ -169,7 +169,7 @@ lat_add(struct ds_asm *a, int atomic)
 	ds_asm_jmp_i(a, BPF_JLT, 1, 2 * DS_LAT_SUB, done);
 	ds_asm_emit(a, B_MOV_R(3, R_VAL));
 	ds_asm_emit(a, B_MOV_I(2, 0));
-	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+	for (i = 0; i < nitems(step); i++) {
 		s = ds_asm_label(a);
 		ds_asm_emit(a, B_MOV_R(4, 3));
 		ds_asm_emit(a, B_ALU_I(RSH, 4, step[i]));

@@ -77,22 +77,6 @@ cmp_who(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-int
-ds_blk_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	if ((q = realloc(*p, c * size)) == NULL)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /*
  * A histogram read (the values of its CPUs at pc) into s's next row:
  * key dev, op << 2 | phase, and per cgroup the id (two words more).
@@ -115,7 +99,7 @@ add_row(struct ds_blklat_snap *s, const uint32_t *key, int cg,
 	/* An array's histogram never counted into (or a hash entry just made). */
 	if (pc->count == 0)
 		return 0;
-	if ((e = ds_blk_grow((void **)&s->r, &s->cap, s->n, sizeof(*s->r))) < 0)
+	if ((e = ds_grow(&s->r, &s->cap, s->n + 1, sizeof(*s->r))) < 0)
 		return e;
 	r = &s->r[s->n];
 	if ((e = ds_blklat_row_set(s, r, pc)) < 0)
@@ -157,8 +141,7 @@ ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 {
 	unsigned int first, last, i;
 	uint64_t top;
-	size_t c, need;
-	unsigned char *q;
+	size_t need;
 
 	r->count = h->count;
 	r->sum_ns = h->sum_ns;
@@ -168,15 +151,8 @@ ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 	if (ds_lat_span(h, &first, &last, &top) < 0)
 		return 0;
 	need = s->nbk + (size_t)(last - first + 1) * 10;
-	if (need > s->capbk) {
-		c = s->capbk ? s->capbk : 4096;
-		while (c < need)
-			c *= 2;
-		if ((q = realloc(s->bk, c)) == NULL)
-			return -ENOMEM;
-		s->bk = q;
-		s->capbk = c;
-	}
+	if (ds_grow(&s->bk, &s->capbk, need < 4096 ? 4096 : need, 1) < 0)
+		return -ENOMEM;
 	r->first = first;
 	r->nb = last - first + 1;
 	for (i = first; i <= last; i++)
@@ -413,7 +389,7 @@ read_who(struct ds_blklat *b, struct ds_blklat_snap *s)
 			continue;
 		if (e < 0)
 			return e;
-		if ((e = ds_blk_grow((void **)&s->w, &s->capw, s->nw,
+		if ((e = ds_grow(&s->w, &s->capw, s->nw + 1,
 		    sizeof(*s->w))) < 0)
 			return e;
 		w = &s->w[s->nw++];

@@ -57,7 +57,7 @@ ds_blklat_tend(struct ds_blklat *b)
 			continue;
 		if (e < 0)
 			return e;
-		if ((e = ds_blk_grow(&b->tbuf, &b->tcap, n, sizeof(*t))) < 0)
+		if ((e = ds_grow(&b->tbuf, &b->tcap, n + 1, sizeof(*t))) < 0)
 			return e;
 		t = (struct tstart *)b->tbuf + n++;
 		t->ns = val[0];

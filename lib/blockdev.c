@@ -64,26 +64,11 @@ ds_dir_names_in(const struct ds_root *r, int at, const char *rel,
 			    !S_ISDIR(st.st_mode))
 				continue;
 		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 16;
-			char **p = realloc(out->name, cap * sizeof(*p));
-			if (p == NULL)
-				goto nomem;
-			out->name = p;
-			out->cap = cap;
-		}
 		len = strlen(de->d_name) + 1;
-		if (out->poolcap - used < len) {
-			size_t cap = out->poolcap ? out->poolcap * 2 : 256;
-			char *p;
-
-			while (cap - used < len)
-				cap *= 2;
-			if ((p = realloc(out->pool, cap)) == NULL)
-				goto nomem;
-			out->pool = p;
-			out->poolcap = cap;
-		}
+		if (ds_grow(&out->name, &out->cap, out->n + 1,
+		    sizeof(*out->name)) < 0 ||
+		    ds_grow(&out->pool, &out->poolcap, used + len, 1) < 0)
+			goto nomem;
 		memcpy(out->pool + used, de->d_name, len);
 		out->name[out->n++] = (char *)(uintptr_t)used;
 		used += len;
@@ -159,8 +144,7 @@ ds_dm_name(const struct ds_root *r, const char *dev, struct ds_buf *scratch,
 	 * becomes one path component, so it must not climb out of
 	 * sys/block or reach below another device.
 	 */
-	if (*dev == '\0' || strchr(dev, '/') != NULL ||
-	    strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0)
+	if (!ds_component_ok(dev))
 		return -EINVAL;
 	/* A cut path would name another file: refuse it. */
 	n = snprintf(rel, sizeof(rel), "sys/block/%s/dm/name", dev);

@@ -35,22 +35,15 @@ ds_asm_free(struct ds_asm *a)
 void
 ds_asm_emit(struct ds_asm *a, struct bpf_insn in)
 {
-	struct bpf_insn *p;
-
 	if (a->error)
 		return;
-	if (a->n == a->cap) {
-		if (a->cap >= DS_ASM_MAX) {
-			a->error = -E2BIG;
-			return;
-		}
-		p = realloc(a->ins, (a->cap ? a->cap * 2 : 256) * sizeof(*p));
-		if (p == NULL) {
-			a->error = -ENOMEM;
-			return;
-		}
-		a->ins = p;
-		a->cap = a->cap ? a->cap * 2 : 256;
+	if (a->n >= DS_ASM_MAX) {
+		a->error = -E2BIG;
+		return;
+	}
+	if (ds_grow(&a->ins, &a->cap, a->n + 1, sizeof(*a->ins)) < 0) {
+		a->error = -ENOMEM;
+		return;
 	}
 	a->ins[a->n++] = in;
 }
@@ -75,7 +68,7 @@ ds_asm_here(struct ds_asm *a, int label)
 static void
 jmp(struct ds_asm *a, struct bpf_insn in, int label)
 {
-	if (a->nfix == sizeof(a->fix) / sizeof(a->fix[0])) {
+	if (a->nfix == nitems(a->fix)) {
 		a->error = -E2BIG;
 		return;
 	}

@@ -17,23 +17,13 @@
 int
 ds_buf_reserve(struct ds_buf *b, size_t n)
 {
-	size_t want, cap;
-	char *p;
+	size_t want;
 
 	if (n > SIZE_MAX - b->len - 1)
 		return -ENOMEM;
 	want = b->len + n + 1;
-	if (want <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < want)
-		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
-	p = realloc(b->data, cap);
-	if (p == NULL)
-		return -ENOMEM;
-	b->data = p;
-	b->cap = cap;
-	return 0;
+	/* A page at first: most files and lines fit. */
+	return ds_grow(&b->data, &b->cap, want < 4096 ? 4096 : want, 1);
 }
 
 void

@@ -61,7 +61,7 @@ ds_iostat_parse(const char *text, struct ds_iostat *out)
 		}
 		memcpy(line, p, l);
 		line[l] = '\0';
-		n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
+		n = ds_split(line, f, nitems(f));
 		if (n == 0)
 			continue;
 		if (ds_parse_u64(f[0], &end, &maj) < 0 || *end != ':' ||
@@ -70,19 +70,14 @@ ds_iostat_parse(const char *text, struct ds_iostat *out)
 			out->bad++;
 			continue;
 		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 16;
-			d = realloc(out->d, cap * sizeof(*d));
-			if (d == NULL)
-				return -ENOMEM;
-			out->d = d;
-			out->cap = cap;
-		}
+		if (ds_grow(&out->d, &out->cap, out->n + 1,
+		    sizeof(*out->d)) < 0)
+			return -ENOMEM;
 		d = &out->d[out->n++];
 		memset(d, 0, sizeof(*d));
 		d->major = (unsigned int)maj;
 		d->minor = (unsigned int)min;
-		for (i = 1; i < n && i < sizeof(f) / sizeof(f[0]); i++) {
+		for (i = 1; i < n && i < nitems(f); i++) {
 			cur = f[i];
 			if ((eq = strchr(cur, '=')) == NULL)
 				continue;
@@ -180,14 +175,8 @@ one(void *arg, int fd, const char *path)
 		return skip_add(out, path, fd);
 	if (fstat(fd, &sb) < 0)
 		return -errno;
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		c = realloc(out->c, cap * sizeof(*c));
-		if (c == NULL)
-			return -ENOMEM;
-		out->c = c;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->c, &out->cap, out->n + 1, sizeof(*out->c)) < 0)
+		return -ENOMEM;
 	c = &out->c[out->n];
 	memset(c, 0, sizeof(*c));
 	c->ino = (uint64_t)sb.st_ino;
@@ -258,8 +247,8 @@ ds_cgroup2_has_io(const struct ds_root *r, const char *mnt,
 	if ((e = ds_read_file(r, rel, scratch)) < 0)
 		return e;
 	s = scratch->data;
-	n = ds_split(s, f, sizeof(f) / sizeof(f[0]));
-	for (i = 0; i < n && i < sizeof(f) / sizeof(f[0]); i++) {
+	n = ds_split(s, f, nitems(f));
+	for (i = 0; i < n && i < nitems(f); i++) {
 		size_t l = strlen(f[i]);
 		if (l > 0 && f[i][l - 1] == '\n')
 			f[i][--l] = '\0';

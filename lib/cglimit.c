@@ -94,14 +94,8 @@ dev_entry(struct ds_iolimits *cg, unsigned int maj, unsigned int min,
 		return 0;
 	if (cg->n >= DS_CG_DEVS_MAX)
 		return -ENOSPC;
-	if (cg->n == cg->cap) {
-		size_t cap = cg->cap ? cg->cap * 2 : 8;
-
-		if ((l = reallocarray(cg->l, cap, sizeof(*l))) == NULL)
-			return -ENOMEM;
-		cg->l = l;
-		cg->cap = cap;
-	}
+	if (ds_grow(&cg->l, &cg->cap, cg->n + 1, sizeof(*cg->l)) < 0)
+		return -ENOMEM;
 	l = &cg->l[cg->n++];
 	memset(l, 0, sizeof(*l));
 	l->major = maj;
@@ -533,14 +527,9 @@ io_one(void *arg, int fd, const char *path)
 	for (i = 0; i < w->cg.n; i++) {
 		if (!worth(&w->cg.l[i]))
 			continue;
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 16;
-
-			if ((l = reallocarray(out->l, cap, sizeof(*l))) == NULL)
-				return -ENOMEM;
-			out->l = l;
-			out->cap = cap;
-		}
+		if (ds_grow(&out->l, &out->cap, out->n + 1,
+		    sizeof(*out->l)) < 0)
+			return -ENOMEM;
 		l = &out->l[out->n];
 		*l = w->cg.l[i];
 		l->v1 = w->v1;
@@ -843,7 +832,7 @@ ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
 	const char *p;
 	uint64_t v;
 	size_t cap = 0;
-	int *a = NULL, *q, e;
+	int *a = NULL, e;
 
 	*pids = NULL;
 	*n = 0;
@@ -864,14 +853,10 @@ ds_cgroup_pids(const struct ds_root *r, const char *ctl, int v1,
 		if (ds_parse_u64(p, &end, &v) < 0 || (*end != '\n' &&
 		    *end != '\0') || v < 1 || v > INT_MAX)
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			if ((q = reallocarray(a, cap, sizeof(*a))) == NULL) {
-				free(a);
-				ds_buf_free(&b);
-				return -ENOMEM;
-			}
-			a = q;
+		if (ds_grow(&a, &cap, *n + 1, sizeof(*a)) < 0) {
+			free(a);
+			ds_buf_free(&b);
+			return -ENOMEM;
 		}
 		a[(*n)++] = (int)v;
 	}

@@ -93,14 +93,47 @@ skipped(int (*fn)(void *, int, const char *), void *arg, int e,
 	return e == DS_CGROUP_PRUNE ? 0 : e;
 }
 
+/*
+ * The names of d's subdirectories into *names (*n of them, also when it
+ * fails): 0, -ENOMEM, or readdir's -errno.
+ */
+static int
+read_names(DIR *d, char ***names, size_t *n)
+{
+	struct dirent *de;
+	size_t cap = 0;
+
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (ds_grow(names, &cap, *n + 1, sizeof(**names)) < 0 ||
+		    ((*names)[*n] = strdup(de->d_name)) == NULL)
+			return -ENOMEM;
+		(*n)++;
+	}
+	return errno != 0 ? -errno : 0;
+}
+
+static void
+free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* path holds the cgroup's path; children are appended to it in turn. */
 static int
 walk(int fd, struct ds_buf *path, int depth,
     int (*fn)(void *, int, const char *), void *arg)
 {
 	char **names = NULL;
-	size_t n = 0, cap = 0, i, plen;
-	struct dirent *de;
+	size_t n = 0, i, plen;
 	DIR *d;
 	int e, cfd, dfd;
 
@@ -124,37 +157,11 @@ walk(int fd, struct ds_buf *path, int depth,
 		close(dfd);
 		return skipped(fn, arg, e, path);
 	}
-	e = 0;
-	while ((errno = 0, de = readdir(d)) != NULL) {
-		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue;
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			char **p = realloc(names, nc * sizeof(*p));
-			if (p == NULL) {
-				e = -ENOMEM;
-				break;
-			}
-			names = p;
-			cap = nc;
-		}
-		if ((names[n] = strdup(de->d_name)) == NULL) {
-			e = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	if (e == 0 && errno != 0)
-		e = -errno;
+	e = read_names(d, &names, &n);
 	closedir(d);
 	/* The children of a directory that could not be read to its end. */
 	if (e < 0 && e != -ENOMEM) {
-		for (i = 0; i < n; i++)
-			free(names[i]);
-		free(names);
+		free_names(names, n);
 		return skipped(fn, arg, e, path);
 	}
 	if (e == 0 && n > 1)
@@ -180,9 +187,7 @@ walk(int fd, struct ds_buf *path, int depth,
 		if (cfd >= 0)
 			close(cfd);
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	free_names(names, n);
 	return e;
 }
 

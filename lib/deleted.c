@@ -176,7 +176,7 @@ ds_deleted_memory(const char *path, size_t len, const char *fstype,
 	if (fs_magic == TMPFS_MAGIC_ || fs_magic == RAMFS_MAGIC_ ||
 	    fs_magic == HUGETLBFS_MAGIC_)
 		return 1;
-	for (i = 0; fstype != NULL && i < sizeof(mem) / sizeof(mem[0]); i++)
+	for (i = 0; fstype != NULL && i < nitems(mem); i++)
 		if (strcmp(fstype, mem[i]) == 0)
 			return 1;
 	return prefix(path, len, "/memfd:") || prefix(path, len, "/SYSV") ||
@@ -281,14 +281,8 @@ find_fs(struct scan *s, uint64_t dev, int dirfd, const char *name)
 	for (i = 0; i < d->nfs; i++)
 		if (d->fs[i].dev == dev)
 			return i;
-	if (d->nfs == d->capfs) {
-		size_t cap = d->capfs ? d->capfs * 2 : 16;
-		void *p = realloc(d->fs, cap * sizeof(*d->fs));
-		if (p == NULL)
-			return DS_DEL_NONE;
-		d->fs = p;
-		d->capfs = cap;
-	}
+	if (ds_grow(&d->fs, &d->capfs, d->nfs + 1, sizeof(*d->fs)) < 0)
+		return DS_DEL_NONE;
 	fs = &d->fs[d->nfs];
 	memset(fs, 0, sizeof(*fs));
 	fs->dev = dev;
@@ -404,14 +398,8 @@ resolve_mount(struct scan *s, int pidfd, uint32_t id, struct ds_delfile *f,
 		*top_len = strlen(t->mnt);
 		*top = ds_deleted_intern(s->d, t->mnt, *top_len);
 	}
-	if (s->nmc == s->capmc) {
-		size_t cap = s->capmc ? s->capmc * 2 : 16;
-		c = realloc(s->mc, cap * sizeof(*c));
-		if (c == NULL)
-			return;
-		s->mc = c;
-		s->capmc = cap;
-	}
+	if (ds_grow(&s->mc, &s->capmc, s->nmc + 1, sizeof(*s->mc)) < 0)
+		return;
 	c = &s->mc[s->nmc++];
 	c->id = id;
 	c->mount = f->mount;
@@ -451,14 +439,8 @@ add(struct scan *s, int pidfd, int fdnum, const struct statx *stx,
 	const char *fst;
 	size_t fsi, top = DS_DEL_NONE, top_len = 0;
 
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		void *p = realloc(d->f, cap * sizeof(*d->f));
-		if (p == NULL)
-			return -ENOMEM;
-		d->f = p;
-		d->cap = cap;
-	}
+	if (ds_grow(&d->f, &d->cap, d->n + 1, sizeof(*d->f)) < 0)
+		return -ENOMEM;
 	f = &d->f[d->n];
 	memset(f, 0, sizeof(*f));
 	f->pid = 0;
@@ -588,14 +570,8 @@ seen_map(struct scan *s, const struct ds_map *m)
 		if (s->mk[i].ino == m->inode && s->mk[i].major == m->major &&
 		    s->mk[i].minor == m->minor)
 			return 1;
-	if (s->nmk == s->capmk) {
-		size_t cap = s->capmk ? s->capmk * 2 : 16;
-		void *p = realloc(s->mk, cap * sizeof(*s->mk));
-		if (p == NULL)
-			return 0;
-		s->mk = p;
-		s->capmk = cap;
-	}
+	if (ds_grow(&s->mk, &s->capmk, s->nmk + 1, sizeof(*s->mk)) < 0)
+		return 0;
 	s->mk[s->nmk].major = m->major;
 	s->mk[s->nmk].minor = m->minor;
 	s->mk[s->nmk].ino = m->inode;

@@ -118,11 +118,9 @@ ds_devid_read(const struct ds_root *r, const char *name,
 
 	id[0] = '\0';
 	/* One component of sys/block, never a way out of it. */
-	if (*name == '\0' || strlen(name) >= DS_DISK_NAME_MAX ||
-	    strchr(name, '/') != NULL || strcmp(name, ".") == 0 ||
-	    strcmp(name, "..") == 0)
+	if (!ds_component_ok(name) || strlen(name) >= DS_DISK_NAME_MAX)
 		return -EINVAL;
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+	for (i = 0; i < nitems(sources); i++) {
 		snprintf(rel, sizeof(rel), "sys/block/%s/%s", name,
 		    sources[i].rel);
 		if ((n = read_attr(r, rel, buf)) < 0)
@@ -215,14 +213,8 @@ ds_devids_add(struct ds_devids *ids, const char *name, const char *id,
 
 	if (strlen(name) >= DS_DISK_NAME_MAX)
 		return -EINVAL;
-	if (ids->n == ids->cap) {
-		size_t cap = ids->cap ? ids->cap * 2 : 16;
-
-		if ((e = realloc(ids->e, cap * sizeof(*e))) == NULL)
-			return -ENOMEM;
-		ids->e = e;
-		ids->cap = cap;
-	}
+	if (ds_grow(&ids->e, &ids->cap, ids->n + 1, sizeof(*ids->e)) < 0)
+		return -ENOMEM;
 	if ((r = ds_buf_reserve(&ids->pool, len + 1)) < 0)
 		return r;
 	e = &ids->e[ids->n++];

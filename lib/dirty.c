@@ -30,10 +30,10 @@ ds_dirty_parse_vmstat(const char *text, struct ds_dirty *d)
 	while ((r = ds_cgtext_line(&p, line, sizeof(line))) != 0) {
 		if (r < 0 || (n = ds_split(line, f, 4)) == 0)
 			continue;
-		for (i = 0; i < sizeof(key) / sizeof(key[0]); i++)
+		for (i = 0; i < nitems(key); i++)
 			if (strcmp(f[0], key[i]) == 0)
 				break;
-		if (i == sizeof(key) / sizeof(key[0]))
+		if (i == nitems(key))
 			continue;
 		bit = 1u << i;
 		/* A key twice is no value to trust. */
@@ -95,7 +95,7 @@ ds_dirty_read(const struct ds_root *r, struct ds_buf *scratch,
 	if ((e = ds_read_file(r, "proc/vmstat", scratch)) < 0)
 		return e;
 	ds_dirty_parse_vmstat(scratch->data, out);
-	for (i = 0; i < sizeof(sysctl) / sizeof(sysctl[0]); i++) {
+	for (i = 0; i < nitems(sysctl); i++) {
 		snprintf(rel, sizeof(rel), "proc/sys/vm/%s", sysctl[i]);
 		if ((e = ds_read_file(r, rel, scratch)) == -ENOMEM)
 			return e;

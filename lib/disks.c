@@ -12,13 +12,6 @@
 
 #include "internal.h"
 
-static int
-name_ok(const char *s)
-{
-	return *s != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
-	    strcmp(s, "..") != 0;
-}
-
 /* sys/block/DISK/device/FILE into b, trailing blanks cut. */
 static int
 dev_file(const struct ds_root *r, const char *disk, const char *file,
@@ -27,7 +20,7 @@ dev_file(const struct ds_root *r, const char *disk, const char *file,
 	char rel[512];
 	int e;
 
-	if (!name_ok(disk))
+	if (!ds_component_ok(disk))
 		return -EINVAL;
 	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s/device/%s", disk,
 	    file) >= sizeof(rel))
@@ -65,7 +58,7 @@ ds_disk_virtual(const struct ds_root *r, const char *disk,
 	ssize_t n;
 	size_t i;
 
-	if (!name_ok(disk))
+	if (!ds_component_ok(disk))
 		return -EINVAL;
 	/* The driver: virtio_blk, xen's vbd, Hyper-V's storvsc. */
 	snprintf(rel, sizeof(rel), "sys/block/%s/device/driver", disk);
@@ -80,12 +73,12 @@ ds_disk_virtual(const struct ds_root *r, const char *disk,
 			return 1;
 	}
 	if (dev_file(r, disk, "vendor", scratch) == 0)
-		for (i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+		for (i = 0; i < nitems(vendors); i++)
 			if (strncmp(scratch->data, vendors[i],
 			    strlen(vendors[i])) == 0)
 				return 1;
 	if (dev_file(r, disk, "model", scratch) == 0)
-		for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		for (i = 0; i < nitems(models); i++)
 			if (strstr(scratch->data, models[i]) != NULL)
 				return 1;
 	return 0;
@@ -146,7 +139,7 @@ ds_fs_on_disk(const char *fstype, unsigned int major)
 
 	if (major != 0)
 		return 1;
-	for (i = 0; fstype != NULL && i < sizeof(anon) / sizeof(anon[0]); i++)
+	for (i = 0; fstype != NULL && i < nitems(anon); i++)
 		if (strcmp(fstype, anon[i]) == 0)
 			return 1;
 	return 0;

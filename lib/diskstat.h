@@ -799,6 +799,7 @@ enum ds_type {
 	DS_T_TIME,		/* Unix time in ns, printed as seconds.millis */
 	DS_T_G,			/* double, ten significant digits (ds_w_f) */
 	DS_T_F3,		/* double, three decimals (ds_w_f) */
+	DS_T_NULL,		/* a cell with no value; no column's type */
 };
 
 enum ds_prom {

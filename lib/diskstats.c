@@ -44,8 +44,8 @@ ds_disk_parse_line(char *line, struct ds_disk *d)
 	size_t n, i, nc;
 	uint64_t v;
 
-	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n < 3 + 4 || n > sizeof(f) / sizeof(f[0]))
+	n = ds_split(line, f, nitems(f));
+	if (n < 3 + 4 || n > nitems(f))
 		return -EINVAL;
 	nc = n - 3;
 	/* Fewer than a kernel ever printed: damage. */
@@ -110,22 +110,13 @@ count_bad(struct ds_diskstats *s, size_t lineno)
 static int
 grow(struct ds_diskstats *out)
 {
-	struct ds_disk *d;
-	size_t cap;
-
-	if (out->n < out->cap)
-		return 0;
 	/*
 	 * Start past malloc's mmap threshold (128 KiB): the array is then
 	 * mapped, grows by mremap and leaves no smaller copies behind in
 	 * the heap, and only the pages written count in memory use.
 	 */
-	cap = out->cap ? out->cap * 2 : (256u << 10) / sizeof(*d);
-	if ((d = realloc(out->disk, cap * sizeof(*d))) == NULL)
-		return -ENOMEM;
-	out->disk = d;
-	out->cap = cap;
-	return 0;
+	return ds_grow(&out->disk, &out->cap, out->cap ? out->n + 1 :
+	    (256u << 10) / sizeof(*out->disk), sizeof(*out->disk));
 }
 
 int

@@ -118,15 +118,9 @@ du_read(struct du *u, int fd, struct du_level *l)
 		u->bytes += (uint64_t)st.st_blocks * 512;
 		if (!S_ISDIR(st.st_mode))
 			continue;
-		if (l->n == cap) {
-			size_t nc = cap ? cap * 2 : 8;
-			char **p = realloc(l->sub, nc * sizeof(*p));
-			if (p == NULL) {
-				u->e = -ENOMEM;
-				break;
-			}
-			l->sub = p;
-			cap = nc;
+		if (ds_grow(&l->sub, &cap, l->n + 1, sizeof(*l->sub)) < 0) {
+			u->e = -ENOMEM;
+			break;
 		}
 		if ((l->sub[l->n] = strdup(de->d_name)) == NULL) {
 			u->e = -ENOMEM;
@@ -148,15 +142,9 @@ du_walk(struct du *u, int cur)
 
 	for (;;) {
 		if (entered) {
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				void *p = realloc(lv, nc * sizeof(*lv));
-				if (p == NULL) {
-					u->e = -ENOMEM;
-					break;
-				}
-				lv = p;
-				cap = nc;
+			if (ds_grow(&lv, &cap, n + 1, sizeof(*lv)) < 0) {
+				u->e = -ENOMEM;
+				break;
 			}
 			l = &lv[n++];
 			memset(l, 0, sizeof(*l));

@@ -30,6 +30,11 @@ int ds_fstatat_in(const struct ds_root *r, int at, const char *rel,
 /* readlinkat(2) of a link reached inside the root; length or -errno. */
 long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
     char *buf, size_t size);
+/*
+ * 1 when s can be one path component (a disk, a device, an attribute
+ * named by its caller): not empty, no '/', not "." or "..".
+ */
+int ds_component_ok(const char *s);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line
@@ -95,8 +100,6 @@ int ds_uptime_parse(const char *text, uint64_t *ns);
  * JSON lines, table, Prometheus text), its columns and cells, atomic
  * output files, and escaping.
  */
-
-#define DS_C_KEEP	8u	/* always shown (a prom label of identity) */
 
 /* A byte count in human units as df -h prints it: 4G, 251.9G, 512. */
 size_t ds_fmt_human(char *buf, size_t sz, double bytes);
@@ -680,5 +683,6 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 #include "dirty.h"
 #include "devid.h"
 #include "blkslow.h"
+#include "grow.h"
 
 #endif

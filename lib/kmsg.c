@@ -148,7 +148,7 @@ op_by_number(uint64_t op)
 	static const char *const names[] = { "READ", "WRITE", "FLUSH",
 	    "DISCARD" };
 
-	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "";
+	return op < nitems(names) ? names[op] : "";
 }
 
 struct hit {
@@ -175,15 +175,8 @@ count(struct ds_ioerrs *o, const struct hit *h, uint64_t ts)
 			break;
 		}
 	if (e == NULL) {
-		if (o->n == o->cap) {
-			size_t cap = o->cap ? o->cap * 2 : 8;
-			void *p = realloc(o->e, cap * sizeof(*o->e));
-
-			if (p == NULL)
-				return -ENOMEM;
-			o->e = p;
-			o->cap = cap;
-		}
+		if (ds_grow(&o->e, &o->cap, o->n + 1, sizeof(*o->e)) < 0)
+			return -ENOMEM;
 		e = &o->e[o->n++];
 		memset(e, 0, sizeof(*e));
 		memcpy(e->dev, h->dev, h->devlen);
@@ -211,10 +204,10 @@ suppressed(const char *p, const char *end, uint64_t *n)
 	    "end_request: " };
 	size_t i;
 
-	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+	for (i = 0; i < nitems(funcs); i++)
 		if (skip(&p, end, funcs[i]))
 			break;
-	if (i == sizeof(funcs) / sizeof(funcs[0]))
+	if (i == nitems(funcs))
 		return 0;
 	return num(&p, end, n) == 0 && skip(&p, end, " callbacks suppressed") &&
 	    p == end;
@@ -502,9 +495,7 @@ ds_scsi_errcnt(const struct ds_root *r, const char *disk, struct ds_buf *scratch
 	char rel[320];
 	int e;
 
-	if (disk == NULL || *disk == '\0' || strchr(disk, '/') != NULL ||
-	    strcmp(disk, ".") == 0 || strcmp(disk, "..") == 0 ||
-	    strlen(disk) > 255)
+	if (disk == NULL || !ds_component_ok(disk) || strlen(disk) > 255)
 		return -EINVAL;
 	snprintf(rel, sizeof(rel), "sys/block/%s/device/ioerr_cnt", disk);
 	if ((e = ds_read_file(r, rel, scratch)) < 0 ||

@@ -78,12 +78,53 @@ give(struct ds_lines *l, char *p, size_t k, char **line, size_t *len)
 	return 1;
 }
 
+/*
+ * Keep the partial line at p (have bytes) and read on behind it: 0 (eof
+ * set at the end of the file), or the -errno the reader now holds.
+ */
+static int
+refill(struct ds_lines *l, char *p, size_t have)
+{
+	struct ds_buf *b = l->b;
+	ssize_t n;
+	int e;
+
+	if (l->pos > 0) {
+		memmove(b->data, p, have);
+		b->len = have;
+		l->pos = 0;
+	}
+	/*
+	 * A long file (four windows read already) gets a window twice as
+	 * large, once: half the reads of diskstats of thousands of devices,
+	 * while a file of a few hundred lines keeps the smaller one.
+	 */
+	if (l->total >= 4 * b->cap && b->cap < 2 * DS_LINES_WINDOW &&
+	    (e = ds_buf_reserve(b, 2 * DS_LINES_WINDOW - 1 - b->len)) < 0)
+		return fail(l, e);
+	while ((n = read(l->fd, b->data + b->len, b->cap - b->len - 1)) < 0 &&
+	    errno == EINTR)
+		;
+	if (n < 0)
+		/* A FIFO with a writer but no data: not a file for us. */
+		return fail(l, errno == EAGAIN ? -EINVAL : -errno);
+	if (n == 0) {
+		l->eof = 1;
+		return 0;
+	}
+	b->len += (size_t)n;
+	b->data[b->len] = '\0';
+	l->total += (size_t)n;
+	if (l->total > DS_READ_MAX)
+		return fail(l, -EFBIG);
+	return 0;
+}
+
 int
 ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 {
 	struct ds_buf *b = l->b;
 	char *nl, *p;
-	ssize_t n;
 	size_t have, k;
 	int e;
 
@@ -144,39 +185,8 @@ ds_lines_next(struct ds_lines *l, char **line, size_t *len)
 			}
 			continue;
 		}
-		/* Keep the partial line and read on behind it. */
-		if (l->pos > 0) {
-			memmove(b->data, p, have);
-			b->len = have;
-			l->pos = 0;
-		}
-		/*
-		 * A long file (four windows read already) gets a window twice
-		 * as large, once: half the reads of diskstats of thousands of
-		 * devices, while a file of a few hundred lines keeps the
-		 * smaller one.
-		 */
-		if (l->total >= 4 * b->cap && b->cap < 2 * DS_LINES_WINDOW &&
-		    (e = ds_buf_reserve(b, 2 * DS_LINES_WINDOW - 1 - b->len)) < 0)
-			return fail(l, e);
-		n = read(l->fd, b->data + b->len, b->cap - b->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/* A FIFO with a writer but no data: not a file for us. */
-			if (errno == EAGAIN)
-				return fail(l, -EINVAL);
-			return fail(l, -errno);
-		}
-		if (n == 0) {
-			l->eof = 1;
-			continue;
-		}
-		b->len += (size_t)n;
-		b->data[b->len] = '\0';
-		l->total += (size_t)n;
-		if (l->total > DS_READ_MAX)
-			return fail(l, -EFBIG);
+		if ((e = refill(l, p, have)) < 0)
+			return e;
 	}
 }
 

@@ -221,7 +221,7 @@ mem_one(void *arg, int fd, const char *path)
 {
 	struct memwalk *w = arg;
 	struct ds_memcgs *out = w->out;
-	struct ds_memcg m, *p;
+	struct ds_memcg m;
 	struct stat sb;
 	int e;
 
@@ -243,14 +243,8 @@ mem_one(void *arg, int fd, const char *path)
 	if (fstat(fd, &sb) < 0)
 		return -errno;
 	m.ino = (uint64_t)sb.st_ino;
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 16;
-
-		if ((p = reallocarray(out->m, cap, sizeof(*p))) == NULL)
-			return -ENOMEM;
-		out->m = p;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->m, &out->cap, out->n + 1, sizeof(*out->m)) < 0)
+		return -ENOMEM;
 	if ((m.cgroup = strdup(path)) == NULL)
 		return -ENOMEM;
 	out->m[out->n++] = m;

@@ -39,8 +39,8 @@ ds_mountinfo_parse_line(char *line, struct ds_mount *m)
 	uint64_t v;
 	char *colon;
 
-	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n < 9 || n > sizeof(f) / sizeof(f[0]))
+	n = ds_split(line, f, nitems(f));
+	if (n < 9 || n > nitems(f))
 		return -EINVAL;
 	for (dash = 6; dash < n && strcmp(f[dash], "-") != 0; dash++)
 		;
@@ -97,14 +97,9 @@ ds_mountinfo_parse(char *text, struct ds_mounts *out)
 			out->bad++;
 			continue;
 		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 64;
-			struct ds_mount *p = realloc(out->m, cap * sizeof(*p));
-			if (p == NULL)
-				return -ENOMEM;
-			out->m = p;
-			out->cap = cap;
-		}
+		if (ds_grow(&out->m, &out->cap, out->n + 1,
+		    sizeof(*out->m)) < 0)
+			return -ENOMEM;
 		out->m[out->n++] = m;
 	}
 	return 0;

@@ -5,8 +5,9 @@
 
 #include "internal.h"
 
+/* Space or tab: what separates a number from what comes before it. */
 static int
-isblank_(char c)
+is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
@@ -18,7 +19,7 @@ ds_parse_u64(const char *s, const char **end, uint64_t *out)
 	const char *p = s;
 	unsigned d;
 
-	while (isblank_(*p))
+	while (is_blank(*p))
 		p++;
 	if (*p < '0' || *p > '9') {
 		if (end != NULL)
@@ -51,7 +52,7 @@ ds_strtou64(const char *s, uint64_t *out)
 
 	if ((e = ds_parse_u64(s, &end, out)) < 0)
 		return e;
-	while (isblank_(*end) || *end == '\n')
+	while (is_blank(*end) || *end == '\n')
 		end++;
 	return *end == '\0' ? 0 : -EINVAL;
 }
@@ -112,14 +113,14 @@ ds_split(char *s, char **fields, size_t max)
 	size_t n = 0;
 
 	for (;;) {
-		while (isblank_(*s))
+		while (is_blank(*s))
 			*s++ = '\0';
 		if (*s == '\0' || *s == '\n')
 			break;
 		if (n < max)
 			fields[n] = s;
 		n++;
-		while (*s != '\0' && *s != '\n' && !isblank_(*s))
+		while (*s != '\0' && *s != '\n' && !is_blank(*s))
 			s++;
 	}
 	*s = '\0';

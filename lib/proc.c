@@ -46,15 +46,10 @@ ds_pids_read(const struct ds_root *r, const char *rel, struct ds_pids *out)
 			continue;
 		if (out->n > 0 && (int)v < out->pid[out->n - 1])
 			sorted = 0;
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 1024;
-			int *p = realloc(out->pid, cap * sizeof(*p));
-			if (p == NULL) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			out->pid = p;
-			out->cap = cap;
+		if (ds_grow(&out->pid, &out->cap, out->n + 1,
+		    sizeof(*out->pid)) < 0) {
+			closedir(d);
+			return -ENOMEM;
 		}
 		out->pid[out->n++] = (int)v;
 	}
@@ -222,7 +217,7 @@ ds_pids_parse(const char *list, struct ds_pids *out, char *bad, size_t size)
 	char *s, *tok, *save, *copy;
 	uint64_t v;
 	size_t i, j;
-	int *p, e = 0;
+	int e = 0;
 
 	if ((copy = strdup(list)) == NULL)
 		return -ENOMEM;
@@ -232,16 +227,9 @@ ds_pids_parse(const char *list, struct ds_pids *out, char *bad, size_t size)
 			if (size > 0)
 				snprintf(bad, size, "%s", tok);
 			e = -EINVAL;
-		} else if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 16;
-
-			if ((p = reallocarray(out->pid, cap, sizeof(*p))) == NULL)
-				e = -ENOMEM;
-			else {
-				out->pid = p;
-				out->cap = cap;
-			}
-		}
+		} else if (ds_grow(&out->pid, &out->cap, out->n + 1,
+		    sizeof(*out->pid)) < 0)
+			e = -ENOMEM;
 		if (e == 0)
 			out->pid[out->n++] = (int)v;
 	}

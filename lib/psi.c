@@ -115,8 +115,8 @@ ds_psi_parse_line(char *line, enum ds_psi_kind *kind, struct ds_psi_line *l,
 	uint64_t v;
 	int k;
 
-	n = ds_split(line, f, sizeof(f) / sizeof(f[0]));
-	if (n > sizeof(f) / sizeof(f[0]))
+	n = ds_split(line, f, nitems(f));
+	if (n > nitems(f))
 		return refuse(why, DS_PSI_WHY_FIELDS, 0);
 	/* A line cut short is refused at the first key it lacks. */
 	if (n == 0 || (k = ds_psi_kind_parse(f[0], strlen(f[0]))) < 0)
@@ -489,7 +489,7 @@ part_name(enum ds_trig_part part)
 		[DS_TRIG_STALL] = "stall", [DS_TRIG_WINDOW] = "window",
 	};
 
-	return (size_t)part < sizeof(name) / sizeof(name[0]) ? name[part] :
+	return (size_t)part < nitems(name) ? name[part] :
 	    NULL;
 }
 
@@ -505,7 +505,7 @@ part_why(enum ds_trig_part part)
 		[DS_TRIG_WINDOW] = "not a duration (a number and us, ms or s)",
 	};
 
-	return (size_t)part < sizeof(why) / sizeof(why[0]) ? why[part] : NULL;
+	return (size_t)part < nitems(why) ? why[part] : NULL;
 }
 
 int

@@ -30,15 +30,9 @@ ds_psi_sample_add(struct ds_psi_sample *s, const char *top, const char *path)
 			memcpy(p, top, tl);
 		strcpy(p + tl, path);
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-
-		if ((c = realloc(s->cg, cap * sizeof(*c))) == NULL) {
-			free(p);
-			return NULL;
-		}
-		s->cg = c;
-		s->cap = cap;
+	if (ds_grow(&s->cg, &s->cap, s->n + 1, sizeof(*s->cg)) < 0) {
+		free(p);
+		return NULL;
 	}
 	c = &s->cg[s->n++];
 	memset(c, 0, sizeof(*c));
@@ -87,15 +81,10 @@ note_add(struct ds_psi_sample *s, const char *path, int res, int e,
 
 	if (path != NULL && (p = strdup(path)) == NULL)
 		return -ENOMEM;
-	if (s->nnote == s->capnote) {
-		size_t cap = s->capnote ? s->capnote * 2 : 8;
-
-		if ((n = realloc(s->note, cap * sizeof(*n))) == NULL) {
-			free(p);
-			return -ENOMEM;
-		}
-		s->note = n;
-		s->capnote = cap;
+	if (ds_grow(&s->note, &s->capnote, s->nnote + 1,
+	    sizeof(*s->note)) < 0) {
+		free(p);
+		return -ENOMEM;
 	}
 	n = &s->note[s->nnote++];
 	n->path = p;

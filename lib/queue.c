@@ -49,8 +49,9 @@ ds_qattr_numeric(enum ds_qattr a)
 	return (unsigned)a < DS_QA_N && qattrs[a].numeric;
 }
 
+/* Space, tab, newline or return: what sysfs puts around a word. */
 static int
-isblank_(int c)
+is_white(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -64,7 +65,7 @@ ds_sched_parse(const char *text, struct ds_sched *s)
 
 	memset(s, 0, sizeof(*s));
 	for (;;) {
-		while (isblank_((unsigned char)*p))
+		while (is_white((unsigned char)*p))
 			p++;
 		if (*p == '\0')
 			break;
@@ -72,7 +73,7 @@ ds_sched_parse(const char *text, struct ds_sched *s)
 		if (bracket)
 			p++;
 		start = p;
-		while (*p != '\0' && !isblank_((unsigned char)*p) &&
+		while (*p != '\0' && !is_white((unsigned char)*p) &&
 		    *p != '[' && *p != ']')
 			p++;
 		len = (size_t)(p - start);
@@ -83,7 +84,7 @@ ds_sched_parse(const char *text, struct ds_sched *s)
 		} else if (*p == '[' || *p == ']')
 			return -EINVAL;
 		/* "[mq-deadline]x": a bracket must end a word. */
-		if (*p != '\0' && !isblank_((unsigned char)*p))
+		if (*p != '\0' && !is_white((unsigned char)*p))
 			return -EINVAL;
 		if (len == 0 || len >= DS_SCHED_NAME_MAX ||
 		    s->n == DS_SCHED_MAX)
@@ -97,14 +98,6 @@ ds_sched_parse(const char *text, struct ds_sched *s)
 	return 0;
 }
 
-/* A single path component a device or attribute may be named by. */
-static int
-name_ok(const char *s)
-{
-	return *s != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
-	    strcmp(s, "..") != 0;
-}
-
 int
 ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
     const char *name, char *disk, size_t size)
@@ -112,7 +105,7 @@ ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
 	char rel[4096];
 	size_t i;
 
-	if (!name_ok(name))
+	if (!ds_component_ok(name))
 		return -EINVAL;
 	if (ds_blockdevs_has(disks, name)) {
 		if (strlen(name) >= size)
@@ -149,7 +142,7 @@ ds_queue_resolve(const struct ds_root *r, const struct ds_blockdevs *disks,
 static size_t
 rtrim(char *s, size_t len)
 {
-	while (len > 0 && isblank_((unsigned char)s[len - 1]))
+	while (len > 0 && is_white((unsigned char)s[len - 1]))
 		len--;
 	s[len] = '\0';
 	return len;
@@ -262,7 +255,7 @@ ds_queue_read(const struct ds_root *r, const char *disk, const char *dev,
 	memset(q->v, 0, sizeof(q->v));
 	memset(&q->sched, 0, sizeof(q->sched));
 	q->write_cache[0] = q->zoned[0] = '\0';
-	if (!name_ok(disk) || (dev != NULL && !name_ok(dev)))
+	if (!ds_component_ok(disk) || (dev != NULL && !ds_component_ok(dev)))
 		return -EINVAL;
 	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s", disk) >=
 	    sizeof(rel))
@@ -315,14 +308,8 @@ qfile_add(struct ds_qfiles *out, const char *prefix, const char *name,
 	struct ds_qfile *f;
 	size_t l = strlen(prefix) + strlen(name) + 1;
 
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		struct ds_qfile *p = realloc(out->f, cap * sizeof(*p));
-		if (p == NULL)
-			return -ENOMEM;
-		out->f = p;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->f, &out->cap, out->n + 1, sizeof(*out->f)) < 0)
+		return -ENOMEM;
 	f = &out->f[out->n];
 	memset(f, 0, sizeof(*f));
 	if ((f->name = malloc(l)) == NULL)
@@ -379,7 +366,7 @@ ds_queue_files(const struct ds_root *r, const char *disk,
 	int qfd, e;
 
 	ds_qfiles_free(out);
-	if (!name_ok(disk))
+	if (!ds_component_ok(disk))
 		return -EINVAL;
 	if ((size_t)snprintf(rel, sizeof(rel), "sys/block/%s/queue", disk) >=
 	    sizeof(rel))
@@ -429,7 +416,7 @@ attr_word(const char *s)
 static int
 queue_rel(char *rel, size_t size, const char *disk, const char *attr)
 {
-	if (!name_ok(disk))
+	if (!ds_component_ok(disk))
 		return -EINVAL;
 	if ((size_t)snprintf(rel, size, "sys/block/%s/queue/%s", disk, attr) >=
 	    size)
@@ -450,7 +437,7 @@ ds_queue_attr_path(const struct ds_root *r, const char *disk,
 		word = attr + 8;
 	if (!attr_word(word))
 		return -EINVAL;
-	if (!name_ok(disk))
+	if (!ds_component_ok(disk))
 		return -EINVAL;
 	if ((e = queue_rel(p, sizeof(p), disk, attr)) < 0)
 		return e;
@@ -510,10 +497,10 @@ trim(const char *s, size_t *len)
 {
 	size_t n;
 
-	while (isblank_((unsigned char)*s))
+	while (is_white((unsigned char)*s))
 		s++;
 	n = strlen(s);
-	while (n > 0 && isblank_((unsigned char)s[n - 1]))
+	while (n > 0 && is_white((unsigned char)s[n - 1]))
 		n--;
 	*len = n;
 	return s;
@@ -571,7 +558,7 @@ ds_queue_value_canon(const char *attr, const char *value, char *out,
 	v = trim(value, &len);
 	/* Runs of blanks inside ("write  back") count as one space. */
 	for (i = 0; i < len; i++) {
-		if (isblank_((unsigned char)v[i])) {
+		if (is_white((unsigned char)v[i])) {
 			blank = 1;
 			continue;
 		}

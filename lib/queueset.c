@@ -40,7 +40,7 @@ ds_queue_attr_jiffies(const char *attr)
 	size_t i;
 
 	attr = base_name(attr);
-	for (i = 0; i < sizeof(jiffies_attrs) / sizeof(jiffies_attrs[0]); i++)
+	for (i = 0; i < nitems(jiffies_attrs); i++)
 		if (strcmp(attr, jiffies_attrs[i]) == 0)
 			return 1;
 	return 0;
@@ -69,7 +69,7 @@ ds_queue_value_holds(const char *attr, const char *want, const char *got)
 	    ds_strtou64(got, &g) < 0)
 		return 0;
 	/* What some kernel's HZ makes of the value: 252 for 250 at HZ=250. */
-	for (i = 0; i < sizeof(hz_choices) / sizeof(hz_choices[0]); i++)
+	for (i = 0; i < nitems(hz_choices); i++)
 		if (ds_jiffies_round_ms(w, hz_choices[i]) == g)
 			return 1;
 	return 0;
@@ -94,7 +94,7 @@ tunable_of(const char *sched, const char *attr)
 {
 	size_t i, k;
 
-	for (i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
+	for (i = 0; i < nitems(tunables); i++) {
 		if (strcmp(sched, tunables[i].sched) != 0)
 			continue;
 		for (k = 0; tunables[i].attrs[k] != NULL; k++)
@@ -365,7 +365,7 @@ ds_qs_state_name(enum ds_qs_state s)
 		[DS_QS_SKIPPED] = "skipped", [DS_QS_WOULD] = "would-set",
 	};
 
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] :
+	return (unsigned)s < nitems(names) ? names[s] :
 	    "?";
 }
 

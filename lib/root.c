@@ -48,6 +48,13 @@ ds_root_close(struct ds_root *r)
 	r->fd = -1;
 }
 
+int
+ds_component_ok(const char *s)
+{
+	return *s != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
+	    strcmp(s, "..") != 0;
+}
+
 /*
  * Without openat2(2) (kernels before 5.6): one component at a time,
  * none of them a symbolic link and none "..", so nothing can lead out

@@ -98,17 +98,10 @@ ds_names_has(struct ds_names *ns, const char *name, int add)
 			return 1;
 	if (!add)
 		return 0;
-	if (ns->cap - ns->len < len) {
-		size_t cap = ns->cap ? ns->cap * 2 : 4096;
-		char *p;
-
-		while (cap - ns->len < len)
-			cap *= 2;
-		if (cap > UINT32_MAX || (p = realloc(ns->pool, cap)) == NULL)
-			return -ENOMEM;
-		ns->pool = p;
-		ns->cap = cap;
-	}
+	/* Offsets into the pool are uint32_t. */
+	if (len > UINT32_MAX - ns->len || ds_grow(&ns->pool, &ns->cap,
+	    ns->len + len < 4096 ? 4096 : ns->len + len, 1) < 0)
+		return -ENOMEM;
 	memcpy(ns->pool + ns->len, name, len);
 	ns->slot[k] = (uint32_t)ns->len + 1;
 	ns->len += len;
@@ -141,15 +134,9 @@ ds_older_read(struct ds_older *o, struct ds_pair *pr, const char *name,
 
 	*found = NULL;
 	while (!o->eof) {
-		if (o->pend.n == o->pend.cap) {
-			size_t cap = o->pend.cap ? o->pend.cap * 2 : 16;
-
-			d = realloc(o->pend.disk, cap * sizeof(*d));
-			if (d == NULL)
-				return -ENOMEM;
-			o->pend.disk = d;
-			o->pend.cap = cap;
-		}
+		if (ds_grow(&o->pend.disk, &o->pend.cap, o->pend.n + 1,
+		    sizeof(*o->pend.disk)) < 0)
+			return -ENOMEM;
 		/* Read into the free slot: kept only if it is not c. */
 		d = &o->pend.disk[o->pend.n];
 		if ((e = ds_diskstats_next(&o->l, d, &o->pend)) < 0)

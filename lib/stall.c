@@ -83,7 +83,7 @@ ds_wait_class(char state, const char *wchan)
 	if ((state != 'D' && state != 'S') || wchan == NULL ||
 	    *wchan == '\0' || strcmp(wchan, "0") == 0)
 		return DS_WAIT_NONE;
-	for (i = 0; i < sizeof(wait_table) / sizeof(wait_table[0]); i++) {
+	for (i = 0; i < nitems(wait_table); i++) {
 		p = wait_table[i].name;
 		n = strlen(p);
 		if (p[n - 1] == '*' ? strncmp(wchan, p, n - 1) == 0 :
@@ -278,22 +278,6 @@ read_wchan(struct scan *s, int taskfd, int tid, char *w, size_t size)
 	return e;
 }
 
-static int
-grow(struct ds_stalls *o)
-{
-	size_t cap;
-	struct ds_stall *t;
-
-	if (o->n < o->cap)
-		return 0;
-	cap = o->cap ? o->cap * 2 : 64;
-	if ((t = realloc(o->t, cap * sizeof(*t))) == NULL)
-		return -ENOMEM;
-	o->t = t;
-	o->cap = cap;
-	return 0;
-}
-
 /* Thread tid of pid, from its task directory: 0 or a fatal -errno. */
 static int
 one_thread(struct scan *s, int taskfd, int pid, int tid)
@@ -342,7 +326,7 @@ one_thread(struct scan *s, int taskfd, int pid, int tid)
 	w = ds_wait_class(ts.state, wchan);
 	if (ts.state == 'S' && !sleep_kept(w))
 		return 0;
-	if ((e = grow(o)) < 0)
+	if ((e = ds_grow(&o->t, &o->cap, o->n + 1, sizeof(*o->t))) < 0)
 		return e;
 	t = &o->t[o->n++];
 	memset(t, 0, sizeof(*t));

@@ -43,7 +43,7 @@ void ds_lines_close(struct ds_lines *l);
  * and prom's rows until the report ends.
  */
 struct ds_cell {
-	unsigned char kind;	/* 0 null, else the column's type + 1 */
+	enum ds_type type;	/* as given or converted; DS_T_NULL: none */
 	union {
 		uint64_t u;
 		int64_t i;
@@ -97,25 +97,6 @@ struct ds_atomic {
 	FILE *fp;
 	char tmp[4096];
 	char path[4096];
-};
-
-/*
- * Device operands: a kernel name ("sda"), the same with "/dev/" before
- * it, "/dev/mapper/NAME" for the device-mapper device named NAME, or a
- * shell glob (fnmatch(3)) of any of these.  The caller fills them.
- */
-struct ds_devop {
-	const char *arg;	/* as given, for messages */
-	const char *pat;	/* name or glob, /dev/ or /dev/mapper/ cut */
-	int glob;		/* pat holds '*', '?' or '[' */
-	int dm;			/* given as /dev/mapper/: dm names only */
-	int matched;		/* it selected a device (set by the selection) */
-};
-struct ds_devsel {
-	struct ds_devop *op;
-	size_t n;
-	size_t nglob;		/* operands that are globs */
-	size_t ndm;		/* operands given as /dev/mapper/ */
 };
 
 /*
@@ -1239,14 +1220,6 @@ int ds_esc_prom(struct ds_buf *b, const char *s, size_t len);
  */
 int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
     const struct ds_lat *h);
-/*
- * A device against every operand: 2 when one names it (not a glob), 1
- * when only globs match it and whole is set (globs select whole disks;
- * the caller says whether this one counts as such), 0 otherwise.  Each
- * operand that selected it gets matched set.
- */
-int ds_devsel_match(struct ds_devsel *s, const char *name, const char *dm,
-    int whole);
 
 /*
  * Counters of a line of nc that are used: the longest format a kernel
@@ -1424,15 +1397,8 @@ double ds_psi_sample_share(const struct ds_psi_sample *prev,
     enum ds_psi_res r, enum ds_psi_kind k);
 
 
-/* Helpers: device operands and queue settings */
+/* Helpers: queue settings */
 
-/*
- * 1 when op names or matches the device with kernel name name and dm
- * name dm (NULL: none known): a /dev/mapper/ operand looks at dm only,
- * others at both.  Marks nothing.
- */
-int ds_devop_match(const struct ds_devop *op, const char *name,
-    const char *dm);
 /*
  * Find the whole disk whose queue serves name: name itself when it is
  * in disks (the sorted sys/block listing), else the disk D holding

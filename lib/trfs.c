@@ -9,8 +9,8 @@
 #define FS_WARN		0.90	/* use: time to act */
 #define FS_CRIT		0.98	/* writes fail or are about to */
 #define HELD_MIN	(1u << 20)	/* deleted-open bytes worth a row */
-#define HELD_SHARE_INFO	0.01	/* of the filesystem */
-#define HELD_SHARE_WARN	0.10
+#define HELD_SHARE_INFO	0.01	/* of the filesystem: worth a row */
+#define HELD_SHARE_WARN	0.10	/* of it: space a restart would give back */
 
 static int
 row_held(const struct ds_tr_fs *fs, struct ds_findings *out)

@@ -4,7 +4,8 @@
  * rules are in trpsi.c (pressure, waiting tasks), trdev.c (devices),
  * trstall.c (stalls that are not a disk's), trproc.c (processes) and
  * trfs.c (filesystems); this file makes the rows, sorts them and puts
- * the verdict first.  The manual's FINDINGS give each rule its reason.
+ * the verdict first.  Each rule's reason is in dtriage(1), FINDINGS,
+ * and in a line beside its threshold's #define.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,14 +32,8 @@ ds_tr_add(struct ds_findings *out, enum ds_tr_sev sev, const char *finding,
 {
 	struct ds_finding *f;
 
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 32;
-
-		if ((f = realloc(out->f, cap * sizeof(*f))) == NULL)
-			return NULL;
-		out->f = f;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->f, &out->cap, out->n + 1, sizeof(*out->f)) < 0)
+		return NULL;
 	f = &out->f[out->n++];
 	memset(f, 0, sizeof(*f));
 	f->sev = sev;
@@ -167,7 +162,7 @@ ds_tr_state_phrase(const char *finding)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(ph) / sizeof(ph[0]); i++)
+	for (i = 0; i < nitems(ph); i++)
 		if (strcmp(ph[i][0], finding) == 0)
 			return ph[i][1];
 	return finding;

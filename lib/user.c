@@ -38,14 +38,8 @@ load(struct ds_users *u, const struct ds_root *r)
 		if (i < 3 || ds_strtou64(f[2], &v) < 0 || v > UINT32_MAX ||
 		    f[0][0] == '\0')
 			continue;
-		if (u->n == u->cap) {
-			size_t cap = u->cap ? u->cap * 2 : 64;
-			struct ds_user *p = realloc(u->u, cap * sizeof(*p));
-			if (p == NULL)
-				break;
-			u->u = p;
-			u->cap = cap;
-		}
+		if (ds_grow(&u->u, &u->cap, u->n + 1, sizeof(*u->u)) < 0)
+			break;
 		u->u[u->n].uid = (uint32_t)v;
 		if ((u->u[u->n].name = strdup(f[0])) == NULL)
 			break;

@@ -417,22 +417,6 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 	return 1;
 }
 
-static int
-grow(struct ds_procs *out)
-{
-	size_t cap;
-	struct ds_proc *p;
-
-	if (out->n < out->cap)
-		return 0;
-	cap = out->cap ? out->cap * 2 : 256;
-	if ((p = realloc(out->p, cap * sizeof(*p))) == NULL)
-		return -ENOMEM;
-	out->p = p;
-	out->cap = cap;
-	return 0;
-}
-
 /*
  * Scan proc (or pids): store each kept entry in out, or with each given
  * hand it to each in the order read and store nothing.
@@ -481,7 +465,8 @@ scan(const struct ds_root *r, unsigned int flags, const int *pids,
 		for (j = 0; j < nt; j++) {
 			if (each != NULL)
 				p = &one;
-			else if ((e = grow(out)) < 0)
+			else if ((e = ds_grow(&out->p, &out->cap, out->n + 1,
+			    sizeof(*out->p))) < 0)
 				goto done;
 			else
 				p = &out->p[out->n];

@@ -153,8 +153,7 @@ ds_writer_select(struct ds_writer *w, const char *spec, const char **bad,
 	}
 	/* A series is known by its labels: prom keeps every one. */
 	for (i = 0; w->fmt == DS_FMT_PROM && i < w->ncols; i++)
-		if ((w->cols[i].prom == DS_P_LABEL ||
-		    (w->cols[i].flags & DS_C_KEEP)) && !in_view(view, n, i))
+		if (w->cols[i].prom == DS_P_LABEL && !in_view(view, n, i))
 			view[n++] = i;
 	free(w->view);
 	w->view = view;
@@ -326,7 +325,7 @@ fmt_int(char *buf, size_t sz, const struct ds_cell *c)
 	uint64_t u;
 	size_t n;
 
-	switch (c->kind - 1) {
+	switch (c->type) {
 	case DS_T_U64:
 		p = dec_back(end, c->v.u);
 		break;
@@ -359,7 +358,7 @@ fmt_num(char *buf, size_t sz, const struct ds_cell *c)
 {
 	int n;
 
-	switch (c->kind - 1) {
+	switch (c->type) {
 	case DS_T_U64:
 	case DS_T_I64:
 	case DS_T_TIME:
@@ -392,14 +391,14 @@ cell_text(struct ds_writer *w, struct ds_buf *b, const struct ds_cell *c,
 	size_t n;
 	int e = 0;
 
-	if (c->kind == 0) {
+	if (c->type == DS_T_NULL) {
 		if (w->fmt == DS_FMT_JSON)
 			bput(w, b, "null", 4);
 		else
 			bput(w, b, "-", 1);
 		return;
 	}
-	if (c->kind - 1 == DS_T_STR) {
+	if (c->type == DS_T_STR) {
 		switch (w->fmt) {
 		case DS_FMT_JSON:
 			e = ds_esc_json(b, str, c->v.s.len);
@@ -456,41 +455,36 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 	}
 	col = &w->cols[w->col];
 	/* A double given to a column of any precision takes the column's. */
-	if (c.kind - 1 == DS_T_F2 && col->type == DS_T_G)
-		c.kind = DS_T_G + 1;
-	if (col->type == DS_T_F3 && c.kind - 1 == DS_T_F2)
-		c.kind = DS_T_F3 + 1;
-	if (c.kind != 0 && (enum ds_type)(c.kind - 1) != col->type &&
-	    !(col->type == DS_T_F2 && c.kind - 1 == DS_T_TIME) &&
-	    !(col->type == DS_T_TIME && c.kind - 1 == DS_T_F2)) {
+	if (c.type == DS_T_F2 && col->type == DS_T_G)
+		c.type = DS_T_G;
+	if (col->type == DS_T_F3 && c.type == DS_T_F2)
+		c.type = DS_T_F3;
+	if (c.type != DS_T_NULL && c.type != col->type &&
+	    !(col->type == DS_T_F2 && c.type == DS_T_TIME) &&
+	    !(col->type == DS_T_TIME && c.type == DS_T_F2)) {
 		/* A number given to a column of another numeric type. */
-		if (c.kind - 1 == DS_T_U64 && col->type == DS_T_F2) {
+		if (c.type == DS_T_U64 && col->type == DS_T_F2) {
 			c.v.d = (double)c.v.u;
-			c.kind = DS_T_F2 + 1;
-		} else if (c.kind - 1 == DS_T_U64 && col->type == DS_T_I64 &&
+			c.type = DS_T_F2;
+		} else if (c.type == DS_T_U64 && col->type == DS_T_I64 &&
 		    c.v.u <= INT64_MAX) {
-			c.kind = DS_T_I64 + 1;
+			c.type = DS_T_I64;
 		} else {
 			fail(w, -EINVAL);
-			c.kind = 0;
+			c.type = DS_T_NULL;
 		}
 	}
-	if ((c.kind - 1 == DS_T_F2 || c.kind - 1 == DS_T_G ||
-	    c.kind - 1 == DS_T_F3) && !isfinite(c.v.d))
-		c.kind = 0;
+	if ((c.type == DS_T_F2 || c.type == DS_T_G ||
+	    c.type == DS_T_F3) && !isfinite(c.v.d))
+		c.type = DS_T_NULL;
 	w->col++;
 	if (held(w)) {
-		if (w->ncells == w->capcells) {
-			size_t cap = w->capcells ? w->capcells * 2 : 256;
-			struct ds_cell *p = realloc(w->cells, cap * sizeof(*p));
-			if (p == NULL) {
-				fail(w, -ENOMEM);
-				return;
-			}
-			w->cells = p;
-			w->capcells = cap;
+		if (ds_grow(&w->cells, &w->capcells, w->ncells + 1,
+		    sizeof(*w->cells)) < 0) {
+			fail(w, -ENOMEM);
+			return;
 		}
-		if (c.kind - 1 == DS_T_STR) {
+		if (c.type == DS_T_STR) {
 			c.v.s.off = w->text.len;
 			bput(w, &w->text, str, c.v.s.len);
 		}
@@ -516,7 +510,7 @@ add(struct ds_writer *w, struct ds_cell c, const char *str)
 void
 ds_w_strn(struct ds_writer *w, const char *s, size_t len)
 {
-	struct ds_cell c = { .kind = DS_T_STR + 1 };
+	struct ds_cell c = { .type = DS_T_STR };
 
 	if (s == NULL) {
 		ds_w_null(w);
@@ -535,7 +529,7 @@ ds_w_str(struct ds_writer *w, const char *s)
 void
 ds_w_u64(struct ds_writer *w, uint64_t v)
 {
-	struct ds_cell c = { .kind = DS_T_U64 + 1 };
+	struct ds_cell c = { .type = DS_T_U64 };
 
 	c.v.u = v;
 	add(w, c, NULL);
@@ -544,7 +538,7 @@ ds_w_u64(struct ds_writer *w, uint64_t v)
 void
 ds_w_i64(struct ds_writer *w, int64_t v)
 {
-	struct ds_cell c = { .kind = DS_T_I64 + 1 };
+	struct ds_cell c = { .type = DS_T_I64 };
 
 	c.v.i = v;
 	add(w, c, NULL);
@@ -553,7 +547,7 @@ ds_w_i64(struct ds_writer *w, int64_t v)
 void
 ds_w_f(struct ds_writer *w, double v)
 {
-	struct ds_cell c = { .kind = DS_T_F2 + 1 };
+	struct ds_cell c = { .type = DS_T_F2 };
 
 	c.v.d = v;
 	add(w, c, NULL);
@@ -562,7 +556,7 @@ ds_w_f(struct ds_writer *w, double v)
 void
 ds_w_time(struct ds_writer *w, uint64_t unix_ns)
 {
-	struct ds_cell c = { .kind = DS_T_TIME + 1 };
+	struct ds_cell c = { .type = DS_T_TIME };
 
 	c.v.u = unix_ns;
 	add(w, c, NULL);
@@ -571,7 +565,7 @@ ds_w_time(struct ds_writer *w, uint64_t unix_ns)
 void
 ds_w_null(struct ds_writer *w)
 {
-	struct ds_cell c = { .kind = 0 };
+	struct ds_cell c = { .type = DS_T_NULL };
 
 	add(w, c, NULL);
 }
@@ -597,7 +591,7 @@ view_row(struct ds_writer *w)
 				fail(w, -ENOMEM);
 			bput(w, &w->line, ":", 1);
 		}
-		cell_text(w, &w->line, c, c->kind - 1 == DS_T_STR ?
+		cell_text(w, &w->line, c, c->type == DS_T_STR ?
 		    w->text.data + c->v.s.off : NULL);
 	}
 	if (w->fmt == DS_FMT_JSON && w->nview == 0)
@@ -669,23 +663,23 @@ table_cell(struct ds_writer *w, struct ds_buf *b, const struct ds_col *col,
 	size_t n;
 	double v;
 
-	if (c->kind - 1 == DS_T_TIME) {
+	if (c->type == DS_T_TIME) {
 		n = ds_fmt_clock(num, sizeof(num), c->v.u,
 		    (w->opts & DS_W_UTC) != 0, w->dates);
 		bput(w, b, num, n);
 		return;
 	}
 	if ((w->opts & DS_W_HUMAN) && (col->flags & (DS_C_KB | DS_C_BYTES)) &&
-	    c->kind != 0 && c->kind - 1 != DS_T_STR) {
-		v = c->kind - 1 == DS_T_U64 ? (double)c->v.u :
-		    c->kind - 1 == DS_T_I64 ? (double)c->v.i : c->v.d;
+	    c->type != DS_T_NULL && c->type != DS_T_STR) {
+		v = c->type == DS_T_U64 ? (double)c->v.u :
+		    c->type == DS_T_I64 ? (double)c->v.i : c->v.d;
 		if (col->flags & DS_C_KB)
 			v *= 1024;
 		n = ds_fmt_human(num, sizeof(num), v);
 		bput(w, b, num, n);
 		return;
 	}
-	cell_text(w, b, c, c->kind - 1 == DS_T_STR ?
+	cell_text(w, b, c, c->type == DS_T_STR ?
 	    w->text.data + c->v.s.off : NULL);
 }
 
@@ -703,7 +697,7 @@ table_dates(struct ds_writer *w)
 	if (w->day0 == -1)
 		w->day0 = day_of(time(NULL), utc);
 	for (k = 0; k < w->ncells && !w->dates; k++)
-		if (w->cells[k].kind - 1 == DS_T_TIME &&
+		if (w->cells[k].type == DS_T_TIME &&
 		    day_of((time_t)(w->cells[k].v.u / 1000000000u), utc) !=
 		    w->day0)
 			w->dates = 1;
@@ -835,7 +829,7 @@ prom_value(char *buf, size_t sz, const struct ds_col *col,
 	double d;
 	int n;
 
-	switch (c->kind - 1) {
+	switch (c->type) {
 	case DS_T_U64:
 		if (col->div10 == 0 || col->div10 > 19) {
 			n = snprintf(buf, sz, "%" PRIu64, c->v.u);
@@ -882,7 +876,7 @@ prom_flush(struct ds_writer *w)
 		if (col->prom != DS_P_GAUGE && col->prom != DS_P_COUNTER)
 			continue;
 		for (any = 0, r = 0; r < nrows; r++)
-			if (w->cells[r * w->ncols + i].kind != 0)
+			if (w->cells[r * w->ncols + i].type != DS_T_NULL)
 				any = 1;
 		if (!any)
 			continue;
@@ -911,7 +905,7 @@ prom_flush(struct ds_writer *w)
 			const struct ds_cell *c = &w->cells[r * w->ncols + i];
 			int first = 1;
 
-			if (c->kind == 0)
+			if (c->type == DS_T_NULL)
 				continue;
 			bputs(w, b, w->prefix);
 			bputs(w, b, "_");
@@ -925,11 +919,11 @@ prom_flush(struct ds_writer *w)
 				first = 0;
 				bputs(w, b, w->cols[j].metric);
 				bputs(w, b, "=\"");
-				if (l->kind - 1 == DS_T_STR) {
+				if (l->type == DS_T_STR) {
 					if (ds_esc_prom(b, w->text.data +
 					    l->v.s.off, l->v.s.len) < 0)
 						fail(w, -ENOMEM);
-				} else if (l->kind != 0) {
+				} else if (l->type != DS_T_NULL) {
 					n = fmt_num(num, sizeof(num), l);
 					bput(w, b, num, n);
 				}

@@ -57,17 +57,17 @@ del_columns(enum del_cols which, size_t *n)
 {
 	switch (which) {
 	case DEL_COLS_LIST:
-		*n = sizeof(rowcols) / sizeof(rowcols[0]);
+		*n = nitems(rowcols);
 		return rowcols;
 	case DEL_COLS_SUM:
-		*n = sizeof(sumcols) / sizeof(sumcols[0]) - 2;
+		*n = nitems(sumcols) - 2;
 		return sumcols;
 	case DEL_COLS_SUM_DU:
-		*n = sizeof(sumcols) / sizeof(sumcols[0]);
+		*n = nitems(sumcols);
 		return sumcols;
 	case DEL_COLS_TRUNC:
 		break;
 	}
-	*n = sizeof(trcols) / sizeof(trcols[0]);
+	*n = nitems(trcols);
 	return trcols;
 }

@@ -7,6 +7,7 @@
 #define DDELETED_H
 
 #include "suite.h"
+#include "grow.h"
 
 /* columns.c: the listing, the summary (with du's) and --truncate's row. */
 enum del_cols { DEL_COLS_LIST, DEL_COLS_SUM, DEL_COLS_SUM_DU, DEL_COLS_TRUNC };

@@ -162,7 +162,7 @@ summary(struct opts *o)
 		ds_w_u64(&w, r->s.holders);
 		if (o->du)
 			du_cols(&w, r);
-		ds_w_row_end(&w);
+		(void)ds_w_row_end(&w);
 	}
 	del_sumrows_free(&rs);
 	report_close(o, &w);
@@ -201,7 +201,7 @@ list(struct opts *o)
 		w_strn(&w, POOLED(d, f->fstype), f->fstype_len);
 		ds_w_str(&w, f->memory ? "memory" : "disk");
 		w_strn(&w, POOLED(d, f->path), f->path_len);
-		ds_w_row_end(&w);
+		(void)ds_w_row_end(&w);
 	}
 	ds_users_free(&users);
 	report_close(o, &w);
@@ -274,7 +274,7 @@ truncate_one(struct opts *o)
 	ds_w_u64(&w, p.size);
 	ds_w_u64(&w, freed);
 	ds_w_str(&w, p.path);
-	ds_w_row_end(&w);
+	(void)ds_w_row_end(&w);
 	report_close(o, &w);
 }
 

@@ -52,7 +52,6 @@ static const struct ds_col pcols[] = {
 	COL("missed", DS_T_U64),
 };
 
-#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
 #define BAR 40
 
 /* The writer over the columns of the report -b or -P asks for. */
@@ -68,8 +67,8 @@ dlat_writer_open(struct dl *d)
 		return;
 	}
 	tool_writer_open(&d->t, &d->w, d->who ? pcols : d->buckets ? bcols :
-	    cols, d->who ? NCOLS(pcols) : d->buckets ? NCOLS(bcols) :
-	    NCOLS(cols), "dlat");
+	    cols, d->who ? nitems(pcols) : d->buckets ? nitems(bcols) :
+	    nitems(cols), "dlat");
 }
 
 /* A row's first cells: time, device, op, phase. */
@@ -89,7 +88,7 @@ row_lat(struct dl *d, const struct ds_lat *h)
 	size_t i;
 
 	ds_w_f(&d->w, ds_lat_mean(h) / 1000);
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+	for (i = 0; i < nitems(q); i++)
 		ds_w_f(&d->w, ds_lat_quantile(h, q[i]) / 1000);
 	ds_w_f(&d->w, (double)h->max_ns / 1000);
 	ds_w_u64(&d->w, d->missed);
@@ -117,7 +116,7 @@ row_buckets(struct dl *d, const struct ds_blklat_row *r,
 		memset(bar, '*', n);
 		bar[n] = '\0';
 		ds_w_str(&d->w, d->t.fmt == DS_FMT_TABLE ? bar : NULL);
-		ds_w_row_end(&d->w);
+		(void)ds_w_row_end(&d->w);
 	}
 }
 
@@ -141,7 +140,7 @@ report_rows(struct dl *d, const struct ds_blklat_snap *prev,
 		keys(d, r, now);
 		ds_w_u64(&d->w, h.count);
 		row_lat(d, &h);
-		ds_w_row_end(&d->w);
+		(void)ds_w_row_end(&d->w);
 	}
 }
 
@@ -167,7 +166,7 @@ report_who(struct dl *d, const struct ds_blklat_snap *prev,
 		ds_w_f(&d->w, ds_lat_quantile(&w[i].h, 0.99) / 1000);
 		ds_w_f(&d->w, (double)w[i].h.max_ns / 1000);
 		ds_w_u64(&d->w, d->missed);
-		ds_w_row_end(&d->w);
+		(void)ds_w_row_end(&d->w);
 	}
 	free(w);
 }

@@ -6,6 +6,7 @@
 #define DPSI_H
 
 #include "suite.h"
+#include "grow.h"
 
 /*
  * rows.c: the columns of a report of the resources order[0..nres): time,

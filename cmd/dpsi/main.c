@@ -314,10 +314,8 @@ operands(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 		if (wt->has_timeout)
 			tool_usage("-T needs --wait RESOURCE:KIND:STALL/WINDOW");
 	}
-	if (d->topn > 0 && !d->all) {
-		warnx("-n needs -C");
-		usage();
-	}
+	if (d->topn > 0 && !d->all)
+		tool_usage("-n needs -C");
 	d->cgroup_mode = d->cpath != NULL || d->all;
 }
 

@@ -86,7 +86,7 @@ dpsi_columns(unsigned int how, const enum ds_psi_res *order, size_t nres,
 		prom_build(how, order, nres, pc);
 		return pc->n;
 	}
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+	for (i = 0; i < nitems(cols); i++)
 		if (i != 1 || (how & DPSI_COL_CGROUP))
 			pc->col[pc->n++] = cols[i];
 	return pc->n;
@@ -241,11 +241,11 @@ write_cg(struct ds_writer *w, const struct dpsi_rows *rs,
 			}
 			write_line(w, l, ds_psi_sample_share(prev, cur, c, r, k));
 			if (!prom)
-				ds_w_row_end(w);
+				(void)ds_w_row_end(w);
 		}
 	}
 	if (prom)
-		ds_w_row_end(w);
+		(void)ds_w_row_end(w);
 }
 
 void

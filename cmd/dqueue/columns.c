@@ -125,13 +125,12 @@ static const struct ds_col set_cols[] = {
 	STR("status", 0),
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-#define LISTING(c, k) { c, NELEM(c), k, NELEM(k) }
+#define LISTING(c, k) { c, nitems(c), k, nitems(k) }
 
 const struct dq_listing dq_list_plain = LISTING(list_cols, list_cells);
 const struct dq_listing dq_list_info = LISTING(info_cols, info_cells);
 const struct dq_listing dq_list_gauge = LISTING(gauge_cols, gauge_cells);
-#define COLUMNS(c) { c, NELEM(c), NULL, 0 }
+#define COLUMNS(c) { c, nitems(c), NULL, 0 }
 
 const struct dq_listing dq_list_long = COLUMNS(long_cols);
 const struct dq_listing dq_check_rows = COLUMNS(check_cols);

@@ -6,6 +6,8 @@
 #define DQUEUE_H
 
 #include "suite.h"
+#include "grow.h"
+#include "util/devsel.h"
 
 /* columns.c */
 

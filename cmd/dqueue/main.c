@@ -139,9 +139,9 @@ list(struct ctx *c)
 		if (prom) {
 			ds_w_u64(&w, 1);	/* info */
 			cells(c, &w2, tg->name, &q, &dq_list_gauge);
-			ds_w_row_end(&w2);
+			(void)ds_w_row_end(&w2);
 		}
-		ds_w_row_end(&w);
+		(void)ds_w_row_end(&w);
 	}
 	ds_queue_free(&q);
 	if (prom) {
@@ -177,7 +177,7 @@ list_long(struct ctx *c)
 			ds_w_str(&w, fs.f[k].name);
 			ds_w_str(&w, fs.f[k].value);
 			ds_w_u64(&w, (uint64_t)fs.f[k].writable);
-			ds_w_row_end(&w);
+			(void)ds_w_row_end(&w);
 		}
 	}
 	ds_qfiles_free(&fs);
@@ -211,7 +211,7 @@ check(struct ctx *c)
 				ds_w_str(&w, a);
 				ds_w_str(&w, c->st.s[k].value);
 				ds_w_str(&w, c->text.data);
-				ds_w_row_end(&w);
+				(void)ds_w_row_end(&w);
 			}
 		}
 	/* All holding is silence, so a cron job mails nothing. */
@@ -269,7 +269,7 @@ set(struct ctx *c)
 			ds_w_str(&w, d[k].old[0] != '\0' ? d[k].old : NULL);
 			ds_w_str(&w, dq_set_new(&d[k]));
 			ds_w_str(&w, ds_qs_state_name(d[k].state));
-			ds_w_row_end(&w);
+			(void)ds_w_row_end(&w);
 		}
 	}
 	if (c->status == 0 && c->tg.n == 0)

@@ -38,14 +38,8 @@ setting_add(struct dq_settings *out, char *item)
 		    "not an attribute name");
 		return -EINVAL;
 	}
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 8;
-
-		if ((st = realloc(out->s, cap * sizeof(*st))) == NULL)
-			return -ENOMEM;
-		out->s = st;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->s, &out->cap, out->n + 1, sizeof(*out->s)) < 0)
+		return -ENOMEM;
 	st = &out->s[out->n];
 	if ((st->attr = strdup(a)) == NULL)
 		return -ENOMEM;

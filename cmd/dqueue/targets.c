@@ -16,14 +16,8 @@ add(struct dq_targets *out, const char *name, const char *disk)
 {
 	struct dq_target *t;
 
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 16;
-
-		if ((t = realloc(out->t, cap * sizeof(*t))) == NULL)
-			return -ENOMEM;
-		out->t = t;
-		out->cap = cap;
-	}
+	if (ds_grow(&out->t, &out->cap, out->n + 1, sizeof(*out->t)) < 0)
+		return -ENOMEM;
 	t = &out->t[out->n];
 	if ((t->name = strdup(name)) == NULL)
 		return -ENOMEM;

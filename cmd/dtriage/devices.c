@@ -76,7 +76,8 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 	d->ninflight = x->nfl;
 	a = ds_diskstats_find(&x->s[0].ds, name, i);
 	if ((b = ds_diskstats_find(&x->s[1].ds, name, i)) != NULL) {
-		ds_disk_delta(a, b, dd, &have);
+		/* A wrap or a reset is in dd already. */
+		(void)ds_disk_delta(a, b, dd, &have);
 		ds_xstat_compute(dd, have, x->s[1].up - x->s[0].up, &d->x);
 	}
 	if (ds_queue_read(&x->t.r, name, NULL, &x->scratch, &q) == 0) {

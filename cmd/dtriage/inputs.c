@@ -164,7 +164,7 @@ netfs_type(const char *fstype)
 
 	if (strncmp(fstype, "fuse.", 5) == 0)
 		return 1;
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+	for (i = 0; i < nitems(t); i++)
 		if (strcmp(fstype, t[i]) == 0)
 			return 1;
 	return 0;

@@ -35,7 +35,7 @@ void
 writer_open(struct tr *x)
 {
 	if (ds_writer_init(&x->w, stdout, x->t.fmt, x->t.fmt == DS_FMT_TABLE ?
-	    table_cols : cols, sizeof(cols) / sizeof(cols[0]), x->t.header,
+	    table_cols : cols, nitems(cols), x->t.header,
 	    "dtriage") < 0)
 		tool_errc(1, -ENOMEM, "writer");
 	tool_writer(&x->t, &x->w);
@@ -99,7 +99,7 @@ write_rows(struct tr *x, const struct ds_findings *f)
 			ds_w_f(w, f->f[i].value);
 		ds_w_str(w, f->f[i].evidence);
 		ds_w_str(w, f->f[i].next);
-		ds_w_row_end(w);
+		(void)ds_w_row_end(w);
 	}
 	tool_report_end(&x->t, w);
 	ds_writer_free(w);

@@ -52,7 +52,6 @@ look(struct tr *x, uint32_t inflight)
 {
 	uint64_t t0 = ds_boottime_ns(), t1;
 	size_t i;
-	void *p;
 
 	if (t0 < x->look_next)
 		return;
@@ -60,25 +59,17 @@ look(struct tr *x, uint32_t inflight)
 		return;
 	t1 = ds_boottime_ns();
 	x->look_next = t1 + LOOK_SPACE * (t1 - t0);
-	if (x->nlooks == x->lookcap) {
-		x->lookcap = x->lookcap ? x->lookcap * 2 : 16;
-		if ((p = realloc(x->look_fl, x->lookcap * sizeof(*x->look_fl))) ==
-		    NULL)
-			tool_errc(1, -ENOMEM, "looks");
-		x->look_fl = p;
-	}
+	if (ds_grow(&x->look_fl, &x->lookcap, x->nlooks + 1,
+	    sizeof(*x->look_fl)) < 0)
+		tool_errc(1, -ENOMEM, "looks");
 	x->look_fl[x->nlooks] = inflight;
 	for (i = 0; i < x->st.n && x->ntask < LOOK_TASKS; i++) {
 		const struct ds_stall *t = &x->st.t[i];
 		struct ds_tr_task *k;
 
-		if (x->ntask == x->taskcap) {
-			x->taskcap = x->taskcap ? x->taskcap * 2 : 64;
-			if ((p = realloc(x->task, x->taskcap *
-			    sizeof(*x->task))) == NULL)
-				tool_errc(1, -ENOMEM, "looks");
-			x->task = p;
-		}
+		if (ds_grow(&x->task, &x->taskcap, x->ntask + 1,
+		    sizeof(*x->task)) < 0)
+			tool_errc(1, -ENOMEM, "looks");
 		k = &x->task[x->ntask++];
 		memset(k, 0, sizeof(*k));
 		k->pid = t->pid;

@@ -13,19 +13,11 @@
 static int
 reserve(struct whobase *b, size_t n)
 {
-	unsigned char *d;
-	size_t cap;
-
-	if (b->cap - b->len >= n)
-		return 0;
-	for (cap = b->cap ? b->cap : 4096; cap - b->len < n; cap *= 2)
-		if (cap > SIZE_MAX / 2)
-			return -ENOMEM;
-	if ((d = realloc(b->d, cap)) == NULL)
+	if (n > SIZE_MAX - b->len)
 		return -ENOMEM;
-	b->d = d;
-	b->cap = cap;
-	return 0;
+	/* A page at first: most runs never need more. */
+	return ds_grow(&b->d, &b->cap, b->len + n < 4096 ? 4096 : b->len + n,
+	    1);
 }
 
 /* At most 10 bytes: room reserved by the caller. */

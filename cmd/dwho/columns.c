@@ -206,7 +206,7 @@ who_sort_key(const char *name, int *proc, int *cg)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(skeys) / sizeof(skeys[0]); i++)
+	for (i = 0; i < nitems(skeys); i++)
 		if (strcmp(name, skeys[i].name) == 0) {
 			*proc = skeys[i].proc;
 			*cg = skeys[i].cg;
@@ -350,7 +350,7 @@ whorow_write(struct ds_writer *w, unsigned int how, const struct whocfg *c,
 		ds_w_u64(w, p->starttime);
 	} else
 		write_limit(w, limit);
-	ds_w_row_end(w);
+	(void)ds_w_row_end(w);
 }
 
 void
@@ -370,5 +370,5 @@ cgrow_write(struct ds_writer *w, const struct cgrow *rw, int rates,
 		else
 			ds_w_f(w, rw->v[x]);
 	write_limit(w, limit);
-	ds_w_row_end(w);
+	(void)ds_w_row_end(w);
 }

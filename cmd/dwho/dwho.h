@@ -8,6 +8,7 @@
 #define DWHO_H
 
 #include "suite.h"
+#include "grow.h"
 
 /* topn.c: the first N of those offered, kept in a heap. */
 

@@ -77,15 +77,8 @@ in_all(const struct cgrow *rows, const struct devinfo *tab, size_t ntab,
 static struct cgrow *
 add(struct cgrow **rows, size_t *n, size_t *cap)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		struct cgrow *p = reallocarray(*rows, c, sizeof(*p));
-
-		if (p == NULL)
-			return NULL;
-		*rows = p;
-		*cap = c;
-	}
+	if (ds_grow(rows, cap, *n + 1, sizeof(**rows)) < 0)
+		return NULL;
 	memset(&(*rows)[*n], 0, sizeof(**rows));
 	return &(*rows)[(*n)++];
 }

@@ -270,16 +270,12 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		o->all = 1;
 		break;
 	case 'c':
-		if (whosel_regex(&o->sel, arg, msg, sizeof(msg)) < 0) {
-			warnx("-c %s: %s", arg, msg);
-			usage();
-		}
+		if (whosel_regex(&o->sel, arg, msg, sizeof(msg)) < 0)
+			tool_usage("-c %s: %s", arg, msg);
 		break;
 	case 'G':
-		if (strcmp(arg, "iostat") != 0 && strcmp(arg, "proc") != 0) {
-			warnx("-G %s: not a source (iostat, proc)", arg);
-			usage();
-		}
+		if (strcmp(arg, "iostat") != 0 && strcmp(arg, "proc") != 0)
+			tool_usage("-G %s: not a source (iostat, proc)", arg);
 		o->source = arg;
 		/* FALLTHROUGH */
 	case 'g':
@@ -290,13 +286,11 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 		break;
 	case 'p':
 		e = ds_pids_parse(arg, &o->sel.pl, bad, sizeof(bad));
-		if (e == -EINVAL) {
-			warnx("-p %s: not a process id", bad);
-			usage();
-		} else if (e == -ENODATA) {
-			warnx("-p: no process id given");
-			usage();
-		} else if (e < 0)
+		if (e == -EINVAL)
+			tool_usage("-p %s: not a process id", bad);
+		else if (e == -ENODATA)
+			tool_usage("-p: no process id given");
+		else if (e < 0)
 			tool_errc(1, e, NULL);
 		break;
 	case 's':
@@ -317,15 +311,12 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 static void
 setup(struct state *s, struct opts *o, struct tool *t)
 {
-	if ((o->flags & DS_WHO_CGROUP) && (o->flags & DS_WHO_THREADS)) {
-		warnx("-g and -t: cgroups hold processes, not threads");
-		usage();
-	}
+	if ((o->flags & DS_WHO_CGROUP) && (o->flags & DS_WHO_THREADS))
+		tool_usage("-g and -t: cgroups hold processes, not threads");
 	if (o->source != NULL && strcmp(o->source, "iostat") == 0 &&
 	    whosel_any(&o->sel)) {
-		warnx("-G iostat: io.stat is per cgroup; -p, -u and -c "
+		tool_usage("-G iostat: io.stat is per cgroup; -p, -u and -c "
 		    "select processes");
-		usage();
 	}
 	tool_start(t);
 	/* A name is looked up once, in the root's etc/passwd. */

@@ -63,6 +63,6 @@ static const struct ds_col cols[] = {
 const struct ds_col *
 dx_columns(size_t *n)
 {
-	*n = sizeof(cols) / sizeof(cols[0]);
+	*n = nitems(cols);
 	return cols;
 }

@@ -92,14 +92,8 @@ dx_disks_dm(struct dx_disks *s, const char *dev, const char **dm)
 				*dm = s->dmn[i].name;
 			return 0;
 		}
-	if (s->ndmn == s->capdmn) {
-		size_t cap = s->capdmn ? s->capdmn * 2 : 16;
-
-		if ((d = realloc(s->dmn, cap * sizeof(*d))) == NULL)
-			return -ENOMEM;
-		s->dmn = d;
-		s->capdmn = cap;
-	}
+	if (ds_grow(&s->dmn, &s->capdmn, s->ndmn + 1, sizeof(*s->dmn)) < 0)
+		return -ENOMEM;
 	d = &s->dmn[s->ndmn++];
 	snprintf(d->dev, sizeof(d->dev), "%s", dev);
 	if (ds_dm_name(s->r, dev, &s->scratch, d->name, sizeof(d->name)) < 0)

@@ -7,6 +7,8 @@
 #define DXSTAT_H
 
 #include "suite.h"
+#include "grow.h"
+#include "util/devsel.h"
 
 /*
  * columns.c: time, device, the figures in the order of enum ds_xcol,

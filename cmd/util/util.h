@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "suite.h"
+#include "grow.h"
+#include "devsel.h"
 
 /* What -n means for a tool (struct tool_info's n). */
 enum tool_n {
@@ -135,15 +137,7 @@ void tool_writer_open(struct tool *t, struct ds_writer *w,
     const struct ds_col *cols, size_t ncols, const char *prefix);
 int tool_next(const struct tool *t, uint64_t *deadline, uint64_t n);
 
-/*
- * devsel.c: device operands (struct ds_devsel, which the library's
- * selections of devices take, marking the operands that matched).
- * ds_devsel_init keeps args[0..n-1], not copied; -ENOMEM.
- */
-int ds_devsel_init(struct ds_devsel *s, char *const *args, size_t n);
-void ds_devsel_free(struct ds_devsel *s);
-/* 1 when there are operands and none has matched a device yet. */
-int ds_devsel_none_matched(const struct ds_devsel *sel);
+/* devsel.c: tool_unmatched (the rest is in devsel.h). */
 size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
 
 #endif

@@ -14,7 +14,7 @@ tool_fmt_parse(const char *s, enum ds_fmt *f)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+	for (i = 0; i < nitems(t); i++)
 		if (strcmp(s, t[i].name) == 0) {
 			*f = t[i].fmt;
 			return 0;
