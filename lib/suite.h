@@ -1202,10 +1202,12 @@ int ds_snap_format(struct ds_buf *out, uint64_t uptime_ns, uint64_t time_ns,
  */
 int ds_snap_ids(const struct ds_root *r, struct ds_buf *head);
 
-/* Helpers: buffers, Prometheus text, device operands, snapshot files */
+/* Helpers: buffers, sizes, Prometheus text, snapshot files */
 
 /* Make room in b for n more bytes (and the NUL); -ENOMEM. */
 int ds_buf_reserve(struct ds_buf *b, size_t n);
+/* v bytes in 1024-based units for a person: the value, *unit "B".."PiB". */
+double ds_human_scale(double v, const char **unit);
 /*
  * Append s as a Prometheus label value: \ " and newline escaped,
  * invalid UTF-8 as U+FFFD; -ENOMEM.

@@ -73,18 +73,10 @@ ds_tr_more(char *dst, size_t size, const char *fmt, ...)
 const char *
 ds_tr_human(char *b, size_t size, double v)
 {
-	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
-	    "PiB" };
-	int i = 0;
+	const char *u;
 
-	while (v >= 1024 && i < 5) {
-		v /= 1024;
-		i++;
-	}
-	if (i == 0)
-		snprintf(b, size, "%.0f B", v);
-	else
-		snprintf(b, size, "%.1f %s", v, u[i]);
+	v = ds_human_scale(v, &u);
+	snprintf(b, size, u[0] == 'B' ? "%.0f %s" : "%.1f %s", v, u);
 	return b;
 }
 

@@ -171,6 +171,21 @@ ds_writer_opts(struct ds_writer *w, unsigned int opts)
 	w->opts = opts;
 }
 
+double
+ds_human_scale(double v, const char **unit)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
+	    "PiB" };
+	int i = 0;
+
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	*unit = u[i];
+	return v;
+}
+
 size_t
 ds_fmt_human(char *buf, size_t sz, double v)
 {

@@ -45,16 +45,11 @@ writer_open(struct tr *x)
 static void
 human_bytes(char *b, size_t size, double v, const char *per)
 {
-	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB",
-	    "PiB" };
-	int i = 0;
+	const char *u;
 
-	while (v >= 1024 && i < 5) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(b, size, i == 0 || v >= 100 ? "%.0f %s%s" : "%.1f %s%s", v,
-	    u[i], per);
+	v = ds_human_scale(v, &u);
+	snprintf(b, size, u[0] == 'B' || v >= 100 ? "%.0f %s%s" : "%.1f %s%s",
+	    v, u, per);
 }
 
 /* A finding's value in its unit, as the evidence speaks it. */

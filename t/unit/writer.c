@@ -140,6 +140,17 @@ human(const char *want, double v)
 	is_str(buf, want, want);
 }
 
+/* The scaling of the person-facing byte sizes: value and unit. */
+static void
+scale(double v, double want, const char *unit)
+{
+	const char *u = NULL;
+	double got = ds_human_scale(v, &u);
+
+	ok(got > want - 1e-9 && got < want + 1e-9 && u != NULL &&
+	    strcmp(u, unit) == 0, "ds_human_scale(%.0f): %g %s", v, want, unit);
+}
+
 static void
 selection(void)
 {
@@ -257,6 +268,11 @@ main(int argc, char **argv)
 		return w.error ? 1 : 0;
 	}
 
+	scale(0, 0, "B");
+	scale(1023, 1023, "B");
+	scale(1024, 1, "KiB");
+	scale(1536 * 1024.0, 1.5, "MiB");
+	scale(1024.0 * 1024 * 1024 * 1024 * 1024 * 2048, 2048, "PiB");
 	s = render(DS_FMT_TSV, 1, one);
 	is_str(s, "time\tname\tcount\tms\trate\n"
 	    "1764469461.005\ta\\tb\t18446744073709551615\t1466698\t2.50\n",
