@@ -688,13 +688,38 @@ ds_cgwalk_mount(const struct ds_root *r, const char *mnt,
 }
 
 int
+ds_cgwalk_mounts(const struct ds_root *r, const struct ds_cgmounts *m,
+    int (*fn)(void *, int, const char *), void *arg, int *v1, size_t *count,
+    unsigned int *hier)
+{
+	int e = 0, i;
+
+	for (i = 0; i <= 1 && e == 0; i++) {
+		const char *mnt = i ? m->v1 : m->v2;
+
+		if (*mnt == '\0')
+			continue;
+		*v1 = i;
+		*count = 0;
+		e = ds_cgwalk_mount(r, mnt, fn, arg);
+		if (e == -ENOENT && !r->live) {
+			e = 0;
+			continue;
+		}
+		if (e == 0)
+			*hier |= i ? DS_CG_V1 : DS_CG_V2;
+	}
+	return e;
+}
+
+int
 ds_iolimits_read_max(const struct ds_root *r, struct ds_iolimits *out,
     size_t max)
 {
 	struct ds_cgmounts m;
 	struct iowalk w;
 	size_t i;
-	int e = 0, v1;
+	int e = 0;
 
 	for (i = 0; i < out->n; i++)
 		free(out->l[i].cgroup);
@@ -706,22 +731,7 @@ ds_iolimits_read_max(const struct ds_root *r, struct ds_iolimits *out,
 	memset(&w, 0, sizeof(w));
 	w.out = out;
 	w.max = max;
-	for (v1 = 0; v1 <= 1 && e == 0; v1++) {
-		const char *mnt = v1 ? m.v1 : m.v2;
-
-		if (*mnt == '\0')
-			continue;
-		w.v1 = v1;
-		w.count = 0;
-		e = ds_cgwalk_mount(r, mnt, io_one, &w);
-		/* Named by the mount table, absent from a captured tree. */
-		if (e == -ENOENT && !r->live) {
-			e = 0;
-			continue;
-		}
-		if (e == 0)
-			out->hier |= v1 ? DS_CG_V1 : DS_CG_V2;
-	}
+	e = ds_cgwalk_mounts(r, &m, io_one, &w, &w.v1, &w.count, &out->hier);
 	free(w.cg.l);
 	ds_buf_free(&w.b);
 	if (out->n > 1)

@@ -70,6 +70,14 @@ int ds_cgmounts_find(const struct ds_root *r, const char *v1ctl,
 #define DS_CG_WALK_STOP 2
 int ds_cgwalk_mount(const struct ds_root *r, const char *mnt,
     int (*fn)(void *arg, int dirfd, const char *path), void *arg);
+/*
+ * ds_cgwalk_mount of m's v2 then v1 hierarchy, *v1 set and *count zeroed
+ * before each, the ones walked added to *hier (DS_CG_V2, DS_CG_V1).  A
+ * mount the table names but a captured tree lacks is skipped.
+ */
+int ds_cgwalk_mounts(const struct ds_root *r, const struct ds_cgmounts *m,
+    int (*fn)(void *arg, int dirfd, const char *path), void *arg, int *v1,
+    size_t *count, unsigned int *hier);
 /* A file of the cgroup directory dirfd (no symlink) into b. */
 int ds_cgfile_read(int dirfd, const char *name, struct ds_buf *b);
 /*

@@ -269,7 +269,7 @@ ds_memcgs_read_max(const struct ds_root *r, struct ds_memcgs *out,
 	struct ds_cgmounts mt;
 	struct memwalk w;
 	size_t i;
-	int e, v1;
+	int e;
 
 	for (i = 0; i < out->n; i++)
 		free(out->m[i].cgroup);
@@ -282,21 +282,7 @@ ds_memcgs_read_max(const struct ds_root *r, struct ds_memcgs *out,
 	w.r = r;
 	w.out = out;
 	w.max = max;
-	for (v1 = 0; v1 <= 1 && e == 0; v1++) {
-		const char *mnt = v1 ? mt.v1 : mt.v2;
-
-		if (*mnt == '\0')
-			continue;
-		w.v1 = v1;
-		w.count = 0;
-		e = ds_cgwalk_mount(r, mnt, mem_one, &w);
-		if (e == -ENOENT && !r->live) {
-			e = 0;
-			continue;
-		}
-		if (e == 0)
-			out->hier |= v1 ? DS_CG_V1 : DS_CG_V2;
-	}
+	e = ds_cgwalk_mounts(r, &mt, mem_one, &w, &w.v1, &w.count, &out->hier);
 	ds_buf_free(&w.b);
 	if (out->n > 1)
 		qsort(out->m, out->n, sizeof(*out->m), cmp_memcg);
