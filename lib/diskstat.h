@@ -344,7 +344,7 @@ struct ds_snap {
 	uint64_t uptime_ns;
 	uint64_t time_ns;	/* wall clock; 0 when the file had none */
 	struct ds_diskstats ds;
-	const char *why;	/* a file's damaged header: what, */
+	unsigned char why;	/* a file's damaged header: why (0: not), */
 	size_t why_line;	/* and on which line (1-based) */
 };
 
@@ -353,6 +353,8 @@ int ds_sample_take(const struct ds_root *r, struct ds_buf *window,
     struct ds_buf *scratch, struct ds_snap *s, const char **rel);
 /* The uptime from sample a to the later b; 0 if it did not advance. */
 uint64_t ds_sample_interval(const struct ds_snap *a, const struct ds_snap *b);
+/* "line N: " and why s's file was refused, into msg: 1; 0 when it was not. */
+int ds_snap_bad_msg(const struct ds_snap *s, struct ds_buf *msg);
 
 /* Differencing two samples */
 

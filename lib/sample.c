@@ -14,6 +14,9 @@ ds_sample_take(const struct ds_root *r, struct ds_buf *window,
 {
 	int e;
 
+	/* A live sample has no header to be damaged (ds_snap_bad_msg: 0). */
+	s->why = DS_SNAP_WHY_NONE;
+	s->why_line = 0;
 	*rel = "proc/diskstats";
 	if ((e = ds_diskstats_read(r, window, &s->ds)) < 0)
 		return e;
@@ -32,6 +35,8 @@ ds_sample_open(const struct ds_root *r, struct ds_lines *l,
 {
 	int e, whole;
 
+	s->why = DS_SNAP_WHY_NONE;
+	s->why_line = 0;
 	*rel = "proc/diskstats";
 	if ((e = ds_lines_open(l, r, "proc/diskstats", window)) < 0)
 		return e;

@@ -38,13 +38,14 @@ head_line(const char *p, size_t l, size_t lineno, struct ds_snap *s,
 	if (!is_up && !has_key(p, l, "time"))
 		return 0;
 	if (*seen & (is_up ? 1 : 2)) {
-		s->why = is_up ? "second uptime line" : "second time line";
+		s->why = is_up ? DS_SNAP_WHY_UPTIME_TWICE :
+		    DS_SNAP_WHY_TIME_TWICE;
 		s->why_line = lineno;
 		return -EINVAL;
 	}
 	k = is_up ? 7 : 5;
 	if (l - k >= sizeof(val)) {
-		s->why = "header line too long";
+		s->why = DS_SNAP_WHY_HEAD_LONG;
 		s->why_line = lineno;
 		return -EINVAL;
 	}
@@ -57,8 +58,7 @@ head_line(const char *p, size_t l, size_t lineno, struct ds_snap *s,
 	 */
 	e = ds_uptime_parse(val + strspn(val, " \t"), &v);
 	if (e < 0) {
-		s->why = is_up ? "uptime is not a number of seconds" :
-		    "time is not a number of seconds";
+		s->why = is_up ? DS_SNAP_WHY_UPTIME : DS_SNAP_WHY_TIME;
 		s->why_line = lineno;
 		return -EINVAL;
 	}
@@ -93,12 +93,11 @@ id_line(const char *p, size_t l, size_t lineno, struct ds_snap *s,
 		l--;
 	s->why_line = lineno;
 	if (!ds_devid_name_ok(p + a, n - a)) {
-		s->why = "id line: not a device name";
+		s->why = DS_SNAP_WHY_ID_NAME;
 		return -EINVAL;
 	}
 	if (!ds_devid_ok(p + b, l - b)) {
-		s->why = l == b ? "id line: no identity" :
-		    "id line: identity too long or not printable";
+		s->why = l == b ? DS_SNAP_WHY_ID_NONE : DS_SNAP_WHY_ID_BAD;
 		return -EINVAL;
 	}
 	s->why_line = 0;
@@ -114,7 +113,7 @@ head_init(struct ds_snap *s)
 {
 	s->uptime_ns = 0;
 	s->time_ns = 0;
-	s->why = NULL;
+	s->why = DS_SNAP_WHY_NONE;
 	s->why_line = 0;
 	s->ds.n = 0;
 	s->ds.bad = 0;
@@ -126,7 +125,7 @@ head_end(struct ds_snap *s, int seen, size_t lineno)
 {
 	if (seen & 1)
 		return 0;
-	s->why = "no uptime line before the diskstats lines";
+	s->why = DS_SNAP_WHY_NO_UPTIME;
 	s->why_line = lineno;
 	return -EINVAL;
 }
@@ -147,7 +146,7 @@ head_done(struct ds_snap *s, int seen, size_t lineno,
 	if ((e = head_end(s, seen, lineno)) < 0 || ids == NULL)
 		return e;
 	if (ds_devids_sort(ids) < 0) {
-		s->why = "id line: a device named twice";
+		s->why = DS_SNAP_WHY_ID_TWICE;
 		s->why_line = lineno;
 		return -EINVAL;
 	}
@@ -178,7 +177,7 @@ ds_snap_head_ids(struct ds_lines *l, struct ds_snap *s,
 		else if (!l->cut)
 			e = id_line(p, len, l->lineno, s, ids);
 		else {
-			s->why = "id line too long";
+			s->why = DS_SNAP_WHY_ID_LONG;
 			s->why_line = l->lineno;
 			e = -EINVAL;
 		}
@@ -189,6 +188,32 @@ ds_snap_head_ids(struct ds_lines *l, struct ds_snap *s,
 			return head_done(s, seen, l->lineno, ids);
 		}
 	}
+}
+
+int
+ds_snap_bad_msg(const struct ds_snap *s, struct ds_buf *msg)
+{
+	static const char *const why[] = {
+		[DS_SNAP_WHY_UPTIME_TWICE] = "second uptime line",
+		[DS_SNAP_WHY_TIME_TWICE] = "second time line",
+		[DS_SNAP_WHY_HEAD_LONG] = "header line too long",
+		[DS_SNAP_WHY_UPTIME] = "uptime is not a number of seconds",
+		[DS_SNAP_WHY_TIME] = "time is not a number of seconds",
+		[DS_SNAP_WHY_ID_NAME] = "id line: not a device name",
+		[DS_SNAP_WHY_ID_NONE] = "id line: no identity",
+		[DS_SNAP_WHY_ID_BAD] = "id line: identity too long or not "
+		    "printable",
+		[DS_SNAP_WHY_ID_TWICE] = "id line: a device named twice",
+		[DS_SNAP_WHY_ID_LONG] = "id line too long",
+		[DS_SNAP_WHY_NO_UPTIME] = "no uptime line before the "
+		    "diskstats lines",
+	};
+
+	if (s->why == DS_SNAP_WHY_NONE)
+		return ds_buf_fail(msg, 0);
+	/* A code this table lacks is still a refusal, said plainly. */
+	return ds_buf_printf(msg, "line %zu: %s", s->why_line,
+	    s->why < sizeof(why) / sizeof(why[0]) ? why[s->why] : "malformed");
 }
 
 int

@@ -1232,6 +1232,21 @@ int ds_lat_prom(struct ds_buf *b, const char *name, const char *labels,
 unsigned int ds_disk_known(unsigned int nc);
 unsigned int ds_disk_extra(const struct ds_disk *d);
 
+/* Why a snapshot file's header was refused (ds_snap_bad_msg says it). */
+enum ds_snap_why_kind {
+	DS_SNAP_WHY_NONE,
+	DS_SNAP_WHY_UPTIME_TWICE,	/* a second uptime line */
+	DS_SNAP_WHY_TIME_TWICE,		/* a second time line */
+	DS_SNAP_WHY_HEAD_LONG,		/* an uptime or time line too long */
+	DS_SNAP_WHY_UPTIME,		/* uptime not seconds */
+	DS_SNAP_WHY_TIME,		/* time not seconds */
+	DS_SNAP_WHY_ID_NAME,		/* id line: not a device name */
+	DS_SNAP_WHY_ID_NONE,		/* id line: no identity */
+	DS_SNAP_WHY_ID_BAD,		/* id line: identity not printable */
+	DS_SNAP_WHY_ID_TWICE,		/* id line: a device named twice */
+	DS_SNAP_WHY_ID_LONG,		/* id line too long */
+	DS_SNAP_WHY_NO_UPTIME		/* no uptime line */
+};
 /*
  * A snapshot file ("-": standard input) opened into l, its header lines
  * read into s: l is left at its diskstats text, window its buffer, and

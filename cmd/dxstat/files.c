@@ -69,12 +69,18 @@ dx_files_open(struct dx_files *f, const char *const *path, int n,
 void
 dx_files_fail(const struct dx_files *f, int e)
 {
+	struct ds_buf msg = { 0 };
+	int k;
+
 	if (f->same)
 		errx(1, "%s and %s were taken at the same uptime", f->path[0],
 		    f->path[1]);
-	if (f->head != NULL && f->head->why != NULL)
-		errx(1, "%s: line %zu: %s", f->failed, f->head->why_line,
-		    f->head->why);
+	/* A damaged header: "FILE: line N: REASON"; else strerror's. */
+	if (f->head != NULL && (k = ds_snap_bad_msg(f->head, &msg)) != 0) {
+		if (k < 0)
+			tool_errc(1, k, "%s", f->failed);
+		errx(1, "%s: %s", f->failed, msg.data);
+	}
 	tool_errc(1, e, "%s", f->failed);
 }
 

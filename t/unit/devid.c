@@ -154,10 +154,9 @@ t_checks(void)
 	ok(!ds_devid_ok("", 0), "identity: empty");
 }
 
-/* text parsed as a snapshot header: 0 or -errno; why into *why. */
+/* text parsed as a snapshot header: 0 or -errno; why into why. */
 static int
-head(const char *text, struct ds_devids *ids, const char **why,
-    size_t *line)
+head(const char *text, struct ds_devids *ids, struct ds_buf *why)
 {
 	struct ds_buf w = { 0 };
 	struct ds_lines l;
@@ -172,8 +171,8 @@ head(const char *text, struct ds_devids *ids, const char **why,
 	ds_lines_fd(&l, fd, &w);
 	memset(&s, 0, sizeof(s));
 	e = ds_snap_head_ids(&l, &s, ids);
-	*why = s.why;
-	*line = s.why_line;
+	if (ds_snap_bad_msg(&s, why) < 0)
+		exit(1);
 	if (e == 0) {
 		/* The counters follow, none taken for damage. */
 		e = ds_diskstats_fill(&l, &s.ds);
@@ -190,54 +189,56 @@ static void
 t_lines(void)
 {
 	struct ds_devids ids = { 0 };
-	const char *why;
-	size_t line;
+	struct ds_buf why = { 0 };
 
 	is_int(head("uptime 10.00\nid sdb wwid=naa.2\nid sda serial=A B\n"
-	    "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids, &why, &line), 0,
+	    "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids, &why), 0,
 	    "id lines read, the counters after them");
 	is_int((int)ids.n, 2, "two identities");
 	is_str(ds_devids_get(&ids, "sda"), "serial=A B", "sda's, inner space kept");
 	is_str(ds_devids_get(&ids, "sdb"), "wwid=naa.2", "sdb's (sorted)");
 	ok(ds_devids_get(&ids, "sdc") == NULL, "none for sdc");
-	is_int(head("id sda  serial=X  \t\nuptime 10.00\n", &ids, &why, &line),
+	is_int(head("id sda  serial=X  \t\nuptime 10.00\n", &ids, &why),
 	    0, "before uptime, with trailing blanks");
 	is_str(ds_devids_get(&ids, "sda"), "serial=X", "trailing blanks dropped");
 	is_int(head("uptime 10.00\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids,
-	    &why, &line), 0, "no id lines: valid");
+	    &why), 0, "no id lines: valid");
 	is_int((int)ids.n, 0, "no identities (emptied from the last file)");
 
-	is_int(head("uptime 1\nid sda\n", &ids, &why, &line), -EINVAL,
+	is_int(head("uptime 1\nid sda\n", &ids, &why), -EINVAL,
 	    "id without identity refused");
-	is_str(why, "id line: no identity", "why");
-	is_int((int)line, 2, "on line 2");
-	is_int(head("uptime 1\nid sda x\001y\n", &ids, &why, &line), -EINVAL,
+	is_str(why.data, "line 2: id line: no identity", "why, on line 2");
+	is_int(head("uptime 1\nid sda x\001y\n", &ids, &why), -EINVAL,
 	    "control byte refused");
-	is_str(why, "id line: identity too long or not printable", "why");
-	is_int(head("uptime 1\nid   \n", &ids, &why, &line), -EINVAL,
+	is_str(why.data, "line 2: id line: identity too long or not printable",
+	    "why");
+	is_int(head("uptime 1\nid   \n", &ids, &why), -EINVAL,
 	    "no name refused");
-	is_str(why, "id line: not a device name", "why");
-	is_int(head("uptime 1\nid sda a\nid sda b\n", &ids, &why, &line),
+	is_str(why.data, "line 2: id line: not a device name", "why");
+	is_int(head("uptime 1\nid sda a\nid sda b\n", &ids, &why),
 	    -EINVAL, "a name twice refused when kept");
-	is_str(why, "id line: a device named twice", "why");
-	is_int(head("uptime 1\nid sda a\nid sda b\n", NULL, &why, &line), 0,
+	is_str(why.data, "line 4: id line: a device named twice", "why");
+	is_int(head("uptime 1\nid sda a\nid sda b\n", NULL, &why), 0,
 	    "not kept: only each line checked");
 	is_int(head("id sda a\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &ids,
-	    &why, &line), -EINVAL, "still no uptime line: refused");
-	is_str(why, "no uptime line before the diskstats lines", "why");
+	    &why), -EINVAL, "still no uptime line: refused");
+	is_str(why.data, "line 2: no uptime line before the diskstats lines",
+	    "why");
 	{
 		char text[600];
 
 		memset(text, 'z', sizeof(text));
 		memcpy(text, "uptime 1\nid sda ", 16);
 		strcpy(text + 16 + DS_DEVID_MAX, "\n");
-		is_int(head(text, &ids, &why, &line), -EINVAL,
+		is_int(head(text, &ids, &why), -EINVAL,
 		    "an identity of DS_DEVID_MAX bytes refused");
 	}
 	/* An id line among the counters is damage, as any other line. */
 	is_int(head("uptime 1\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\nid sda x\n",
-	    &ids, &why, &line), -EBADMSG, "id after the counters: damage");
+	    &ids, &why), -EBADMSG, "id after the counters: damage");
+	is_str(why.data, "", "damage is not a header's: no sentence");
 	ds_devids_free(&ids);
+	ds_buf_free(&why);
 }
 
 /* dxstat -s on the tree: the header has the id lines, read back. */
@@ -246,9 +247,9 @@ t_take(void)
 {
 	struct ds_buf text = { 0 }, scratch = { 0 }, hd = { 0 };
 	struct ds_devids ids = { 0 };
-	const char *rel, *why;
+	struct ds_buf why = { 0 };
+	const char *rel;
 	char *all;
-	size_t line;
 
 	tree_put("root/proc/uptime", "100.00 50.00\n");
 	tree_put("root/proc/diskstats", "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n"
@@ -270,14 +271,16 @@ t_take(void)
 	memcpy(all, hd.data, hd.len);
 	memcpy(all + hd.len, text.data, text.len);
 	all[hd.len + text.len] = '\0';
-	is_int(head(all, &ids, &why, &line), 0,
+	is_int(head(all, &ids, &why), 0,
 	    "the snapshot reads back, no damaged line");
 	is_str(ds_devids_get(&ids, "vdb"), "serial=ab\\x01c\\x5cd\\xffe f",
 	    "an escaped identity round trip");
 	is_str(ds_devids_get(&ids, "sdb"), "wwid=t10.ATA QEMU HARDDISK QM00001",
 	    "an identity with spaces round trip");
+	is_int((int)why.len, 0, "no sentence");
 	free(all);
 	ds_devids_free(&ids);
+	ds_buf_free(&why);
 	ds_buf_free(&text);
 	ds_buf_free(&scratch);
 	ds_buf_free(&hd);

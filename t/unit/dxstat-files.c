@@ -148,6 +148,7 @@ test_fail(void)
 	struct ds_buf w = { 0 };
 	const char *same[] = { pa, pc }, *nohead[] = { pa, pd };
 	const char *missing[] = { pe, pa }, *missing2[] = { pa, pe };
+	struct ds_buf msg = { 0 };
 	char got[256];
 
 	stderr_begin();
@@ -158,14 +159,16 @@ test_fail(void)
 	is_int(dx_files_open(&f, nohead, 2, &w), -EINVAL,
 	    "no uptime line: -EINVAL");
 	is_str(f.failed, pd, "failed: that file");
-	ok(!f.same && f.head == &f.b && f.head->why != NULL &&
-	    f.head->why_line == 1, "its damaged header, on line 1: %s",
-	    f.head != NULL && f.head->why != NULL ? f.head->why : "(none)");
+	ok(!f.same && f.head == &f.b, "its damaged header");
+	is_int(ds_snap_bad_msg(&f.b, &msg), 1, "a sentence");
+	is_str(msg.data, "line 1: no uptime line before the diskstats lines",
+	    "the sentence, on line 1");
 	dx_files_close(&f);
 	is_int(dx_files_open(&f, missing, 2, &w), -ENOENT,
 	    "no earlier file: -ENOENT");
 	is_str(f.failed, pe, "failed names it");
-	ok(!f.same && f.head->why == NULL, "no sentence: strerror's");
+	ok(!f.same && f.head != NULL &&
+	    ds_snap_bad_msg(f.head, &msg) == 0, "no sentence: strerror's");
 	dx_files_close(&f);
 	is_int(dx_files_open(&f, missing2, 2, &w), -ENOENT,
 	    "no later file: -ENOENT");
@@ -173,6 +176,7 @@ test_fail(void)
 	dx_files_close(&f);
 	is_str(stderr_end(got, sizeof(got)), "", "no warning on any of these");
 	ds_buf_free(&w);
+	ds_buf_free(&msg);
 }
 
 /* dx_files_open, then dx_files_fail, in a child: its status, its words. */

@@ -46,9 +46,13 @@ test_samples(void)
 	is_int(e, -ENOENT, "take: no proc/uptime");
 	is_str(rel, "proc/uptime", "and which file");
 	tree_put("proc/uptime", "350735.47 1000.00\n");
+	/* A snapshot that held a file's refusal before: a live one has none. */
+	s.why = DS_SNAP_WHY_NO_UPTIME;
+	s.why_line = 1;
 	e = ds_sample_take(&r, &w, &sc, &s, &rel);
 	is_int(e, 0, "take: both read");
 	ok(rel == NULL, "no file failed");
+	is_int(ds_snap_bad_msg(&s, &sc), 0, "a live sample: nothing to say");
 	is_u64(s.uptime_ns, 350735470000000ull, "uptime");
 	ok(s.time_ns > 1600000000000000000ull, "the wall clock");
 	ok(s.ds.n == 2 && strcmp(s.ds.disk[1].name, "sdb") == 0 &&

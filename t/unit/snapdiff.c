@@ -416,7 +416,7 @@ test_files(void)
 	    "8 16 sdb 20 0 24 100 6 0 32 200 0 300 300\n";
 	char pa[] = "/tmp/ds-snapfile-XXXXXX", pb[] = "/tmp/ds-snapfile-XXXXXX";
 	struct ds_snap a = { 0 }, b = { 0 }, bad = { 0 };
-	struct ds_buf wa = { 0 }, wb = { 0 };
+	struct ds_buf wa = { 0 }, wb = { 0 }, msg = { 0 };
 	struct ds_diskstats skipped = { 0 };
 	const struct ds_disk *p;
 	struct ds_pair pr = { 0 };
@@ -468,13 +468,16 @@ test_files(void)
 	close(fb);
 	is_int(ds_snapfile_open(pb, &lb, &wb, &bad), -EINVAL,
 	    "no uptime line: -EINVAL");
-	ok(bad.why != NULL, "with why (%s)", bad.why ? bad.why : "none");
+	is_int(ds_snap_bad_msg(&bad, &msg), 1, "with a sentence");
+	is_str(msg.data, "line 2: no uptime line before the diskstats lines",
+	    "the sentence");
 	ds_lines_close(&lb);
 	unlink(pb);
 	is_int(ds_snapfile_open(pb, &lb, &wb, &bad), -ENOENT, "missing file");
 	unlink(pa);
 	ds_buf_free(&wa);
 	ds_buf_free(&wb);
+	ds_buf_free(&msg);
 }
 
 int

@@ -74,15 +74,16 @@ main(void)
 	/* Not a snapshot: a bare /proc/diskstats. */
 	is_int(snap(" 8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &s), -EINVAL,
 	    "no uptime line is an error");
-	ok(s.why != NULL && strstr(s.why, "no uptime line") != NULL,
-	    "says: no uptime line");
-	is_int((int)s.why_line, 1, "on line 1");
+	is_int(ds_snap_bad_msg(&s, &b), 1, "a sentence");
+	is_str(b.data, "line 1: no uptime line before the diskstats lines",
+	    "says: no uptime line, on line 1");
 	is_int(snap("time 5\n 8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", &s),
 	    -EINVAL, "time but no uptime is an error");
 	is_int((int)s.why_line, 2, "on line 2");
 	is_int(snap("", &s), -EINVAL, "empty file is an error");
 	is_int(snap("uptime abc\n", &s), -EINVAL, "uptime not a number");
-	ok(s.why != NULL && strstr(s.why, "not a number") != NULL,
+	is_int(ds_snap_bad_msg(&s, &b), 1, "a sentence");
+	is_str(b.data, "line 1: uptime is not a number of seconds",
 	    "says: not a number");
 	is_int(snap("uptime -5\n", &s), -EINVAL, "negative uptime");
 	is_int(snap("uptime 1\nuptime 2\n", &s), -EINVAL, "two uptime lines");
