@@ -1,9 +1,9 @@
 /*
  * The quiet-time baseline: what each device's latency and queue were in
  * the intervals in which it was lightly queued, from a directory of
- * dxstat snapshot files.  Files are read through the snapshot reader
+ * snapshot files.  Files are read through the snapshot reader
  * (ds_snap_head, ds_diskstats_next), paired with ds_disk_delta and
- * measured with ds_xstat_compute: the figures are dxstat -f's.
+ * measured with ds_xstat_compute, as two snapshot files are compared.
  *
  * Rule: an interval is quiet for reads when aqu-sz <= DS_BASE_QUIET_AQU
  * (1.5: about one request at a time, so await is the service time and
