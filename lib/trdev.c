@@ -273,7 +273,10 @@ row_saturated(const struct ds_triage_in *in, const struct ds_tr_dev *d,
 	double lat;
 
 	if (by_limit)
-		lat = j->dlat_wait == 1 ? d->lat->q2c_mean / 1e6 :
+		/* q2c holds the wait for a slot where it shows any of it. */
+		lat = j->dlat_wait == 1 || (j->dlat_wait == 0 &&
+		    d->lat->q2c_mean - d->lat->d2c_mean >= Q2C_MIN_US) ?
+		    d->lat->q2c_mean / 1e6 :
 		    xv(&d->x, has(&d->x, DS_X_RS) && xv(&d->x, DS_X_RS) >=
 		    xv(&d->x, DS_X_WS) ? DS_X_RAWAIT : DS_X_WAWAIT) / 1e3;
 	else

@@ -113,7 +113,7 @@ else
 	skip "d2c + the parts outside it = r_await" "no bpftrace sums"
 fi
 ok "prom: promtool check metrics" sh -c "promtool check metrics <'$TRASH/prom' 2>&1 || ! command -v promtool >/dev/null"
-is "$(grep -c '^dlat_missed_events_total{reason=' "$TRASH/prom")" 5 "prom: five missed-event reasons"
+is "$(grep -c '^dlat_missed_events_total{reason=' "$TRASH/prom")" 6 "prom: six missed-event reasons (ring_full among them)"
 ok "prom: buckets cumulative, +Inf = count" awk -v l="$lab" '
 	index($1, "dlat_latency_seconds_bucket{" l ",") == 1 { if ($2 < last) exit 1; last = $2 }
 	index($1, "dlat_latency_seconds_count{" l "}") == 1 { exit !(last == $2) }' "$TRASH/prom"
