@@ -17,15 +17,23 @@
 
 /* Roots and buffers */
 
-/* Files are opened below a root: "/" live, or a captured tree of /proc, /sys. */
+/*
+ * Files are opened below a root: "/" live, a copied tree of /proc, /sys,
+ * or a dcapture(1) capture, whose samples are trees read in turn.
+ */
 struct ds_root {
-	int fd;			/* O_PATH descriptor of the root directory */
+	int fd;			/* O_PATH descriptor of the (sample's) tree */
 	int live;		/* 1 when the root is "/" */
+	int top;		/* a capture's top directory (nsamples > 0) */
+	unsigned int sample, nsamples;	/* a capture's: the one at fd */
+	char tmp[64];		/* an archive's extraction, removed at close */
 	char path[4096];	/* as given, for messages */
 };
 
 /* dir NULL: $DISKSTAT_ROOT if set and not empty, else "/". */
 int ds_root_open(struct ds_root *r, const char *dir);
+/* A capture's next sample: 0, or -ENOENT after its last. */
+int ds_root_next(struct ds_root *r);
 void ds_root_close(struct ds_root *r);
 
 /* A growing buffer, reused across reads; data is always NUL-terminated. */

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,10 +14,60 @@
 
 #include "internal.h"
 
+/* Sample i of the capture at r->top as r->fd (never a symlink). */
+static int
+sample_open(struct ds_root *r, unsigned int i)
+{
+	char name[16];
+	int fd;
+
+	snprintf(name, sizeof(name), "%u", i);
+	if ((fd = ds_openat_walk(r->top, name, O_PATH | O_DIRECTORY)) < 0)
+		return fd;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = fd;
+	r->sample = i;
+	return 0;
+}
+
+/*
+ * A capture (a directory holding capture/meta, or an archive of one
+ * extracted into r->tmp): its top kept, its first sample the root.
+ */
+static int
+capture_open(struct ds_root *r)
+{
+	char name[16];
+	unsigned int n;
+	int fd, e;
+
+	if ((fd = ds_openat_walk(r->fd, DS_CAPTURE_META, O_PATH)) < 0)
+		return 0;
+	close(fd);
+	for (n = 0; n < DS_CAPTURE_SAMPLES; n++) {
+		snprintf(name, sizeof(name), "%u", n);
+		if ((fd = ds_openat_walk(r->fd, name, O_PATH |
+		    O_DIRECTORY)) < 0)
+			break;
+		close(fd);
+	}
+	if (n == 0)
+		return -EINVAL;	/* a capture without a sample */
+	r->top = r->fd;
+	r->fd = -1;
+	r->nsamples = n;
+	r->live = 0;
+	if ((e = sample_open(r, 0)) < 0)
+		return e;
+	return 1;
+}
+
 int
 ds_root_open(struct ds_root *r, const char *dir)
 {
 	struct stat st, rs;
+	int e;
 
 	if (dir == NULL || *dir == '\0') {
 		dir = getenv("DISKSTAT_ROOT");
@@ -26,7 +77,21 @@ ds_root_open(struct ds_root *r, const char *dir)
 	if (strlen(dir) >= sizeof(r->path))
 		return -ENAMETOOLONG;
 	strcpy(r->path, dir);
+	r->top = -1;
+	r->sample = r->nsamples = 0;
+	r->tmp[0] = '\0';
 	r->fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r->fd < 0 && errno == ENOTDIR) {
+		/* A file: a capture's archive, read into a private directory. */
+		if ((e = ds_capture_extract(dir, r->tmp, sizeof(r->tmp))) < 0)
+			return e;
+		r->fd = open(r->tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (r->fd < 0) {
+			e = -errno;
+			ds_root_close(r);
+			return e;
+		}
+	}
 	if (r->fd < 0)
 		return -errno;
 	/*
@@ -37,7 +102,23 @@ ds_root_open(struct ds_root *r, const char *dir)
 	 */
 	r->live = fstat(r->fd, &st) == 0 && stat("/", &rs) == 0 &&
 	    st.st_dev == rs.st_dev && st.st_ino == rs.st_ino;
+	if (!r->live && (e = capture_open(r)) < 0) {
+		ds_root_close(r);
+		return e;
+	}
+	if (r->tmp[0] != '\0' && r->nsamples == 0) {
+		ds_root_close(r);
+		return -EINVAL;	/* an archive, but not of a capture */
+	}
 	return 0;
+}
+
+int
+ds_root_next(struct ds_root *r)
+{
+	if (r->nsamples == 0 || r->sample + 1 >= r->nsamples)
+		return -ENOENT;
+	return sample_open(r, r->sample + 1);
 }
 
 void
@@ -46,6 +127,13 @@ ds_root_close(struct ds_root *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	if (r->nsamples > 0 && r->top >= 0)
+		close(r->top);
+	r->top = -1;
+	r->nsamples = 0;
+	if (r->tmp[0] != '\0')
+		(void)ds_tree_remove(r->tmp);
+	r->tmp[0] = '\0';
 }
 
 int

@@ -9,6 +9,26 @@
 
 #include "diskstat.h"
 
+/* Captures (dcapture(1)): a top directory of samples 0/, 1/ and capture/ */
+
+#define DS_CAPTURE_META "capture/meta"	/* key value lines */
+#define DS_CAPTURE_SAMPLES 2u		/* 0/: the window's start, 1/: end */
+
+/*
+ * The archive at path extracted into a new private directory (0700),
+ * its name into tmp; every member checked first (no absolute name, no
+ * "..", no link out of its sample, bounded sizes and counts).
+ */
+int ds_capture_extract(const char *path, char *tmp, size_t n);
+/* The directory dir and all below it removed (links not followed). */
+int ds_tree_remove(const char *dir);
+/*
+ * A capture's meta value for key (a number): 0; -ENOENT when r is not a
+ * capture or has no such key; -EINVAL when it is not a number.
+ */
+int ds_capture_u64(const struct ds_root *r, const char *key,
+    struct ds_buf *scratch, uint64_t *v);
+
 /* Reading: files a line at a time, device operands, snapshot files */
 
 /*
