@@ -12,21 +12,28 @@
 #include "internal.h"
 
 int
+ds_capture_read(const struct ds_root *r, const char *rel, struct ds_buf *b)
+{
+	int fd, e;
+
+	if (r->nsamples == 0)
+		return ds_buf_fail(b, -ENOENT);
+	if ((fd = ds_openat_walk(r->top, rel, O_RDONLY | O_NONBLOCK)) < 0)
+		return ds_buf_fail(b, fd);
+	e = ds_read_fd(fd, b);
+	close(fd);
+	return e;
+}
+
+int
 ds_capture_u64(const struct ds_root *r, const char *key,
     struct ds_buf *scratch, uint64_t *v)
 {
 	size_t klen = strlen(key);
 	const char *p, *end;
-	int fd, e;
+	int e;
 
-	if (r->nsamples == 0)
-		return -ENOENT;
-	if ((fd = ds_openat_walk(r->top, DS_CAPTURE_META, O_RDONLY |
-	    O_NONBLOCK)) < 0)
-		return fd;
-	e = ds_read_fd(fd, scratch);
-	close(fd);
-	if (e < 0)
+	if ((e = ds_capture_read(r, DS_CAPTURE_META, scratch)) < 0)
 		return e;
 	for (p = scratch->data; *p != '\0'; p = *end ? end + 1 : end) {
 		end = strchr(p, '\n');

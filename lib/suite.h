@@ -22,6 +22,9 @@
 int ds_capture_extract(const char *path, char *tmp, size_t n);
 /* The directory dir and all below it removed (links not followed). */
 int ds_tree_remove(const char *dir);
+/* A file of the capture's top (rel "capture/..."): -ENOENT if not one. */
+int ds_capture_read(const struct ds_root *r, const char *rel,
+    struct ds_buf *b);
 /*
  * A capture's meta value for key (a number): 0; -ENOENT when r is not a
  * capture or has no such key; -EINVAL when it is not a number.
