@@ -64,13 +64,3 @@ ds_tree_remove(const char *dir)
 		return -errno;
 	return 0;
 }
-
-/* Issue 31's archive reader lands here (lib/tar*.c). */
-int
-ds_capture_extract(const char *path, char *tmp, size_t n)
-{
-	(void)path;
-	(void)tmp;
-	(void)n;
-	return -ENOTSUP;
-}

@@ -37,6 +37,18 @@ long ds_readlink_in(const struct ds_root *r, int at, const char *rel,
 int ds_component_ok(const char *s);
 
 /*
+ * Captures' archives (lib/tarread.c): a private directory made in tmp
+ * (ds_capture_mkdtemp); the archive at path read into the directory
+ * top, with the reason of a refusal into why (NULL: none wanted), as
+ * ds_capture_extract but into a directory of the caller's; and
+ * ds_capture_extract with a why.
+ */
+int ds_capture_mkdtemp(char *tmp, size_t n);
+int ds_tar_extract_at(const char *path, int top, struct ds_buf *why);
+int ds_capture_extract_why(const char *path, char *tmp, size_t n,
+    struct ds_buf *why);
+
+/*
  * Reading files: whole files into a growing buffer, large files a line
  * at a time through a window of fixed size, and numbers parsed with
  * every check.

@@ -36,7 +36,7 @@ sample_open(struct ds_root *r, unsigned int i)
  * extracted into r->tmp): its top kept, its first sample the root.
  */
 static int
-capture_open(struct ds_root *r)
+capture_open(struct ds_root *r, struct ds_buf *why)
 {
 	char name[16];
 	unsigned int n;
@@ -52,8 +52,12 @@ capture_open(struct ds_root *r)
 			break;
 		close(fd);
 	}
-	if (n == 0)
-		return -EINVAL;	/* a capture without a sample */
+	if (n == 0) {
+		if (why != NULL)
+			ds_buf_printf(why, "not a capture: capture/meta but no "
+			    "sample 0/");
+		return -EINVAL;
+	}
 	r->top = r->fd;
 	r->fd = -1;
 	r->nsamples = n;
@@ -63,8 +67,8 @@ capture_open(struct ds_root *r)
 	return 1;
 }
 
-int
-ds_root_open(struct ds_root *r, const char *dir)
+static int
+root_open(struct ds_root *r, const char *dir, struct ds_buf *why)
 {
 	struct stat st, rs;
 	int e;
@@ -83,7 +87,8 @@ ds_root_open(struct ds_root *r, const char *dir)
 	r->fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0 && errno == ENOTDIR) {
 		/* A file: a capture's archive, read into a private directory. */
-		if ((e = ds_capture_extract(dir, r->tmp, sizeof(r->tmp))) < 0)
+		if ((e = ds_capture_extract_why(dir, r->tmp, sizeof(r->tmp),
+		    why)) < 0)
 			return e;
 		r->fd = open(r->tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (r->fd < 0) {
@@ -102,15 +107,36 @@ ds_root_open(struct ds_root *r, const char *dir)
 	 */
 	r->live = fstat(r->fd, &st) == 0 && stat("/", &rs) == 0 &&
 	    st.st_dev == rs.st_dev && st.st_ino == rs.st_ino;
-	if (!r->live && (e = capture_open(r)) < 0) {
+	if (!r->live && (e = capture_open(r, why)) < 0) {
 		ds_root_close(r);
 		return e;
 	}
 	if (r->tmp[0] != '\0' && r->nsamples == 0) {
 		ds_root_close(r);
-		return -EINVAL;	/* an archive, but not of a capture */
+		if (why != NULL)
+			ds_buf_printf(why, "not a capture: an archive without "
+			    "capture/meta");
+		return -EINVAL;
 	}
 	return 0;
+}
+
+int
+ds_root_open(struct ds_root *r, const char *dir)
+{
+	return root_open(r, dir, NULL);
+}
+
+int
+ds_capture_check(const char *path, struct ds_buf *why)
+{
+	struct ds_root r;
+	int e;
+
+	ds_buf_fail(why, 0);
+	if ((e = root_open(&r, path, why)) == 0)
+		ds_root_close(&r);
+	return e;
 }
 
 int

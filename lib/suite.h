@@ -14,12 +14,44 @@
 #define DS_CAPTURE_META "capture/meta"	/* key value lines */
 #define DS_CAPTURE_SAMPLES 2u		/* 0/: the window's start, 1/: end */
 
+#define DS_CAPTURE_MEMBERS 1000000u	/* an archive's members at most */
+#define DS_CAPTURE_MEMBER_MAX (64u << 20)	/* bytes of one member */
+#define DS_CAPTURE_TOTAL_MAX (2ull << 30)	/* bytes of all members */
+
 /*
- * The archive at path extracted into a new private directory (0700),
- * its name into tmp; every member checked first (no absolute name, no
- * "..", no link out of its sample, bounded sizes and counts).
+ * The archive at path (a regular file, POSIX ustar) extracted into a
+ * new private directory (0700, under $TMPDIR or /tmp), its name into
+ * tmp; every member checked first (no absolute name, no "..", names in
+ * a sample 0/ to 9/ or capture/, no link out of its sample, no path
+ * through a link, only files, links and directories, each name once,
+ * the bounds above).  -EINVAL for a malformed archive; on any error
+ * nothing is left.  ds_capture_check says why.
  */
 int ds_capture_extract(const char *path, char *tmp, size_t n);
+/*
+ * Why ds_root_open(r, path) fails, into why: "member 3 (0/x/f): a path
+ * through the link 0/x" for an archive, "not a capture: ..." for an
+ * archive or directory without capture/meta or sample 0/; empty when
+ * the error is the errno alone (ENOENT, EACCES), or when path opens.
+ * The same -errno as ds_root_open, or 0.  It extracts the archive again
+ * (and removes it): call it after a failure, for the message.
+ */
+int ds_capture_check(const char *path, struct ds_buf *why);
+/*
+ * Two captures (archives or directories, of one sample or two) made one
+ * two-sample root: sample 0 the last sample of OLD, sample 1 the last
+ * of NEW, capture/meta composed from both (samples 2, uptime0 and time0
+ * from OLD's last, uptime1 and time1 from NEW's, window_ns between),
+ * nothing else of capture/ (a pair has no ticks nor traces).  Built in
+ * one private directory that ds_root_close removes.  -EINVAL when OLD
+ * and NEW are of different boots (boot_id; counters restart at boot),
+ * when NEW was not taken after OLD, or as ds_root_open.
+ * ds_capture_pair_check says why, as ds_capture_check: "OLD: member
+ * 3 ...", "OLD and NEW: ...".
+ */
+int ds_root_open_pair(struct ds_root *r, const char *old, const char *new);
+int ds_capture_pair_check(const char *old, const char *new,
+    struct ds_buf *why);
 /* The directory dir and all below it removed (links not followed). */
 int ds_tree_remove(const char *dir);
 /* A file of the capture's top (rel "capture/..."): -ENOENT if not one. */

@@ -242,17 +242,48 @@ tool_interval_only(struct tool *t, int argc, char **argv)
 		tool_set_count(t, argv[1]);
 }
 
+/* The root opened by tool_start, closed at exit. */
+static struct ds_root *opened;
+
+/*
+ * A capture's archive is read into a private directory that only
+ * ds_root_close removes, and a tool may end anywhere (tool_errx): at
+ * exit, whatever the way.  A signal that kills (SIGPIPE, SIGKILL) still
+ * leaves it, 0700, to the system's cleaning of its temporary directory.
+ */
+static void
+root_close_at_exit(void)
+{
+	if (opened != NULL)
+		ds_root_close(opened);
+}
+
 /* After option parsing: default format, open the root. */
 void
 tool_start(struct tool *t)
 {
+	struct ds_buf why = { 0 };
+	const char *root;
 	int e;
 
 	if (!t->fmt_set)
 		t->fmt = t->outfile != NULL ? DS_FMT_TSV :
 		    tool_fmt_default(STDOUT_FILENO);
-	if ((e = ds_root_open(&t->r, t->root)) < 0)
-		tool_errc(1, e, "%s", t->root != NULL ? t->root :
-		    getenv("DISKSTAT_ROOT") != NULL ? getenv("DISKSTAT_ROOT") :
-		    "/");
+	if ((e = ds_root_open(&t->r, t->root)) < 0) {
+		root = t->root != NULL && *t->root != '\0' ? t->root :
+		    getenv("DISKSTAT_ROOT") != NULL &&
+		    *getenv("DISKSTAT_ROOT") != '\0' ?
+		    getenv("DISKSTAT_ROOT") : "/";
+		/* A capture says which member, and why. */
+		(void)ds_capture_check(root, &why);
+		if (why.len > 0 && e == -EINVAL)
+			tool_errx(1, "%s: %s", root, why.data);
+		if (why.len > 0)
+			tool_errc(1, e, "%s: %s", root, why.data);
+		tool_errc(1, e, "%s", root);
+	}
+	if (t->r.tmp[0] != '\0' && opened == NULL) {
+		opened = &t->r;
+		atexit(root_close_at_exit);
+	}
 }
