@@ -242,6 +242,28 @@ tool_interval_only(struct tool *t, int argc, char **argv)
 		tool_set_count(t, argv[1]);
 }
 
+static struct ds_root *opened;
+
+/*
+ * At exit, whatever the way out (errx too): the root closed, so that a
+ * capture's extraction (or pair) in a private directory is removed.
+ */
+static void
+root_close(void)
+{
+	if (opened != NULL)
+		ds_root_close(opened);
+}
+
+/* The root r to be closed at exit. */
+void
+tool_root_atexit(struct ds_root *r)
+{
+	if (opened == NULL)
+		atexit(root_close);
+	opened = r;
+}
+
 /* After option parsing: default format, open the root. */
 void
 tool_start(struct tool *t)
@@ -255,4 +277,5 @@ tool_start(struct tool *t)
 		tool_errc(1, e, "%s", t->root != NULL ? t->root :
 		    getenv("DISKSTAT_ROOT") != NULL ? getenv("DISKSTAT_ROOT") :
 		    "/");
+	tool_root_atexit(&t->r);
 }
