@@ -23,7 +23,7 @@ ds_sample_take(const struct ds_root *r, struct ds_buf *window,
 	*rel = "proc/uptime";
 	if ((e = ds_uptime_ns(r, scratch, &s->uptime_ns)) < 0)
 		return e;
-	s->time_ns = ds_realtime_ns();
+	s->time_ns = ds_root_time_ns(r);
 	*rel = NULL;
 	return 0;
 }
@@ -53,7 +53,7 @@ ds_sample_open(const struct ds_root *r, struct ds_lines *l,
 			ds_lines_close(l);
 		return e;
 	}
-	s->time_ns = ds_realtime_ns();
+	s->time_ns = ds_root_time_ns(r);
 	*rel = NULL;
 	return whole;
 }

@@ -63,6 +63,12 @@ int ds_capture_read(const struct ds_root *r, const char *rel,
  */
 int ds_capture_u64(const struct ds_root *r, const char *key,
     struct ds_buf *scratch, uint64_t *v);
+/*
+ * The wall clock (ns since the epoch) of the root's sample: a capture's
+ * meta timeN for sample N; now for the live system, a copied tree, or a
+ * capture whose meta lacks it.
+ */
+uint64_t ds_root_time_ns(const struct ds_root *r);
 
 /* Reading: files a line at a time, device operands, snapshot files */
 

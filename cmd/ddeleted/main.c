@@ -343,6 +343,8 @@ main(int argc, char **argv)
 	if (o.dry && o.trunc == NULL)
 		tool_usage("-n goes with --truncate");
 	tool_start(&o.t);
+	/* A capture: the files held open at its end, its last sample. */
+	tool_root_last(&o.t);
 	if (o.trunc != NULL) {
 		/* A tree's proc/PID/fd/N may lead anywhere, the real /proc too. */
 		if (!o.t.r.live)

@@ -16,6 +16,8 @@ struct dpsi {
 	int res_explicit;
 	int cgroup_mode;	/* -c or -C: the cgroup column is there */
 	const char *cpath;	/* -c PATH */
+	const char *files[2];	/* -f OLD -f NEW: two captures */
+	int nfiles;
 	char *top;		/* "/" or "/PATH" */
 	int all;		/* -C */
 	uint64_t topn;		/* -n, 0: all */
@@ -37,14 +39,16 @@ struct waiter {
 };
 
 static const char synopsis[] =
-    "dpsi [-CHh] [-c path] [-n count] [-O cols] [-o fmt] [-r resources]\n"
-    "            [-R dir] [-w file] [--utc] [interval [count]]\n"
+    "dpsi [-CHh] [-c path] [-f capture -f capture] [-n count] [-O cols]\n"
+    "            [-o fmt] [-r resources] [-R dir] [-w file] [--utc]\n"
+    "            [interval [count]]\n"
     "       dpsi -W resource:kind:stall/window [-Hh] [-c path] [-O cols]\n"
     "            [-o fmt] [-R dir] [-T seconds] [-w file] [count]";
 
 static const char options[] =
     "  -C            every cgroup below the top (-c), sorted\n"
     "  -c path       the cgroup at path (under the cgroup2 mount)\n"
+    "  -f capture    twice: the window between two captures' ends\n"
     "  -n count      with -C: the count cgroups that stalled most\n"
     "  -r resources  io,memory,cpu,irq (default: all the kernel has)\n"
     "  -W trigger, --wait trigger\n"
@@ -108,7 +112,7 @@ report(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
 {
 	/* -C: the most stalled first, of the first resource of -r. */
 	struct dpsi_rows rs = { d->how, d->order, d->nres, mask, d->all,
-	    d->topn, ds_realtime_ns() };
+	    d->topn, ds_root_time_ns(&d->t.r) };
 	size_t n;
 	int e;
 
@@ -118,6 +122,24 @@ report(struct dpsi *d, struct ds_writer *w, const struct ds_psi_sample *prev,
 	dpsi_rows_write(w, &rs, prev, cur, n);
 	tool_report_end(&d->t, w);
 	d->reports++;
+}
+
+/*
+ * -c or -C: the top cgroup opened, below the v2 mount; again at each
+ * sample of a capture, whose samples are trees of their own.
+ */
+static void
+top_open(struct dpsi *d)
+{
+	if (!d->cgroup_mode)
+		return;
+	if (d->topfd >= 0)
+		close(d->topfd);
+	free(d->top);
+	d->top = NULL;
+	if ((d->topfd = dpsi_top_open(&d->t.r, d->cpath, &d->top,
+	    &d->text)) < 0)
+		fatal(d->topfd, d->text);
 }
 
 /* The interval report: interval apart, count times (or until a signal). */
@@ -134,6 +156,8 @@ run_report(struct dpsi *d, struct ds_writer *w)
 	for (n = 0;; n++) {
 		if (d->t.has_interval && tool_wait(&d->t, &deadline))
 			break;
+		if (d->t.r.nsamples > 0 && d->t.has_interval)
+			top_open(d);
 		read_sample(d, cur);
 		report(d, w, d->t.has_interval ? prev : NULL, cur, ~0u);
 		if (!d->t.has_interval ||
@@ -257,7 +281,7 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 	size_t len;
 	int ch, e;
 
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "Cc:n:r:T:W:", longopts,
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "Cc:f:n:r:T:W:", longopts,
 	    NULL)) != -1) {
 		/* The trigger has its own option: -w is the output file. */
 		if (ch == 'W') {
@@ -274,6 +298,11 @@ options_parse(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 		switch (ch) {
 		case 'C':
 			d->all = 1;
+			break;
+		case 'f':
+			if (d->nfiles == 2)
+				tool_usage("-f: two captures, OLD and NEW");
+			d->files[d->nfiles++] = optarg;
 			break;
 		case 'c':
 			d->cpath = optarg;
@@ -319,6 +348,31 @@ operands(struct dpsi *d, struct waiter *wt, int argc, char **argv)
 	d->cgroup_mode = d->cpath != NULL || d->all;
 }
 
+/*
+ * The root: -R's, or -f OLD -f NEW's two captures.  A capture of two
+ * samples is reported over its window, as "WINDOW 1" would be live;
+ * --wait waits for what is still to come, which a capture cannot hold.
+ */
+static void
+start(struct dpsi *d, const struct waiter *wt)
+{
+	if (d->nfiles == 1)
+		tool_usage("-f %s: two captures (-f OLD -f NEW), or -R for one",
+		    d->files[0]);
+	if (d->nfiles == 2 && d->t.has_interval)
+		tool_usage("-f: two captures give their window: no interval");
+	if (d->nfiles == 2 && wt->spec != NULL)
+		tool_usage("--wait waits for the future: not with -f");
+	if (d->nfiles == 2)
+		tool_start_pair(&d->t, d->files[0], d->files[1]);
+	else
+		tool_start(&d->t);
+	if (wt->spec != NULL && d->t.r.nsamples > 0)
+		tool_usage("--wait waits for the future: a capture (%s) holds "
+		    "only the past", d->t.r.path);
+	(void)tool_window(&d->t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -335,11 +389,8 @@ main(int argc, char **argv)
 	options_parse(&d, &wt, argc, argv);
 	d.topn = d.t.top;
 	operands(&d, &wt, argc - optind, argv + optind);
-	tool_start(&d.t);
-	/* -c or -C: the top cgroup opened, below the v2 mount. */
-	if (d.cgroup_mode && (d.topfd = dpsi_top_open(&d.t.r, d.cpath,
-	    &d.top, &d.text)) < 0)
-		fatal(d.topfd, d.text);
+	start(&d, &wt);
+	top_open(&d);
 	if (wt.spec != NULL && d.t.fmt == DS_FMT_PROM) {
 		d.order[0] = wt.trig.res;
 		d.nres = 1;

@@ -352,6 +352,11 @@ main(int argc, char **argv)
 	if ((c.dry || c.allow_tree) && mode != SET)
 		tool_usage("-n and --allow-tree go with --set");
 	tool_start(&c.t);
+	/* A capture's settings are those it ended with: its last sample. */
+	tool_root_last(&c.t);
+	if (mode == SET && c.t.r.nsamples > 0)
+		errx(1, "--set: %s is a capture, a record of settings, not a "
+		    "system to change", c.t.r.path);
 	/* A tree given by -R may lead anywhere: writes go to this system. */
 	if (mode == SET && !c.dry && !c.t.r.live && !c.allow_tree)
 		errx(1, "--set writes only to the live system, not under %s "

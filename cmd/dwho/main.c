@@ -14,17 +14,20 @@ struct opts {
 	struct whosel sel;	/* -p, -u, -c; -l: sel.cmdline */
 	const char *sort_name;	/* -s */
 	const char *source;	/* -G iostat|proc, NULL: choose */
+	const char *files[2];	/* -f OLD -f NEW: two captures */
+	int nfiles;
 	struct ds_users users;
 };
 
 static const char synopsis[] =
-    "dwho [-aghlHt] [-c regex] [-G iostat|proc] [-n num] [-O cols]\n"
-    "            [-o fmt] [-p pid,...] [-R dir] [-s key] [-u user] [-w file]\n"
-    "            [--utc] [interval [count]]";
+    "dwho [-aghlHt] [-c regex] [-f capture -f capture] [-G iostat|proc]\n"
+    "            [-n num] [-O cols] [-o fmt] [-p pid,...] [-R dir] [-s key]\n"
+    "            [-u user] [-w file] [--utc] [interval [count]]";
 
 static const char options[] =
     "  -a            also processes whose counters did not move\n"
     "  -c regex      only commands matching regex (extended)\n"
+    "  -f capture    twice: the window between two captures' ends\n"
     "  -g            per cgroup (io.stat where the kernel has it)\n"
     "  -G source     -g from iostat (io.stat) or proc (/proc/PID/io)\n"
     "  -l            the whole command line\n"
@@ -109,7 +112,7 @@ sampled(struct state *s, int e, const struct ds_procs *ps, int report)
 static void
 begin(struct state *s)
 {
-	s->now = ds_realtime_ns();
+	s->now = ds_root_time_ns(&s->t->r);
 	s->begun = 0;
 	if (!s->delay)
 		s->nt.off_delay = 1;
@@ -241,7 +244,7 @@ iostat_report(struct state *s, int later)
 		tool_errc(1, e, NULL);
 	if (!report)
 		return;
-	s->now = ds_realtime_ns();
+	s->now = ds_root_time_ns(&s->t->r);
 	if (isatty(STDERR_FILENO))
 		notes(s);
 	(void)ds_iolimits_read(&s->t->r, &s->lims);
@@ -272,6 +275,11 @@ opt(struct tool *t, struct opts *o, int ch, const char *arg)
 	case 'c':
 		if (whosel_regex(&o->sel, arg, msg, sizeof(msg)) < 0)
 			tool_usage("-c %s: %s", arg, msg);
+		break;
+	case 'f':
+		if (o->nfiles == 2)
+			tool_usage("-f: two captures, OLD and NEW");
+		o->files[o->nfiles++] = arg;
 		break;
 	case 'G':
 		if (strcmp(arg, "iostat") != 0 && strcmp(arg, "proc") != 0)
@@ -318,7 +326,17 @@ setup(struct state *s, struct opts *o, struct tool *t)
 		tool_usage("-G iostat: io.stat is per cgroup; -p, -u and -c "
 		    "select processes");
 	}
-	tool_start(t);
+	if (o->nfiles == 1)
+		tool_usage("-f %s: two captures (-f OLD -f NEW), or -R for one",
+		    o->files[0]);
+	if (o->nfiles == 2 && t->has_interval)
+		tool_usage("-f: two captures give their window: no interval");
+	if (o->nfiles == 2)
+		tool_start_pair(t, o->files[0], o->files[1]);
+	else
+		tool_start(t);
+	/* A capture of two samples: its window, as "WINDOW 1" would. */
+	(void)tool_window(t);
 	/* A name is looked up once, in the root's etc/passwd. */
 	if (whosel_uid(&o->sel, &o->users, &t->r) < 0)
 		errx(1, "%s: no such user", o->sel.user);
@@ -370,7 +388,7 @@ main(int argc, char **argv)
 	tool_init(&t, argv, &info);
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:gG:ln:p:s:tu:",
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "ac:f:gG:ln:p:s:tu:",
 	    longopts, NULL)) != -1)
 		opt(&t, &o, ch, optarg);
 	tool_interval_only(&t, argc - optind, argv + optind);

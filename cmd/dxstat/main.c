@@ -30,7 +30,8 @@ static const char synopsis[] =
 
 static const char options[] =
     "  -a            also devices that never did I/O\n"
-    "  -f file       report on snapshot files (one: since boot; two: between)\n"
+    "  -f file       report on snapshot files (one: since boot; two: between),\n"
+    "                or on two captures (the window between their ends)\n"
     "  -N            device-mapper devices by their dm names\n"
     "  -p            partitions too\n"
     "  -s            write a snapshot of the raw counters\n"
@@ -305,6 +306,37 @@ options_check(struct dx *x)
 	if (x->nfiles == 2 && strcmp(x->files[0], "-") == 0 &&
 	    strcmp(x->files[1], "-") == 0)
 		tool_usage("-f: only one snapshot can come from stdin");
+}
+
+/*
+ * Open the root: -R's (a capture of two samples reports its window
+ * only, as "-y WINDOW 1" would), or for -f OLD -f NEW naming two
+ * captures rather than snapshot files, the pair of their last samples.
+ */
+static void
+start(struct dx *x)
+{
+	int c0, c1;
+
+	c0 = x->nfiles > 0 && tool_is_capture(x->files[0]);
+	c1 = x->nfiles > 1 && tool_is_capture(x->files[1]);
+	if (x->nfiles == 1 && c0)
+		tool_usage("-f %s: a capture; -R reads one, -f OLD -f NEW two",
+		    x->files[0]);
+	if (x->nfiles == 2 && c0 != c1)
+		tool_usage("-f: %s is a capture and %s is not", x->files[c1],
+		    x->files[c0]);
+	if (x->nfiles == 2 && c0) {
+		tool_start_pair(&x->t, x->files[0], x->files[1]);
+		x->nfiles = 0;
+	} else
+		tool_start(&x->t);
+	if (x->snap) {
+		tool_root_last(&x->t);	/* a capture's latest counters */
+		return;
+	}
+	if (tool_window(&x->t))
+		x->noboot = 1;
 	if (x->noboot && !x->t.has_interval)
 		tool_usage("-y needs an interval");
 }
@@ -320,7 +352,7 @@ main(int argc, char **argv)
 	tool_init(&x.t, argv, &info);
 	options_parse(&x, argc, argv);
 	options_check(&x);
-	tool_start(&x.t);
+	start(&x);
 	if (x.snap) {
 		snapshot(&x);
 		tool_exit(0);

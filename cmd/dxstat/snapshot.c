@@ -22,10 +22,10 @@ dx_snap_take(const struct ds_root *r, struct ds_buf *text,
 	/*
 	 * The time line says when the counters were read.  A captured tree
 	 * was read some other time, maybe on another machine: "now" would
-	 * be a lie, and the line is optional.
+	 * be a lie, and the line is optional.  A capture knows its time.
 	 */
-	if ((e = ds_snap_format(head, up, r->live ? ds_realtime_ns() : 0, "",
-	    0)) < 0)
+	if ((e = ds_snap_format(head, up, r->live || r->nsamples > 0 ?
+	    ds_root_time_ns(r) : 0, "", 0)) < 0)
 		return e;
 	/* What each disk is: its history is kept by that, not by name. */
 	return ds_snap_ids(r, head);

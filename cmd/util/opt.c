@@ -242,20 +242,30 @@ tool_interval_only(struct tool *t, int argc, char **argv)
 		tool_set_count(t, argv[1]);
 }
 
-/* The root opened by tool_start, closed at exit. */
+/* The root opened by tool_start (or tool_start_pair), closed at exit. */
 static struct ds_root *opened;
 
 /*
- * A capture's archive is read into a private directory that only
- * ds_root_close removes, and a tool may end anywhere (tool_errx): at
- * exit, whatever the way.  A signal that kills (SIGPIPE, SIGKILL) still
- * leaves it, 0700, to the system's cleaning of its temporary directory.
+ * A capture's archive (or a pair of captures) is read into a private
+ * directory that only ds_root_close removes, and a tool may end
+ * anywhere (tool_errx): at exit, whatever the way.  A signal that kills
+ * (SIGPIPE, SIGKILL) still leaves it, 0700, to the system's cleaning of
+ * its temporary directory.
  */
 static void
 root_close_at_exit(void)
 {
 	if (opened != NULL)
 		ds_root_close(opened);
+}
+
+/* The root r to be closed at exit. */
+void
+tool_root_atexit(struct ds_root *r)
+{
+	if (opened == NULL)
+		atexit(root_close_at_exit);
+	opened = r;
 }
 
 /* After option parsing: default format, open the root. */
@@ -282,8 +292,5 @@ tool_start(struct tool *t)
 			tool_errc(1, e, "%s: %s", root, why.data);
 		tool_errc(1, e, "%s", root);
 	}
-	if (t->r.tmp[0] != '\0' && opened == NULL) {
-		opened = &t->r;
-		atexit(root_close_at_exit);
-	}
+	tool_root_atexit(&t->r);
 }

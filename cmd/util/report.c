@@ -100,13 +100,26 @@ tool_report_end(struct tool *t, struct ds_writer *w)
  * Sleep until *deadline (CLOCK_BOOTTIME ns) and move it on by one
  * interval.  Deadlines are absolute, so reports do not drift; after a
  * long stall (a suspended VM) the next deadline starts from now.
- * Returns 1 when a signal asked us to stop.
+ * Under a capture there is nothing to wait for: the next sample is the
+ * capture's next one, and the run is over after its last.  Returns 1
+ * when a signal asked us to stop, or a capture has no more samples.
  */
 int
-tool_wait(const struct tool *t, uint64_t *deadline)
+tool_wait(struct tool *t, uint64_t *deadline)
 {
 	uint64_t now;
+	int e;
 
+	if (t->r.nsamples > 0) {
+		if (tool_stop)
+			return 1;
+		if ((e = ds_root_next(&t->r)) == -ENOENT)
+			return 1;
+		if (e < 0)
+			tool_errc(1, e, "%s: sample %u", t->r.path,
+			    t->r.sample + 1);
+		return 0;
+	}
 	while (!tool_stop && ds_sleep_until(*deadline) == -EINTR)
 		;
 	if (tool_stop)

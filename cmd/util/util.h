@@ -104,6 +104,7 @@ void tool_set_count(struct tool *t, const char *s);
 void tool_interval(struct tool *t, int *argc, char **argv);
 void tool_interval_only(struct tool *t, int argc, char **argv);
 void tool_start(struct tool *t);
+void tool_root_atexit(struct ds_root *r);
 
 /*
  * values.c: what an option or operand may say.  -EINVAL when not one,
@@ -128,14 +129,18 @@ void tool_writer(struct tool *t, struct ds_writer *w);
 void tool_report_begin(struct tool *t, struct ds_writer *w);
 _Noreturn void tool_report_fail(struct tool *t, int e, const char *fmt, ...);
 void tool_report_end(struct tool *t, struct ds_writer *w);
-int tool_wait(const struct tool *t, uint64_t *deadline);
+int tool_wait(struct tool *t, uint64_t *deadline);
 void tool_exit_check(void);
 _Noreturn void tool_exit(int status);
 
-/* run.c: a run's writer, and whether another report follows. */
+/* run.c: a run's writer, whether another report follows, captures. */
 void tool_writer_open(struct tool *t, struct ds_writer *w,
     const struct ds_col *cols, size_t ncols, const char *prefix);
-int tool_next(const struct tool *t, uint64_t *deadline, uint64_t n);
+int tool_next(struct tool *t, uint64_t *deadline, uint64_t n);
+int tool_window(struct tool *t);
+int tool_is_capture(const char *path);
+void tool_start_pair(struct tool *t, const char *old, const char *new);
+void tool_root_last(struct tool *t);
 
 /* devsel.c: tool_unmatched (the rest is in devsel.h). */
 size_t tool_unmatched(const struct ds_devsel *sel, const char *nosuch);
