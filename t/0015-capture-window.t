@@ -10,7 +10,7 @@
 . "$T/mkcapture.sh"
 . "$FIX/dwho/mkproc.sh"
 
-# Pair directories (cmd/util/pair.c) go to TMPDIR: none must be left.
+# Pairs' directories (ds_root_open_pair) go to TMPDIR: none must be left.
 mkdir "$TRASH/tmp"
 TMPDIR=$TRASH/tmp
 export TMPDIR
@@ -18,6 +18,7 @@ export TMPDIR
 C=$TRASH/cap
 T0=1700000000000000000
 T1=1700000002000000000
+BOOT=0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0
 mkdir -p "$C/capture"
 for i in 0 1; do
 	mkdir -p "$C/$i/proc/pressure" "$C/$i/sys/block/sda/queue" \
@@ -45,14 +46,15 @@ psi "$C/1/sys/fs/cgroup/box/io.pressure" 200000 100000
 # A setting changed between the samples: dqueue shows the last.
 echo 64 >"$C/0/sys/block/sda/queue/nr_requests"
 echo 256 >"$C/1/sys/block/sda/queue/nr_requests"
-printf 'format 1\nsamples 2\nuptime0 1000000000000\nuptime1 1002000000000\ntime0 %s\ntime1 %s\nwindow_ns 2000000000\n' \
-    "$T0" "$T1" >"$C/capture/meta"
-# The same samples as two one-sample captures, for -f OLD -f NEW.
+printf 'format 1\nboot_id %s\nsamples 2\nuptime0 1000000000000\nuptime1 1002000000000\ntime0 %s\ntime1 %s\nwindow_ns 2000000000\n' \
+    "$BOOT" "$T0" "$T1" >"$C/capture/meta"
+# The same samples as two one-sample captures, for -f OLD -f NEW (of
+# one boot: a pair of two boots is refused).
 for i in 0 1; do
 	mkdir -p "$TRASH/c$i/capture"
 	cp -R "$C/$i" "$TRASH/c$i/0"
-	printf 'format 1\nsamples 1\nuptime0 100%s000000000\ntime0 %s\nwindow_ns 0\n' \
-	    $((i * 2)) "$(eval echo \$T$i)" >"$TRASH/c$i/capture/meta"
+	printf 'format 1\nboot_id %s\nsamples 1\nuptime0 100%s000000000\ntime0 %s\nwindow_ns 0\n' \
+	    "$BOOT" $((i * 2)) "$(eval echo \$T$i)" >"$TRASH/c$i/capture/meta"
 done
 
 # dxstat: the window only, as -f over snapshots of the same counters.
@@ -83,7 +85,17 @@ is "$(dxstat -f "$TRASH/c0" -f "$TRASH/c1" -o tsv -H)" "$(cat "$TRASH/out")" \
     "dxstat -f OLD -f NEW: the window between two captures"
 test_must_fail 1 dxstat -f "$TRASH/c1" -f "$TRASH/c0" 2>"$TRASH/err"
 is "$?" 0 "dxstat -f NEW -f OLD: exit 1"
-ok "dxstat -f NEW -f OLD: says why" grep -q "does not end after the first" "$TRASH/err"
+ok "dxstat -f NEW -f OLD: says why" grep -q "the second was not taken after the first" "$TRASH/err"
+mkdir -p "$TRASH/other/capture"
+cp -R "$TRASH/c1/0" "$TRASH/other/0"
+sed "s/^boot_id .*/boot_id 00000000-0000-0000-0000-000000000000/" \
+    "$TRASH/c1/capture/meta" >"$TRASH/other/capture/meta"
+test_must_fail 1 dxstat -f "$TRASH/c0" -f "$TRASH/other" 2>"$TRASH/err"
+is "$?" 0 "dxstat -f OLD -f NEW of another boot: exit 1"
+ok "dxstat -f OLD -f NEW of another boot: says why" grep -q "captures of different boots" "$TRASH/err"
+test_must_fail 1 dwho -f "$TRASH/c0" -f "$TRASH/nothing" 2>"$TRASH/err"
+is "$?" 0 "dwho -f OLD -f MISSING: exit 1"
+ok "dwho -f OLD -f MISSING: names it" grep -q "nothing" "$TRASH/err"
 test_must_fail 2 dxstat -f "$TRASH/c0" -f "$TRASH/s1" 2>"$TRASH/err"
 is "$?" 0 "dxstat -f CAPTURE -f SNAPSHOT: a usage error"
 

@@ -50,6 +50,7 @@ mksample() {
 mkmeta() {
 	{
 		echo "format 1"
+		echo "boot_id $(cat /proc/sys/kernel/random/boot_id)"
 		if [ -d "$1/1" ]; then echo "samples 2"; else echo "samples 1"; fi
 		cat "$1/capture/at.0"
 		[ -d "$1/1" ] && cat "$1/capture/at.1"

@@ -73,18 +73,25 @@ tool_window(struct tool *t)
 void
 tool_start_pair(struct tool *t, const char *old, const char *new)
 {
+	struct ds_buf why = { 0 };
 	int e;
 
 	if (!t->fmt_set)
 		t->fmt = t->outfile != NULL ? DS_FMT_TSV :
 		    tool_fmt_default(STDOUT_FILENO);
-	if ((e = ds_root_open_pair(&t->r, old, new)) == -ERANGE)
-		errx(1, "-f %s -f %s: the second capture does not end after "
-		    "the first (swapped, or another boot?)", old, new);
-	if (e == -EINVAL)
-		errx(1, "-f %s -f %s: not two captures", old, new);
-	if (e < 0)
+	if ((e = ds_root_open_pair(&t->r, old, new)) < 0) {
+		/*
+		 * The library says which capture and why ("OLD and NEW:
+		 * captures of different boots ...", "NEW: member 3 ..."),
+		 * naming them itself; only the errno is left otherwise.
+		 */
+		(void)ds_capture_pair_check(old, new, &why);
+		if (why.len > 0 && e == -EINVAL)
+			tool_errx(1, "-f OLD -f NEW: %s", why.data);
+		if (why.len > 0)
+			tool_errc(1, e, "-f OLD -f NEW: %s", why.data);
 		tool_errc(1, e, "-f %s -f %s", old, new);
+	}
 	tool_root_atexit(&t->r);
 }
 
