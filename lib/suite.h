@@ -1496,6 +1496,9 @@ struct ds_tarw {
 void ds_tarw_init(struct ds_tarw *w, int fd, uint64_t mtime);
 int ds_tarw_file(struct ds_tarw *w, const char *name, const void *data,
     size_t len);
+/* A file whose mode is 0400 (mode has no owner write bit) or 0600. */
+int ds_tarw_file_mode(struct ds_tarw *w, const char *name, unsigned mode,
+    const void *data, size_t len);
 int ds_tarw_link(struct ds_tarw *w, const char *name, const char *target);
 int ds_tarw_dir(struct ds_tarw *w, const char *name);
 /* The two zero blocks that end an archive, then everything written. */

@@ -173,9 +173,18 @@ int
 ds_tarw_file(struct ds_tarw *w, const char *name, const void *data,
     size_t len)
 {
+	return ds_tarw_file_mode(w, name, 0600, data, len);
+}
+
+/* The write bit is kept: dqueue tells settable attributes by it. */
+int
+ds_tarw_file_mode(struct ds_tarw *w, const char *name, unsigned mode,
+    const void *data, size_t len)
+{
 	int e;
 
-	if ((e = header(w, name, '0', 0600, len, NULL)) < 0 ||
+	if ((e = header(w, name, '0', (mode & 0200) ? 0600 : 0400, len,
+	    NULL)) < 0 ||
 	    (e = put(w, data, len)) < 0)
 		return e;
 	return pad(w, len);

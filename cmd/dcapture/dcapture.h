@@ -24,6 +24,7 @@ struct cap {
 	struct ds_buf errs;	/* capture/errors */
 	struct ds_buf esc;	/* scratch for escaping */
 	size_t nerrs;
+	unsigned int mode;	/* the last file read's mode (write bit) */
 };
 
 /* emit.c: members, reads of the live system, the errors. */

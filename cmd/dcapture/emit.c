@@ -47,8 +47,13 @@ cap_read(struct cap *c, const char *rel, struct ds_buf *b)
 	int fd, e = 0;
 
 	b->len = 0;
+	struct stat st;
+
+	c->mode = 0600;
 	if ((fd = ds_openat(&c->r, rel, O_RDONLY | O_NONBLOCK)) < 0)
 		return fd;
+	if (fstat(fd, &st) == 0)
+		c->mode = st.st_mode & 0600;
 	for (;;) {
 		if (ds_buf_reserve(b, 4096) < 0) {
 			e = -ENOMEM;
@@ -133,15 +138,17 @@ cap_dir(struct cap *c, const char *rel)
 int
 cap_copy(struct cap *c, const char *rel)
 {
+	char name[600];
 	int e;
 
 	if ((e = cap_read(c, rel, &c->buf)) < 0) {
 		cap_error(c, rel, e);
 		return e;
 	}
-	if ((e = cap_put(c, rel, c->buf.data, c->buf.len)) < 0)
-		return e;
-	return 0;
+	if ((e = member(c, name, sizeof(name), rel)) < 0)
+		return written(c, rel, e);
+	return written(c, rel, ds_tarw_file_mode(c->tw, name, c->mode,
+	    c->buf.data, c->buf.len));
 }
 
 /* The link rel stored as a link; its target in target when not NULL. */
