@@ -14,9 +14,8 @@
 
 static const char synopsis[] = "dcapture [-w file] [seconds]";
 
+/* seconds: the window (default 10); 0: one sample (0 to 3600). */
 static const char options[] =
-    "  seconds       the window between the two samples (default 10);\n"
-    "                0: one sample (0 to 3600)\n"
     "  -w file       write the capture to file atomically (mode 0600)\n"
     "  --help        this help;  -V, --version  the version\n";
 
