@@ -33,6 +33,19 @@ ok "sample 1 present" test -s x/1/proc/diskstats
 ok "capture/errors present" test -f x/capture/errors
 ok "no cmdline, environ" sh -c '! tar tf cap | grep -E "/(cmdline|environ)$"'
 
+# SIGINT ends the window early; the capture is still written.
+dcapture -w sig 30 &
+cp=$!
+sleep 1
+kill -INT $cp
+wait $cp
+is "$?" 0 "SIGINT: exit 0"
+mkdir g && tar -C g -xf sig
+is "$(meta samples g/capture/meta)" 2 "SIGINT: still two samples"
+w=$(meta window_ns g/capture/meta)
+[ -n "$w" ] && [ "$w" -lt 5000000000 ] && pass "SIGINT: a shorter window ($w ns)" ||
+    fail "SIGINT: window_ns $w"
+
 # One sample: no 1/.
 dcapture -w one 0 && mkdir y && tar -C y -xf one
 is "$(meta samples y/capture/meta)" 1 "dcapture 0: samples 1"
