@@ -235,8 +235,17 @@ struct mapkey {
 	uint64_t ino;
 };
 
+/* A capture's capture/fdstat line: the stat of a deleted descriptor. */
+struct capfd {
+	int pid, fd;
+	uint64_t dev, ino, nlink, size, blocks, mnt_id, mode, uid;
+};
+
 struct scan {
 	const struct ds_root *r;
+	int pid;		/* the process being scanned */
+	struct capfd *cf;	/* a capture's fdstat (r->nsamples > 0) */
+	size_t ncf, capcf;
 	struct ds_deleted *d;
 	int procfd;
 	struct ds_buf buf;
@@ -287,6 +296,19 @@ find_fs(struct scan *s, uint64_t dev, int dirfd, const char *name)
 	memset(fs, 0, sizeof(*fs));
 	fs->dev = dev;
 	fs->mount = fs->fstype = DS_DEL_NONE;
+	if (s->r->nsamples > 0) {
+		struct ds_fsstat st;
+
+		if (ds_fsstat_captured(s->r, NULL, dev, &st) == 0) {
+			fs->have_statfs = 1;
+			fs->magic = st.magic;
+			fs->frsize = st.frsize;
+			fs->blocks = st.blocks;
+			fs->bfree = st.bfree;
+			fs->bavail = st.bavail;
+		}
+		return d->nfs++;
+	}
 	/* O_PATH through the magic link: the deleted file's own filesystem. */
 	fd = ds_openat_in(s->r, dirfd, name, O_PATH);
 	if (fd >= 0) {
@@ -489,13 +511,87 @@ add(struct scan *s, int pidfd, int fdnum, const struct statx *stx,
  * In a tree given by -R the link is followed only inside the tree (a
  * link into the real /proc is refused): see ds_openat_in.
  */
+static const struct capfd *
+capfd_find(const struct scan *s, const char *name)
+{
+	uint64_t v;
+	size_t i;
+
+	if (ds_strtou64(name, &v) < 0 || v > INT32_MAX)
+		return NULL;
+	for (i = 0; i < s->ncf; i++)
+		if (s->cf[i].pid == s->pid && s->cf[i].fd == (int)v)
+			return &s->cf[i];
+	return NULL;
+}
+
+/*
+ * A capture's capture/fdstat (dcapture(1)): a line a deleted descriptor,
+ *	pid fd dev ino nlink size blocks mnt_id mode uid
+ * decimal.  Lines that do not parse are left out.
+ */
+static int
+capfd_load(struct scan *s)
+{
+	char *cur, *line;
+	const char *q;
+	uint64_t v[10];
+	struct capfd *c;
+	size_t i;
+	int e;
+
+	if ((e = ds_read_file(s->r, "capture/fdstat", &s->buf)) < 0)
+		return e == -ENOENT ? 0 : e;
+	cur = s->buf.data;
+	while ((line = ds_next_line(&cur)) != NULL) {
+		for (i = 0, q = line; i < 10; i++)
+			if (ds_parse_u64(q, &q, &v[i]) < 0)
+				break;
+		if (i < 10 || v[0] == 0 || v[0] > INT32_MAX || v[1] > INT32_MAX ||
+		    v[9] > UINT32_MAX)
+			continue;
+		if (ds_grow(&s->cf, &s->capcf, s->ncf + 1, sizeof(*s->cf)) < 0)
+			return -ENOMEM;
+		c = &s->cf[s->ncf++];
+		c->pid = (int)v[0];
+		c->fd = (int)v[1];
+		c->dev = v[2];
+		c->ino = v[3];
+		c->nlink = v[4];
+		c->size = v[5];
+		c->blocks = v[6];
+		c->mnt_id = v[7];
+		c->mode = v[8];
+		c->uid = v[9];
+	}
+	return 0;
+}
+
 static int
 stx_deleted(const struct scan *s, int dirfd, const char *name,
     struct statx *stx)
 {
 	unsigned mask = STATX_BASIC_STATS | STATX_MNT_ID;
+	const struct capfd *c;
 	int fd, e = 0;
 
+	/* A capture holds the file's stat, not the file. */
+	if (s->r->nsamples > 0) {
+		if ((c = capfd_find(s, name)) == NULL)
+			return -ENOENT;
+		memset(stx, 0, sizeof(*stx));
+		stx->stx_mask = STATX_BASIC_STATS |
+		    (c->mnt_id != 0 ? STATX_MNT_ID : 0);
+		stx->stx_dev_major = major(c->dev);
+		stx->stx_dev_minor = minor(c->dev);
+		stx->stx_ino = c->ino;
+		stx->stx_nlink = (uint32_t)c->nlink;
+		stx->stx_size = c->size;
+		stx->stx_blocks = c->blocks;
+		stx->stx_mnt_id = c->mnt_id;
+		stx->stx_mode = (uint16_t)c->mode;
+		return c->nlink == 0 ? 1 : 0;
+	}
 	if (s->r->live) {
 		if (statx(dirfd, name, 0, mask, stx) < 0)
 			return -errno;
@@ -664,6 +760,7 @@ scan_pid(struct scan *s, int pid)
 	int pidfd, fdd, e;
 
 	snprintf(num, sizeof(num), "%d", pid);
+	s->pid = pid;
 	pidfd = ds_openat_in(s->r, s->procfd, num, O_PATH | O_DIRECTORY);
 	if (pidfd < 0) {
 		d->vanished++;
@@ -673,7 +770,9 @@ scan_pid(struct scan *s, int pid)
 	fdd = ds_openat_in(s->r, pidfd, "fd", O_RDONLY | O_DIRECTORY);
 	if (fdd < 0) {
 		e = fdd;
-		if (e == -EACCES || e == -EPERM)
+		/* A capture has an fd directory where it could read one. */
+		if (e == -EACCES || e == -EPERM ||
+		    (e == -ENOENT && s->r->nsamples > 0))
 			d->denied++;
 		else
 			d->vanished++;
@@ -692,6 +791,11 @@ scan_pid(struct scan *s, int pid)
 		goto out;
 	if (fstat(pidfd, &sb) < 0)
 		sb.st_uid = (uid_t)-1;
+	/* A capture's owners are in its fdstat (an archive's are root). */
+	if (s->r->nsamples > 0)
+		for (i = 0; i < s->ncf; i++)
+			if (s->cf[i].pid == pid)
+				sb.st_uid = (uid_t)s->cf[i].uid;
 	fdd = ds_openat_in(s->r, pidfd, "stat", O_RDONLY | O_NONBLOCK);
 	if (fdd >= 0) {
 		if (ds_read_fd(fdd, &s->buf) == 0 &&
@@ -738,6 +842,8 @@ ds_deleted_scan(const struct ds_root *r, struct ds_deleted *d)
 		e = -ENOMEM;
 		goto out;
 	}
+	if (r->nsamples > 0 && (e = capfd_load(&s)) < 0)
+		goto out;
 	if (ds_mountinfo_read(r, "proc/self/mountinfo", &s.host) == 0)
 		s.have_host = 1;
 	n = ds_readlink_in(r, s.procfd, "self/ns/mnt", s.selfns,
@@ -755,6 +861,7 @@ out:
 	free(s.ns);
 	free(s.mc);
 	free(s.mk);
+	free(s.cf);
 	free(s.dents);
 	ds_mounts_free(&s.host);
 	ds_buf_free(&s.buf);

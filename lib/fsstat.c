@@ -12,6 +12,80 @@
 
 #include "internal.h"
 
+/* mountinfo's octal escape (\040) undone in place. */
+static void
+unescape(char *s)
+{
+	char *o = s;
+
+	while (*s != '\0') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+			    (s[3] - '0'));
+			s += 4;
+		} else
+			*o++ = *s++;
+	}
+	*o = '\0';
+}
+
+/*
+ * A capture holds no filesystems, only what statfs said of each mount
+ * when the sample was taken: its capture/statfs, a line a mount
+ *	MOUNTPOINT dev magic frsize blocks bfree bavail files ffree
+ * (the mount point escaped as in mountinfo).  The line of path (with
+ * or without its leading slash) or, path NULL, the first of dev.
+ */
+int
+ds_fsstat_captured(const struct ds_root *r, const char *path, uint64_t dev,
+    struct ds_fsstat *out)
+{
+	struct ds_buf b = { 0 };
+	uint64_t v[8];
+	const char *q;
+	char *cur, *line, *sp;
+	size_t i;
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	if ((e = ds_read_file(r, "capture/statfs", &b)) < 0) {
+		ds_buf_free(&b);
+		return e;
+	}
+	while (path != NULL && *path == '/')
+		path++;
+	e = -ENOENT;
+	cur = b.data;
+	while ((line = ds_next_line(&cur)) != NULL) {
+		if ((sp = strchr(line, ' ')) == NULL)
+			continue;
+		*sp = '\0';
+		for (i = 0, q = sp + 1; i < 8; i++)
+			if (ds_parse_u64(q, &q, &v[i]) < 0)
+				break;
+		if (i < 8)
+			continue;
+		unescape(line);
+		while (*line == '/')
+			line++;
+		if (path != NULL ? strcmp(line, path) != 0 : v[0] != dev)
+			continue;
+		out->dev = v[0];
+		out->magic = v[1];
+		out->frsize = v[2];
+		out->blocks = v[3];
+		out->bfree = v[4];
+		out->bavail = v[5];
+		out->files = v[6];
+		out->ffree = v[7];
+		e = 0;
+		break;
+	}
+	ds_buf_free(&b);
+	return e;
+}
+
 int
 ds_fsstat_read(const struct ds_root *r, const char *path,
     struct ds_fsstat *out)
@@ -20,6 +94,8 @@ ds_fsstat_read(const struct ds_root *r, const char *path,
 	struct stat st;
 	int fd, e = 0;
 
+	if (r->nsamples > 0)
+		return ds_fsstat_captured(r, path, 0, out);
 	memset(out, 0, sizeof(*out));
 	/* O_PATH: no open of the directory itself, no automount trigger. */
 	if ((fd = ds_openat(r, path, O_PATH | O_DIRECTORY | O_NOFOLLOW)) < 0)

@@ -1513,4 +1513,34 @@ int ds_qnames_join(char *const *names, size_t n, const char *sep,
 int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 
+/* Writing a capture: a streaming POSIX ustar archive (lib/tarwrite.c) */
+
+struct ds_tarw {
+	int fd;			/* written with write(2), never closed here */
+	uint64_t mtime;		/* every member's, seconds since the epoch */
+	uint64_t bytes;		/* written so far */
+	size_t len;		/* bytes in buf not yet written */
+	int err;		/* the first write error, sticky */
+	char buf[65536];
+};
+
+/*
+ * Members: regular files (mode 0600), symbolic links, directories
+ * (0700); owner uid/gid 0 with empty names.  name is relative, at most
+ * 255 bytes (ustar's prefix/name split): -ENAMETOOLONG otherwise, as
+ * for a link target over 100 bytes, and nothing is written.  -EINVAL
+ * for an absolute name or a ".." component; -errno of a write.
+ */
+void ds_tarw_init(struct ds_tarw *w, int fd, uint64_t mtime);
+int ds_tarw_file(struct ds_tarw *w, const char *name, const void *data,
+    size_t len);
+/* A file whose mode is 0400 (mode has no owner write bit) or 0600. */
+int ds_tarw_file_mode(struct ds_tarw *w, const char *name, unsigned mode,
+    const void *data, size_t len);
+int ds_tarw_link(struct ds_tarw *w, const char *name, const char *target);
+int ds_tarw_dir(struct ds_tarw *w, const char *name);
+/* The two zero blocks that end an archive, then everything written. */
+int ds_tarw_end(struct ds_tarw *w);
+
+
 #endif

@@ -343,6 +343,10 @@ main(int argc, char **argv)
 	if (o.dry && o.trunc == NULL)
 		tool_usage("-n goes with --truncate");
 	tool_start(&o.t);
+	/* A capture recorded the deleted files' stat, not the trees du walks. */
+	if (o.du && o.t.r.nsamples > 0)
+		errx(1, "--du: a capture holds no files to measure (%s); "
+		    "-s gives what it recorded", o.t.r.path);
 	/* A capture: the files held open at its end, its last sample. */
 	tool_root_last(&o.t);
 	if (o.trunc != NULL) {

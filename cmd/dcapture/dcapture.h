@@ -1,0 +1,69 @@
+/*
+ * dcapture: what the tools read, recorded in one ustar archive (two
+ * samples and the window between them), to be read back later with
+ * -R by every tool.  main.c runs a capture; the files beside it each
+ * collect one kind of thing into the archive.
+ */
+#ifndef DCAPTURE_H
+#define DCAPTURE_H
+
+#include <stdint.h>
+
+#include "util/util.h"
+
+#define CAP_TICK_NS	100000000ull	/* the window's tick: 100 ms */
+#define CAP_FILE_MAX	(4u << 20)	/* a file read for a capture, at most */
+
+struct cap {
+	struct ds_root r;	/* the live system, "/" */
+	struct ds_tarw *tw;
+	unsigned int sample;	/* 0 or 1: the tree being written */
+	uint64_t up[2], rt[2];	/* CLOCK_BOOTTIME, CLOCK_REALTIME at diskstats */
+	struct ds_buf buf;	/* a file's contents */
+	struct ds_buf line;	/* lines being built (fdstat, statfs) */
+	struct ds_buf errs;	/* capture/errors */
+	struct ds_buf esc;	/* scratch for escaping */
+	size_t nerrs;
+	unsigned int mode;	/* the last file read's mode (write bit) */
+};
+
+/* emit.c: members, reads of the live system, the errors. */
+int cap_read(struct cap *c, const char *rel, struct ds_buf *b);
+int cap_put(struct cap *c, const char *rel, const void *data, size_t len);
+int cap_put_top(struct cap *c, const char *name, const void *data,
+    size_t len);
+int cap_copy(struct cap *c, const char *rel);
+int cap_link(struct cap *c, const char *rel, char *target, size_t size);
+int cap_dir(struct cap *c, const char *rel);
+void cap_error(struct cap *c, const char *rel, int e);
+void cap_error_why(struct cap *c, const char *rel, const char *why);
+int cap_buf_add(struct ds_buf *b, const char *s, size_t len);
+int cap_buf_printf(struct ds_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int cap_names(struct cap *c, const char *rel, int numeric, char ***names,
+    size_t *n);
+void cap_names_free(char **names, size_t n);
+
+/* system.c: diskstats and its clocks first, then system-wide files. */
+void cap_system(struct cap *c);
+/* procs.c: every process's stat, io, owner, comm, cgroup, threads. */
+void cap_procs(struct cap *c);
+/* block.c: sys/block, the devices' queue and identity, sys/dev/block. */
+void cap_block(struct cap *c);
+/* cgroups.c: every cgroup's pressure, I/O and memory files. */
+void cap_cgroups(struct cap *c);
+/* fds.c: deleted-open files (capture/fdstat) and statfs of mounts. */
+void cap_deleted(struct cap *c);
+void cap_statfs(struct cap *c);
+/* meta.c: capture/meta and capture/errors. */
+int cap_meta(struct cap *c, unsigned int samples, int traced,
+    const char *why);
+
+/* window.c: the window between samples (lib's window API, later). */
+struct cap_window;
+int cap_window_begin(struct cap *c, uint64_t window_ns);
+void cap_window_tick(struct cap *c);
+void cap_window_end(struct cap *c);
+int cap_window_emit(struct cap *c, int *traced, const char **why);
+
+#endif
