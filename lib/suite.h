@@ -1512,6 +1512,106 @@ int ds_qnames_join(char *const *names, size_t n, const char *sep,
  */
 int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
+/*
+ * A window as dtriage judges it and dcapture records it: each whole
+ * disk's in_flight and procs_blocked every tick (DS_WINDOW_TICK_NS),
+ * looks at the threads in an I/O wait, block-latency tracing from its
+ * start to its end, and the kernel log's I/O errors of the window.
+ * Live: ds_window_begin, then ds_window_tick at each time
+ * ds_window_due gives until it says the ticks are over, then
+ * ds_window_end.  Under a captured tree (not live, no capture) the
+ * window is one tick and the log's every record.  A capture's window is
+ * ds_window_load's.  Zero the struct first; ds_window_free it always.
+ */
+#define DS_WINDOW_TRACE 1u		/* try block-latency tracing */
+#define DS_WINDOW_TICK_NS 100000000ull	/* 10 ticks a second */
+#define DS_WINDOW_TICKS_MAX 36002u	/* an hour's ticks, and both ends */
+#define DS_WINDOW_DISKS_MAX 65536u
+#define DS_WINDOW_TASKS_MAX 65536u	/* threads kept over all the looks */
+#define DS_WINDOW_ROWS_MAX 65536u	/* a loaded snapshot's histograms */
+
+struct ds_window {
+	const struct ds_root *r;
+	uint64_t window_ns;
+	unsigned int flags;
+	/* The disks ticked, each one's in_flight per tick (nfl of nmax). */
+	char (*disk)[DS_DISK_NAME_MAX];
+	size_t ndisk;
+	uint32_t *fl;		/* ndisk rows of nmax */
+	size_t nmax, nfl;
+	uint32_t *blocked;	/* procs_blocked per tick */
+	size_t nblocked;
+	/* The looks at stalled threads: who, and in flight at each look. */
+	struct ds_tr_task *task;
+	size_t ntask, taskcap;
+	uint32_t *look_fl;
+	size_t nlooks, lookcap;
+	int have_ticks;		/* ticks were taken (loaded: recorded) */
+	/* Block-latency tracing: snapshots at the start and the end. */
+	int traced;		/* the whole window traced: s[0], s[1] */
+	char why[160];		/* when not: why */
+	struct ds_blkdisk *tdisk;	/* the disks traced */
+	size_t ntdisk;
+	struct ds_blklat_snap s[2];
+	/* The kernel log's block I/O errors of the window. */
+	struct ds_ioerrs ioerr;
+	int kmsg_err;		/* ds_kmsg_ioerrs's error, or 0 */
+	int have_kmsg;		/* read (loaded: recorded) */
+	uint64_t kmsg_from_us, kmsg_to_us;
+	uint64_t mono0_us, mono1_us;	/* the window, the kernel log's clock */
+	char err[256];		/* ds_window_load's failure, said */
+	/* Live state. */
+	uint64_t t0, ntick, look_next;
+	struct ds_blklat b;
+	int tracing;
+	struct ds_diskstats tick;
+	struct ds_stalls st;
+	struct ds_buf buf, scratch;
+};
+
+/*
+ * Start a window of window_ns over r (0 for a tree: one tick): its
+ * disks, and with DS_WINDOW_TRACE and live, tracing and the first
+ * snapshot (w->traced 0 and w->why when it could not start).  0 or
+ * -errno (-ENOMEM; sys/block unreadable).
+ */
+int ds_window_begin(struct ds_window *w, const struct ds_root *r,
+    uint64_t window_ns, unsigned int flags);
+/* One tick: in_flight, procs_blocked, a look now and then. */
+void ds_window_tick(struct ds_window *w);
+/*
+ * When to wake (CLOCK_BOOTTIME ns) after a tick: 1 with the next
+ * tick's time, 0 with the window's end once the ticks are over.
+ */
+int ds_window_due(const struct ds_window *w, uint64_t *until);
+/* The last snapshot, tracing off, the kernel log's errors read. */
+void ds_window_end(struct ds_window *w);
+/* The in_flight ticks of disk name (*n of them); NULL when not ticked. */
+const uint32_t *ds_window_inflight(const struct ds_window *w,
+    const char *name, size_t *n);
+/*
+ * The window as capture members: emit(arg, name, data, len) for
+ * capture/window, capture/dlat.0 and capture/dlat.1 (traced only) and
+ * capture/kmsg.  0, -ENOMEM, or emit's nonzero return.
+ */
+#define DS_WINDOW_MEMBER "capture/window"
+#define DS_WINDOW_DLAT0 "capture/dlat.0"
+#define DS_WINDOW_DLAT1 "capture/dlat.1"
+#define DS_WINDOW_KMSG "capture/kmsg"
+int ds_window_emit(const struct ds_window *w,
+    int (*emit)(void *arg, const char *name, const char *data, size_t len),
+    void *arg);
+/*
+ * A capture's window read back from its members: those missing are
+ * left out (have_ticks, traced, have_kmsg 0; w->why from meta's
+ * traced_why).  0; -ENOENT when r is not a capture; -EINVAL with
+ * w->err saying where for a damaged member; -ENOMEM.
+ */
+int ds_window_load(struct ds_window *w, const struct ds_root *r);
+/* One member's text (name one of the four) parsed into w, as by load. */
+int ds_window_parse(struct ds_window *w, const char *name, const char *text,
+    size_t len);
+void ds_window_free(struct ds_window *w);
 
 /* Writing a capture: a streaming POSIX ustar archive (lib/tarwrite.c) */
 

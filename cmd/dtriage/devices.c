@@ -55,7 +55,7 @@ base_dev(struct tr *x, const char *name)
 static const struct ds_tr_lat *
 lat_dev(struct tr *x, size_t i, struct ds_tr_load *load)
 {
-	return x->dl.on && dlat_dev(&x->dl, x->bd.name[i], &x->lat[i],
+	return x->win.traced && dlat_dev(&x->win, x->bd.name[i], &x->lat[i],
 	    load) == 0 ? &x->lat[i] : NULL;
 }
 
@@ -72,8 +72,7 @@ device(struct tr *x, size_t i, struct ds_tr_dev *d)
 	memset(d, 0, sizeof(*d));
 	d->name = name;
 	d->rotational = d->nomerges = d->virt = -1;
-	d->inflight = x->fl + i * x->nmax;
-	d->ninflight = x->nfl;
+	d->inflight = ds_window_inflight(&x->win, name, &d->ninflight);
 	a = ds_diskstats_find(&x->s[0].ds, name, i);
 	if ((b = ds_diskstats_find(&x->s[1].ds, name, i)) != NULL) {
 		/* A wrap or a reset is in dd already. */

@@ -1,7 +1,7 @@
 /*
- * Block-latency tracing over the window, as dlat -P does it: every
- * whole disk traced from the window's start to its end, and each one's
- * d2c, q2c and largest submitter taken from the two reads.
+ * Block-latency figures of the window, as dlat -P gives them: every
+ * whole disk traced from the window's start to its end (ds_window), and
+ * each one's d2c, q2c and largest submitter taken from the two reads.
  */
 #include "util/util.h"
 #include "dtriage/dtriage.h"
@@ -69,86 +69,16 @@ dlat_figures(const struct ds_blklat_snap *a, const struct ds_blklat_snap *b,
 	return 0;
 }
 
-/*
- * Start tracing with the who map and take the first read; without
- * privilege or on any failure t->on stays 0, t->why says why, and
- * nothing is left attached.  0, or -ENOMEM.
- */
-int
-dlat_open(const struct ds_root *r, struct dlat *t)
-{
-	size_t ndevs;
-	int e;
-
-	memset(t, 0, sizeof(*t));
-	ds_blklat_init(&t->b);
-	if (ds_blklat_probe() < 0) {
-		t->why = "needs CAP_BPF and CAP_PERFMON, or root";
-		return 0;
-	}
-	if ((e = ds_blkdisks_read(r, NULL, NULL, &t->disk, &t->ndisk,
-	    &ndevs)) < 0 || t->ndisk == 0) {
-		t->why = "no disks to trace";
-		return e == -ENOMEM ? e : 0;
-	}
-	if ((e = ds_blklat_open(&t->b, DS_BLKLAT_WHO, ndevs, t->ndisk)) < 0 ||
-	    (e = ds_blklat_add_disks(&t->b, r, t->disk, t->ndisk)) < 0 ||
-	    (e = ds_blklat_attach(&t->b)) < 0 ||
-	    (e = ds_blklat_take(&t->b, r, t->disk, t->ndisk, NULL,
-	    &t->s[0])) < 0) {
-		t->why = e == -EPERM || e == -EACCES ?
-		    "refused: kernel lockdown or missing capabilities" :
-		    e == -ENOMEM ? "out of memory" : "the kernel refused it";
-		ds_blklat_close(&t->b);
-		return 0;
-	}
-	t->on = 1;
-	return 0;
-}
-
-/* ds_blklat_tend, every tick of the window (a failure ends tracing). */
-void
-dlat_tend(struct dlat *t)
-{
-	if (t->on && ds_blklat_tend(&t->b) < 0) {
-		t->on = 0;
-		t->why = "its maps could not be read";
-		ds_blklat_close(&t->b);
-	}
-}
-
-/* Take the second read and detach everything (always). */
-void
-dlat_close(const struct ds_root *r, struct dlat *t)
-{
-	if (t->on && ds_blklat_take(&t->b, r, t->disk, t->ndisk, &t->s[0],
-	    &t->s[1]) < 0) {
-		t->on = 0;
-		t->why = "its maps could not be read";
-	}
-	ds_blklat_close(&t->b);
-}
-
 /* Disk name's figures (dlat_figures); -ENOENT without. */
 int
-dlat_dev(const struct dlat *t, const char *name,
+dlat_dev(const struct ds_window *w, const char *name,
     struct ds_tr_lat *l, struct ds_tr_load *load)
 {
 	size_t k;
 
-	for (k = 0; t->on && k < t->ndisk; k++)
-		if (strcmp(t->disk[k].name, name) == 0)
-			return dlat_figures(&t->s[0], &t->s[1], t->disk[k].dev,
+	for (k = 0; w->traced && k < w->ntdisk; k++)
+		if (strcmp(w->tdisk[k].name, name) == 0)
+			return dlat_figures(&w->s[0], &w->s[1], w->tdisk[k].dev,
 			    l, load);
 	return -ENOENT;
-}
-
-void
-dlat_free(struct dlat *t)
-{
-	free(t->disk);
-	ds_blklat_snap_free(&t->s[0]);
-	ds_blklat_snap_free(&t->s[1]);
-	t->disk = NULL;
-	t->ndisk = 0;
 }

@@ -7,24 +7,12 @@
 
 #include "util/util.h"
 
-#define TICK_NS 100000000ull	/* in_flight and procs_blocked: 10 a second */
+#define TICK_NS DS_WINDOW_TICK_NS	/* in_flight and procs_blocked: 10 a second */
 #define WINDOW_MAX 3600u	/* seconds: samples stay bounded */
 
-/* dlat.c: block-latency tracing over every whole disk of the window. */
-struct dlat {
-	struct ds_blklat b;
-	struct ds_blkdisk *disk;
-	size_t ndisk;
-	struct ds_blklat_snap s[2];	/* at the start and the end */
-	int on;			/* traced the whole window */
-	const char *why;	/* when not: why (static) */
-};
-int dlat_open(const struct ds_root *r, struct dlat *t);
-void dlat_tend(struct dlat *t);
-void dlat_close(const struct ds_root *r, struct dlat *t);
-int dlat_dev(const struct dlat *t, const char *name, struct ds_tr_lat *l,
+/* dlat.c: a disk's block-latency figures over the window traced. */
+int dlat_dev(const struct ds_window *w, const char *name, struct ds_tr_lat *l,
     struct ds_tr_load *load);
-void dlat_free(struct dlat *t);
 int dlat_figures(const struct ds_blklat_snap *a,
     const struct ds_blklat_snap *b, uint32_t dev, struct ds_tr_lat *l,
     struct ds_tr_load *load);
@@ -47,30 +35,22 @@ struct tr {
 	int delay;		/* delay accounting: 1, 0, -1 unknown */
 	struct ds_blockdevs bd;	/* whole disks */
 	struct sample s[2];
-	struct ds_diskstats tick;
-	uint32_t *fl;		/* in_flight: bd.n rows of nmax */
-	size_t nmax, nfl;
-	uint32_t *blocked;
-	size_t nblocked;
+	/*
+	 * The window: ticks, looks, tracing, the kernel log's errors.  It
+	 * is one (windowed) live and in a capture of two samples; a tree,
+	 * or a capture of one, is judged since boot.
+	 */
+	struct ds_window win;
+	int windowed;
 	struct ds_base base;
 	int have_base;
-	struct dlat dl;		/* block-latency tracing, when it started */
 	struct ds_tr_lat *lat;	/* per bd entry */
-	/* The looks at stalled threads: tasks, and in flight at each. */
-	struct ds_stalls st;
-	struct ds_tr_task *task;
-	size_t ntask, taskcap;
-	uint32_t *look_fl;
-	size_t nlooks, lookcap;
-	uint64_t look_next;	/* CLOCK_BOOTTIME of the next look allowed */
-	uint64_t mono0_us, mono1_us;	/* the window, the kernel log's clock */
 	uint64_t *scsi0;	/* per disk: ioerr_cnt, iotmo_cnt at the start */
 	/* Limits and pages read at the start and the end of the window. */
 	struct ds_iolimits lim[2];
 	struct ds_memcgs mem[2];
 	struct ds_dirty dirty[2];
 	int have_dirty[2];
-	struct ds_ioerrs ioerr;
 	char kernel[128];
 	struct ds_buf buf, scratch;
 	struct ds_writer w;
@@ -78,6 +58,7 @@ struct tr {
 
 /* window.c: the window sampled (a captured tree: read once). */
 void sample_window(struct tr *x);
+
 
 /* devices.c: the quiet-time baseline, then a row per disk. */
 void baseline(struct tr *x, struct ds_triage_in *in);

@@ -7,8 +7,6 @@
 #include "util/util.h"
 #include "dtriage/dtriage.h"
 
-#define KMSG_BACK_US 5000000ull	/* the kernel log's rate-limit interval */
-
 /*
  * Rows of the processes of scan b that did something since scan a over
  * secs (ds_who_rate; a process not in a started in the window; secs 0:
@@ -105,37 +103,34 @@ disk_of(const struct ds_blockdevs *bd, const char *dev)
 }
 
 /*
- * The kernel log's block I/O errors of the window, per disk (a captured
- * tree: all its log holds), with SCSI's counters.  Live and refused,
- * in->err_why says so.
+ * The kernel log's block I/O errors of the window (ds_window_end), per
+ * disk (a captured tree: all its log holds), with SCSI's counters.
+ * Live and refused, in->err_why says so; a capture says what its
+ * capturer was told.
  */
 void
 errors(struct tr *x, struct ds_triage_in *in)
 {
+	const struct ds_window *w = &x->win;
 	struct ds_tr_err *err;
 	ssize_t k;
 	size_t i;
-	int e;
+	int e = w->kmsg_err;
 
 	if ((err = calloc(x->bd.n ? x->bd.n : 1, sizeof(*err))) == NULL)
 		tool_errc(1, -ENOMEM, "errors");
 	for (i = 0; i < x->bd.n; i++)
 		err[i].disk = x->bd.name[i];
-	/*
-	 * The kernel logs at most 10 errors of a kind per 5 s: a burst just
-	 * before the window can hold back every message of the window, so
-	 * the 5 s before it count too.
-	 */
-	e = ds_kmsg_ioerrs(&x->t.r, x->t.r.live && x->mono0_us > KMSG_BACK_US ?
-	    x->mono0_us - KMSG_BACK_US : 0, x->t.r.live ? x->mono1_us :
-	    UINT64_MAX, &x->ioerr);
-	if (e == -EACCES || e == -EPERM)
-		in->err_why = x->t.r.live ? "reading /dev/kmsg needs "
+	if (!w->have_kmsg)
+		in->err_why = x->windowed ? "the capture holds no kernel log" :
+		    NULL;
+	else if (e == -EACCES || e == -EPERM)
+		in->err_why = x->windowed ? "reading /dev/kmsg needs "
 		    "CAP_SYSLOG, or kernel.dmesg_restrict 0" : NULL;
-	else if (e < 0 && x->t.r.live)
+	else if (e < 0 && x->windowed)
 		in->err_why = "/dev/kmsg could not be read";
-	for (i = 0; e == 0 && i < x->ioerr.n; i++) {
-		const struct ds_ioerr *o = &x->ioerr.e[i];
+	for (i = 0; w->have_kmsg && e == 0 && i < w->ioerr.n; i++) {
+		const struct ds_ioerr *o = &w->ioerr.e[i];
 
 		if ((k = disk_of(&x->bd, o->dev)) < 0)
 			continue;
@@ -148,7 +143,7 @@ errors(struct tr *x, struct ds_triage_in *in)
 		err[k].count += o->count;
 		err[k].suppressed += o->suppressed;
 	}
-	if (x->t.r.live)
+	if (x->windowed)
 		scsi_counters(x, err);
 	in->err = err;
 	in->nerr = x->bd.n;
@@ -226,9 +221,10 @@ fds(struct tr *x, struct ds_triage_in *in, const struct ds_mounts *ms)
 
 	if ((f = calloc(FDS_MAX, sizeof(*f))) == NULL)
 		tool_errc(1, -ENOMEM, "descriptors");
-	for (i = 0; i < x->ntask && n < FDS_MAX; i++)
-		if (!x->task[i].kthread && !has_pid(f, n, x->task[i].pid) &&
-		    fds_of(x, ms, x->task[i].pid, &f[n]) == 0)
+	for (i = 0; i < x->win.ntask && n < FDS_MAX; i++)
+		if (!x->win.task[i].kthread &&
+		    !has_pid(f, n, x->win.task[i].pid) &&
+		    fds_of(x, ms, x->win.task[i].pid, &f[n]) == 0)
 			n++;
 	for (i = 0; i < in->nproc && n < FDS_MAX; i++) {
 		const struct ds_who_rate *r = &in->proc[i].rate;
@@ -284,7 +280,7 @@ iolimits(struct tr *x, struct ds_triage_in *in, double secs)
 		o->lat_depth = (b->have_latstat & DS_LATSTAT_DEPTH) &&
 		    b->lat_depth != UINT64_MAX ? b->lat_depth : 0;
 		o->cost_wait = -1;
-		a = x->t.r.live ? ds_iolimits_find(&x->lim[0], b) : NULL;
+		a = x->windowed ? ds_iolimits_find(&x->lim[0], b) : NULL;
 		/* cost.wait is microseconds waited, summed over the window. */
 		if (a != NULL && secs > 0 && (a->have_cost & b->have_cost &
 		    DS_COST_WAIT) && b->cost_wait >= a->cost_wait)
@@ -325,7 +321,7 @@ memcgs(struct tr *x, struct ds_triage_in *in, double secs)
 		o->v1 = b->v1;
 		o->limit = b->limit != UINT64_MAX ? b->limit : b->high;
 		o->usage = b->usage;
-		a = x->t.r.live ? ds_memcgs_find(&x->mem[0], b->cgroup,
+		a = x->windowed ? ds_memcgs_find(&x->mem[0], b->cgroup,
 		    b->v1) : NULL;
 		if (a != NULL && a->ino == b->ino && secs > 0 &&
 		    a->have_refault && b->have_refault &&
@@ -372,7 +368,7 @@ dirty(struct tr *x, struct ds_triage_in *in, double secs)
 	o->ratio = b->ratio;
 	o->bg_bytes = b->bg_bytes;
 	o->bg_ratio = b->bg_ratio;
-	if (x->t.r.live && x->have_dirty[0] && secs > 0) {
+	if (x->windowed && x->have_dirty[0] && secs > 0) {
 		if (b->nr_dirtied >= a->nr_dirtied)
 			o->dirtied_bps = (double)(b->nr_dirtied -
 			    a->nr_dirtied) * page / secs;

@@ -31,41 +31,42 @@ gather(struct tr *x, struct ds_triage_in *in, struct ds_mounts *ms,
 
 	memset(in, 0, sizeof(*in));
 	in->window_s = (double)ns / 1e9;
-	in->since_boot = !x->t.r.live;
+	in->since_boot = !x->windowed;
 	baseline(x, in);
-	in->have_dlat = x->dl.on;
-	in->dlat_why = x->dl.on ? NULL : x->dl.why;
+	/* A tree is not traced, and says nothing of it. */
+	in->have_dlat = x->win.traced;
+	in->dlat_why = x->win.traced || !x->windowed ? NULL : x->win.why;
 	devices(x, in);
 	if (x->s[1].io_ok)
-		(void)ds_psi_shares(x->t.r.live ? &x->s[0].io : NULL,
+		(void)ds_psi_shares(x->windowed ? &x->s[0].io : NULL,
 		    &x->s[1].io, ns, &in->io);
 	if (x->s[1].mem_ok)
-		(void)ds_psi_shares(x->t.r.live ? &x->s[0].mem : NULL,
+		(void)ds_psi_shares(x->windowed ? &x->s[0].mem : NULL,
 		    &x->s[1].mem, ns, &in->mem);
-	in->blocked = x->blocked;
-	in->nblocked = x->nblocked;
+	in->blocked = x->win.blocked;
+	in->nblocked = x->win.nblocked;
 	in->ncpus = x->s[1].ps.ncpus;
 	in->have_iowait = x->s[0].ps_ok && x->s[1].ps_ok &&
 	    ds_procstat_iowait(&x->s[0].ps, &x->s[1].ps, &in->iowait_pct) == 0;
 	in->delayacct = x->delay;
 	secs = (double)(x->s[1].pr.uptime_ns - x->s[0].pr.uptime_ns) / 1e9;
-	if ((e = proc_rows(&x->s[0].pr, &x->s[1].pr, x->t.r.live ? secs : 0,
+	if ((e = proc_rows(&x->s[0].pr, &x->s[1].pr, x->windowed ? secs : 0,
 	    tck, x->delay != 0, &in->proc, &in->nproc)) < 0)
 		tool_errc(1, e, "processes");
 	in->procs_unreadable = x->s[1].pr.unreadable;
 	in->nfs = filesystems(x, ms, del, &in->fs);
 	in->fds_unreadable = del->denied;
-	in->task = x->task;
-	in->ntask = x->ntask;
-	in->nlooks = x->nlooks;
-	in->look_inflight = x->look_fl;
+	in->task = x->win.task;
+	in->ntask = x->win.ntask;
+	in->nlooks = x->win.nlooks;
+	in->look_inflight = x->win.look_fl;
 	if (ds_kernel_release(&x->t.r, &x->scratch, x->kernel,
 	    sizeof(x->kernel)) == 0)
 		in->kernel = x->kernel;
 	errors(x, in);
 	fds(x, in, ms);
 	/* A captured tree has no window to rate limits over. */
-	live_s = x->t.r.live ? in->window_s : 0;
+	live_s = x->windowed ? in->window_s : 0;
 	iolimits(x, in, live_s);
 	memcgs(x, in, live_s);
 	dirty(x, in, live_s);
@@ -89,10 +90,6 @@ release(struct tr *x, struct ds_triage_in *in)
 		ds_iolimits_free(&x->lim[i]);
 		ds_memcgs_free(&x->mem[i]);
 	}
-	ds_ioerrs_free(&x->ioerr);
-	ds_stalls_free(&x->st);
-	free(x->task);
-	free(x->look_fl);
 	free(x->scsi0);
 	for (i = 0; i < in->nfs; i++)
 		free((void *)in->fs[i].holder);
@@ -100,7 +97,7 @@ release(struct tr *x, struct ds_triage_in *in)
 	free(in->proc);
 	free(in->dev);
 	free(x->lat);
-	dlat_free(&x->dl);
+	ds_window_free(&x->win);
 }
 
 /* The window judged and written: 3 when a finding is warn or above. */

@@ -1,16 +1,12 @@
 /*
- * The window: the figures read at its start and its end, the ticks
- * between (each disk's in_flight and procs_blocked, 10 a second), the
- * looks at the threads in an I/O wait, and block-latency tracing.
+ * The window: the figures read at its start and its end, and between
+ * them the library's window (ds_window: ticks of each disk's in_flight
+ * and procs_blocked, looks at the threads in an I/O wait, block-latency
+ * tracing, the kernel log's errors) -- live, or read back from a
+ * capture of two samples.
  */
-#include <time.h>
-
 #include "util/util.h"
 #include "dtriage/dtriage.h"
-
-#define LOOK_TICKS 10		/* a look at the stalled threads: 1 a second */
-#define LOOK_TASKS 65536	/* threads kept over all the looks */
-#define LOOK_SPACE 20		/* a look's time: at most 1/20 of the window */
 
 /* Everything read at the start and at the end of the window. */
 static void
@@ -42,128 +38,74 @@ take(struct tr *x, struct sample *s)
 }
 
 /*
- * A look at the threads in an I/O wait (D, and io_uring's wait in S)
- * when the kernel counts some.  A look reads every thread's stat: on a
- * host of many threads the looks are spaced so as to take at most 5%
- * of the window.
+ * A capture of two samples: the figures of samples 0 and 1, the window
+ * its members recorded.  A pair of captures (-f) has no ticks, looks,
+ * trace or log: said, and the rest judged.
  */
 static void
-look(struct tr *x, uint32_t inflight)
+capture(struct tr *x)
 {
-	uint64_t t0 = ds_boottime_ns(), t1;
-	size_t i;
+	struct ds_window *w = &x->win;
+	int e;
 
-	if (t0 < x->look_next)
-		return;
-	if (ds_stalls_scan(&x->t.r, 1, &x->scratch, &x->st) < 0)
-		return;
-	t1 = ds_boottime_ns();
-	x->look_next = t1 + LOOK_SPACE * (t1 - t0);
-	if (ds_grow(&x->look_fl, &x->lookcap, x->nlooks + 1,
-	    sizeof(*x->look_fl)) < 0)
-		tool_errc(1, -ENOMEM, "looks");
-	x->look_fl[x->nlooks] = inflight;
-	for (i = 0; i < x->st.n && x->ntask < LOOK_TASKS; i++) {
-		const struct ds_stall *t = &x->st.t[i];
-		struct ds_tr_task *k;
-
-		if (ds_grow(&x->task, &x->taskcap, x->ntask + 1,
-		    sizeof(*x->task)) < 0)
-			tool_errc(1, -ENOMEM, "looks");
-		k = &x->task[x->ntask++];
-		memset(k, 0, sizeof(*k));
-		k->pid = t->pid;
-		k->tid = t->tid;
-		k->wait = t->wait;
-		k->kthread = t->kthread;
-		k->look = (unsigned int)x->nlooks;
-		memcpy(k->comm, t->comm, sizeof(k->comm));
-	}
-	x->nlooks++;
-}
-
-/* One tick: each disk's in_flight, and the blocked tasks. */
-static void
-tick(struct tr *x, int looking)
-{
-	struct ds_procstat ps;
-	const struct ds_disk *d;
-	uint32_t sum = 0;
-	size_t i;
-
-	if (x->nfl >= x->nmax)
-		return;
-	if (ds_diskstats_read(&x->t.r, &x->buf, &x->tick) == 0) {
-		for (i = 0; i < x->bd.n; i++) {
-			d = ds_diskstats_find(&x->tick, x->bd.name[i], i);
-			x->fl[i * x->nmax + x->nfl] = d != NULL &&
-			    d->v[DS_IN_FLIGHT] <= UINT32_MAX ?
-			    (uint32_t)d->v[DS_IN_FLIGHT] : 0;
-			sum += x->fl[i * x->nmax + x->nfl];
-		}
-		x->nfl++;
-	}
-	if (ds_procstat_read(&x->t.r, &x->scratch, &ps) == 0 &&
-	    (ps.have & DS_PS_BLOCKED) && x->nblocked < x->nmax) {
-		x->blocked[x->nblocked++] = ps.procs_blocked > UINT32_MAX ?
-		    UINT32_MAX : (uint32_t)ps.procs_blocked;
-		if (looking && ps.procs_blocked > 0)
-			look(x, sum);
-	}
-}
-
-static uint64_t
-mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	if ((e = ds_window_load(w, &x->t.r)) < 0)
+		tool_errx(1, "%s: %s", x->t.r.path, w->err[0] ? w->err :
+		    strerror(-e));
+	x->windowed = 1;
+	take(x, &x->s[0]);
+	scsi_counters(x, NULL);
+	if ((e = ds_root_next(&x->t.r)) < 0)
+		tool_errc(1, e, "%s: sample 1", x->t.r.path);
+	take(x, &x->s[1]);
+	if (!w->have_ticks)
+		tool_warnx("%s: no ticks nor looks recorded (a pair of "
+		    "captures?): in_flight, procs_blocked and stalled threads "
+		    "are not judged", x->t.r.path);
 }
 
 /*
- * The window.  A captured tree holds still and cannot be sampled: its
- * one read is judged since boot (pressure from avg10).
+ * The window.  A captured tree (or a capture of one sample) holds still
+ * and cannot be sampled: its one read is judged since boot (pressure
+ * from avg10).
  */
 void
 sample_window(struct tr *x)
 {
-	uint64_t end, next, n;
-	int e;
+	struct ds_window *w = &x->win;
+	uint64_t until;
+	int e, more;
 
 	x->delay = (e = ds_delayacct_read(&x->t.r, &x->scratch)) >= 0 ? e : -1;
 	if ((e = ds_whole_disks(&x->t.r, &x->buf, &x->bd)) < 0 && e != -ENOENT)
 		tool_errc(1, e, "%s", tool_path(&x->t, "sys/block"));
-	x->nmax = x->t.r.live ? (size_t)(x->window_ns / TICK_NS) + 2 : 1;
-	x->fl = calloc(x->bd.n ? x->bd.n * x->nmax : 1, sizeof(*x->fl));
-	x->blocked = calloc(x->nmax, sizeof(*x->blocked));
-	x->lat = calloc(x->bd.n ? x->bd.n : 1, sizeof(*x->lat));
-	if (x->fl == NULL || x->blocked == NULL || x->lat == NULL)
+	if ((x->lat = calloc(x->bd.n ? x->bd.n : 1, sizeof(*x->lat))) == NULL)
 		tool_errc(1, -ENOMEM, "samples");
-	if (x->t.r.live && dlat_open(&x->t.r, &x->dl) < 0)
-		tool_errc(1, -ENOMEM, "block-latency tracing");
-	if (x->t.r.live) {
+	if (x->t.r.nsamples >= 2) {
+		capture(x);
+		return;
+	}
+	x->windowed = x->t.r.live;
+	if ((e = ds_window_begin(w, &x->t.r, x->window_ns,
+	    DS_WINDOW_TRACE)) < 0)
+		tool_errc(1, e, "%s", e == -ENOMEM ? "samples" :
+		    tool_path(&x->t, "sys/block"));
+	if (x->windowed) {
 		take(x, &x->s[0]);
 		scsi_counters(x, NULL);
 	}
-	x->mono0_us = mono_us();
-	end = ds_boottime_ns() + (x->t.r.live ? x->window_ns : 0);
-	for (next = ds_boottime_ns(), n = 0; !tool_stop && next < end;
-	    next += TICK_NS, n++) {
-		tick(x, n % LOOK_TICKS == LOOK_TICKS / 2 || next + TICK_NS >= end);
-		dlat_tend(&x->dl);
-		while (!tool_stop && ds_sleep_until(next + TICK_NS < end ?
-		    next + TICK_NS : end) == -EINTR)
-			;
-	}
 	/* Interrupted: the window so far is judged, shorter. */
-	x->mono1_us = mono_us();
-	if (x->t.r.live)
-		dlat_close(&x->t.r, &x->dl);
+	while (!tool_stop) {
+		ds_window_tick(w);
+		more = ds_window_due(w, &until);
+		while (!tool_stop && ds_sleep_until(until) == -EINTR)
+			;
+		if (!more)
+			break;
+	}
+	ds_window_end(w);
 	take(x, &x->s[1]);
-	if (x->t.r.live)
+	if (x->windowed)
 		return;
-	tick(x, 1);
 	/* Since boot: CPU time from zero. */
 	x->s[0].ps.have = DS_PS_CPU;
 	x->s[0].ps.ncpu_fields = DS_CPU_N;
