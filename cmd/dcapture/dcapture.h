@@ -25,6 +25,10 @@ struct cap {
 	struct ds_buf esc;	/* scratch for escaping */
 	size_t nerrs;
 	unsigned int mode;	/* the last file read's mode (write bit) */
+	struct ds_window win;	/* the window between the samples */
+	int win_on;		/* win begun (else win_why says why not) */
+	int win_dlat;		/* dlat members written */
+	char win_why[160];
 };
 
 /* emit.c: members, reads of the live system, the errors. */
@@ -59,11 +63,11 @@ void cap_statfs(struct cap *c);
 int cap_meta(struct cap *c, unsigned int samples, int traced,
     const char *why);
 
-/* window.c: the window between samples (lib's window API, later). */
-struct cap_window;
+/* window.c: the window between samples (lib's window API, ds_window). */
 int cap_window_begin(struct cap *c, uint64_t window_ns);
-void cap_window_tick(struct cap *c);
+int cap_window_tick(struct cap *c, uint64_t end, uint64_t *until);
 void cap_window_end(struct cap *c);
 int cap_window_emit(struct cap *c, int *traced, const char **why);
+void cap_window_free(struct cap *c);
 
 #endif

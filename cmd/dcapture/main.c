@@ -108,20 +108,23 @@ sample(struct cap *c, unsigned int n)
 	cap_statfs(c);
 }
 
-/* Ticks every CAP_TICK_NS on absolute deadlines until the end, or a signal. */
+/*
+ * The window's ticks (every CAP_TICK_NS) until seconds after sample 0's
+ * diskstats read, or a signal: the second sample is then taken at once.
+ */
 static void
 window(struct cap *c, uint64_t seconds)
 {
-	uint64_t end = c->up[0] + seconds * 1000000000ull, next;
+	uint64_t end = c->up[0] + seconds * 1000000000ull, until;
+	int more;
 
-	for (next = c->up[0] + CAP_TICK_NS; !tool_stop && next < end;
-	    next += CAP_TICK_NS) {
-		if (ds_sleep_until(next) < 0 || tool_stop)
-			return;
-		cap_window_tick(c);
+	while (!tool_stop) {
+		more = cap_window_tick(c, end, &until);
+		while (!tool_stop && ds_sleep_until(until) == -EINTR)
+			;
+		if (!more)
+			break;
 	}
-	if (!tool_stop)
-		(void)ds_sleep_until(end);
 }
 
 static uint64_t
@@ -196,6 +199,7 @@ main(int argc, char **argv)
 	if (c.nerrs > 0 && getuid() != 0)
 		warnx("%zu things not read without root (capture/errors)",
 		    c.nerrs);
+	cap_window_free(&c);
 	ds_root_close(&c.r);
 	ds_buf_free(&c.buf);
 	ds_buf_free(&c.line);
