@@ -1513,7 +1513,7 @@ int ds_qnames_join(char *const *names, size_t n, const char *sep,
 int ds_queue_value_eq(const char *attr, const char *want, const char *got);
 
 /*
- * A window as dtriage judges it and dcapture records it: each whole
+ * A window as a triage judges it and a capture records it: each whole
  * disk's in_flight and procs_blocked every tick (DS_WINDOW_TICK_NS),
  * looks at the threads in an I/O wait, block-latency tracing from its
  * start to its end, and the kernel log's I/O errors of the window.
