@@ -513,13 +513,13 @@ size_t ds_deleted_intern(struct ds_deleted *d, const char *s, size_t len);
 #define DS_MAPPED	1
 #define DS_MAPPED_MAYBE	2
 
-/* Sizes in bytes: size, used (blocks - bfree), avail (bavail). */
 /*
  * A capture's statfs of a mount (capture/statfs of the sample): by its
  * mount point path, or path NULL by dev.  -ENOENT when not recorded.
  */
 int ds_fsstat_captured(const struct ds_root *r, const char *path,
     uint64_t dev, struct ds_fsstat *out);
+/* Sizes in bytes: size, used (blocks - bfree), avail (bavail). */
 uint64_t ds_fs_size(const struct ds_fsstat *s);
 uint64_t ds_fs_used(const struct ds_fsstat *s);
 uint64_t ds_fs_avail(const struct ds_fsstat *s);
