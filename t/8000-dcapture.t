@@ -2,7 +2,7 @@
 # dcapture: the archive (tar lists it, mode 0600 whatever the umask),
 # its meta, one sample, stdout and the terminal refused, a full disk,
 # the secrets test, a deleted-open file read back by ddeleted -R, and
-# a capture without root.
+# a capture without root; the window and its tracing as meta says.
 . "${0%/*}/lib.sh"
 
 need_prog tar
@@ -32,6 +32,48 @@ is "$(cut -d' ' -f1 x/0/proc/uptime | tr -d .)" "$u0" \
 ok "sample 1 present" test -s x/1/proc/diskstats
 ok "capture/errors present" test -f x/capture/errors
 ok "no cmdline, environ" sh -c '! tar tf cap | grep -E "/(cmdline|environ)$"'
+
+# The window (lib's window API): its ticks and the kernel log always;
+# the block-latency snapshots when traced, as meta says, else why not.
+ok "capture/window present" test -s x/capture/window
+ok "capture/kmsg present" test -s x/capture/kmsg
+n=$(awk '$1 == "ticks" { print $2 }' x/capture/window)
+case $n in
+''|*[!0-9]*) fail "window: ticks a number ($n)" ;;
+*) [ "$n" -ge 1 ] && [ "$n" -le 11 ] && pass "window: 1 to 11 ticks in 1 s ($n)" ||
+    fail "window: $n ticks in 1 s" ;;
+esac
+is "$(awk '$1 == "blocked" { print $2 }' x/capture/window)" "$n" \
+    "window: procs_blocked at every tick"
+why() { sed -n 's/^traced_why //p' "$1"; }
+if [ "$(id -u)" = 0 ] && [ ! -x "$TOP/t/unit/bpf" ]; then
+	skip "traced as BPF allows" "t/unit/bpf not built: BPF's use unknown"
+elif [ "$(id -u)" = 0 ] && "$TOP/t/unit/bpf" count >/dev/null 2>&1 &&
+    [ -d /sys/kernel/tracing ]; then
+	is "$(meta traced x/capture/meta)" 1 "root, BPF allowed: traced 1"
+	is "$(why x/capture/meta)" "" "traced: no traced_why"
+	ok "traced: dlat.0 and dlat.1 present" \
+	    test -s x/capture/dlat.0 -a -s x/capture/dlat.1
+else
+	is "$(meta traced x/capture/meta)" 0 "no BPF here: traced 0"
+	ok "not traced: traced_why says why" test -n "$(why x/capture/meta)"
+	ok "not traced: no dlat.0 nor dlat.1" \
+	    test ! -e x/capture/dlat.0 -a ! -e x/capture/dlat.1
+fi
+dtriage -R cap -o tsv -H >tri.out 2>tri.err
+st=$?
+[ "$st" = 0 ] || [ "$st" = 3 ] && pass "dtriage -R CAPTURE: judged (exit $st)" ||
+    fail "dtriage -R CAPTURE: exit $st: $(cat tri.err)"
+ok "dtriage -R CAPTURE: its ticks and looks read back" \
+    sh -c '! grep -q "no ticks nor looks" tri.err'
+if [ "$(meta traced x/capture/meta)" = 1 ]; then
+	ok "dtriage -R CAPTURE: latency from dlat.0 and dlat.1" \
+	    sh -c '! cut -f2 tri.out | grep -qx no-latency'
+else
+	ok "dtriage -R CAPTURE: says latency was not traced" \
+	    sh -c 'cut -f2 tri.out | grep -qx no-latency'
+fi
+
 
 # SIGINT ends the window early; the capture is still written.
 dcapture -w sig 30 &
@@ -111,12 +153,17 @@ reap $hp
 # Without root: what could not be read, said in capture/errors; exit 0.
 if [ "$(id -u)" = 0 ] && have_prog setpriv; then
 	setpriv --reuid 65534 --regid 65534 --clear-groups \
-	    "$TOP/cmd/dcapture/dcapture" 0 >np.cap 2>np.err
+	    "$TOP/cmd/dcapture/dcapture" 1 >np.cap 2>np.err
 	is "$?" 0 "without root: exit 0"
 	mkdir npx && tar -C npx -xf np.cap
 	ok "without root: errors listed" grep -q 'Permission denied' \
 	    npx/capture/errors
 	is "$(meta uid npx/capture/meta)" 65534 "meta uid 65534"
+	is "$(meta traced npx/capture/meta)" 0 "without root: traced 0"
+	ok "without root: traced_why names the capabilities" \
+	    sh -c "sed -n 's/^traced_why //p' npx/capture/meta | grep -q CAP_BPF"
+	ok "without root: the window, no dlat.N" test -s npx/capture/window \
+	    -a ! -e npx/capture/dlat.0 -a ! -e npx/capture/dlat.1
 else
 	skip "without root" "needs root and setpriv"
 fi
