@@ -94,6 +94,16 @@ is "$(meta samples y/capture/meta)" 1 "dcapture 0: samples 1"
 ok "dcapture 0: no 1/" test ! -e y/1
 is "$(meta window_ns y/capture/meta)" 0 "dcapture 0: window_ns 0"
 
+# A tool reading an archive extracts it into TMPDIR and removes it at
+# exit, also when SIGPIPE kills it (a reader gone: "| head").
+mkdir rtmp
+for t in dxstat dwho dpsi dqueue ddeleted; do
+	TMPDIR=$PWD/rtmp "$t" -R one -o tsv 2>/dev/null | (exit 0)
+	TMPDIR=$PWD/rtmp "$t" -R one -o tsv >/dev/null 2>&1
+done
+sleep 0.2
+is "$(ls rtmp)" "" "-R ARCHIVE: no extraction left, SIGPIPE or not"
+
 # stdout when not a terminal; a terminal refused.
 dcapture 0 >piped
 ok "to a pipe or file: an archive" sh -c "tar tf piped >/dev/null"

@@ -1,5 +1,12 @@
 /* Start-up, the options every tool shares, usage and help, operands. */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -244,19 +251,73 @@ tool_interval_only(struct tool *t, int argc, char **argv)
 
 /* The root opened by tool_start (or tool_start_pair), closed at exit. */
 static struct ds_root *opened;
+/* The reaper of its extraction: its pid, and the pipe it waits on. */
+static pid_t reaper = -1;
+static int reaper_fd = -1;
 
 /*
  * A capture's archive (or a pair of captures) is read into a private
  * directory that only ds_root_close removes, and a tool may end
- * anywhere (tool_errx): at exit, whatever the way.  A signal that kills
- * (SIGPIPE, SIGKILL) still leaves it, 0700, to the system's cleaning of
- * its temporary directory.
+ * anywhere (tool_errx): at exit, whatever the way.
  */
 static void
 root_close_at_exit(void)
 {
 	if (opened != NULL)
 		ds_root_close(opened);
+	if (reaper_fd >= 0) {
+		close(reaper_fd);
+		while (waitpid(reaper, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/*
+ * A tool a signal kills (SIGPIPE from "| head", SIGQUIT, SIGKILL, the
+ * OOM killer) never reaches its exit: a child of its own waits on a
+ * pipe whose only writer is the tool, and removes the directory when
+ * the pipe says the tool is gone, however it went.  The child ignores
+ * the signals a terminal sends the whole group and holds none of the
+ * tool's files (stdout kept open would keep a reader of the pipe
+ * waiting).  Without the child (no fork here) the exit handler alone
+ * removes it.
+ */
+static void
+reaper_start(const char *dir)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+	    SIGPIPE, SIGTSTP };
+	int p[2], fd;
+	size_t i;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	fflush(NULL);
+	if ((reaper = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (reaper > 0) {
+		close(p[0]);
+		reaper_fd = p[1];
+		return;
+	}
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_IGN);
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	for (fd = 3; fd < 1024; fd++)
+		if (fd != p[0])
+			close(fd);
+	while (read(p[0], &c, 1) < 0 && errno == EINTR)
+		;
+	(void)ds_tree_remove(dir);
+	_exit(0);
 }
 
 /* The root r to be closed at exit. */
@@ -266,6 +327,8 @@ tool_root_atexit(struct ds_root *r)
 	if (opened == NULL)
 		atexit(root_close_at_exit);
 	opened = r;
+	if (r->tmp[0] != '\0' && reaper_fd < 0)
+		reaper_start(r->tmp);
 }
 
 /* After option parsing: default format, open the root. */
