@@ -183,6 +183,7 @@ keep_abort(struct keep *k)
 int
 keep_commit(struct keep *k, uint64_t time_ns)
 {
+	struct stat st;
 	unsigned int dup;
 	int e = 0;
 
@@ -194,7 +195,7 @@ keep_commit(struct keep *k, uint64_t time_ns)
 			continue;
 		if (e != EPERM && e != EOPNOTSUPP && e != EMLINK)
 			return -e;
-		if (faccessat(k->fd, k->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		if (fstatat(k->fd, k->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			continue;
 		if (renameat(k->fd, k->tmp, k->fd, k->name) < 0)
 			return -errno;
