@@ -21,7 +21,7 @@ static const char synopsis[] =
 static const char options[] =
     "  -w file       write the capture to file atomically (mode 0600)\n"
     "  -d dir        write it into dir as YYYYmmddTHHMMSSZ.cap (UTC)\n"
-    "  -m size       then remove dir's oldest captures beyond size (K M G)\n"
+    "  -m size       then remove its oldest captures beyond size (K M G T)\n"
     "  -a days       and those older than days\n"
     "  --help        this help;  -V, --version  the version\n";
 
@@ -180,36 +180,31 @@ days_arg(const char *s)
 	return v * 86400ull * 1000000000ull;
 }
 
-int
-main(int argc, char **argv)
+/* The options and the operand: the output in o, the window returned. */
+static uint64_t
+parse_args(int argc, char **argv, struct out *o)
 {
-	struct tool t;
-	struct out o = { NULL, "", -1, { NULL, -1, 0, 0, "", "" } };
-	struct ds_tarw *tw;
-	struct cap c;
 	uint64_t seconds = 10;
-	const char *why = NULL;
-	int ch, e, traced = 0, status = 0;
+	int ch, e = 0;
 
-	tool_init(&t, argv, &info);
 	while ((ch = getopt_long(argc, argv, "a:d:m:w:V", longopts, NULL)) !=
 	    -1)
 		switch (ch) {
 		case 'w':
-			o.path = optarg;
+			o->path = optarg;
 			break;
 		case 'd':
-			o.k.dir = optarg;
+			o->k.dir = optarg;
 			break;
 		case 'm':
-			if ((e = tool_parse_size(optarg, &o.k.max_bytes)) < 0 ||
-			    o.k.max_bytes == 0)
+			if ((e = tool_parse_size(optarg, &o->k.max_bytes)) < 0 ||
+			    o->k.max_bytes == 0)
 				tool_usage("-m '%s': %s", optarg,
 				    e == -ERANGE ? "out of range" :
 				    "not a size (bytes, or K M G T)");
 			break;
 		case 'a':
-			o.k.max_age_ns = days_arg(optarg);
+			o->k.max_age_ns = days_arg(optarg);
 			break;
 		case 'V':
 			tool_version();
@@ -224,10 +219,26 @@ main(int argc, char **argv)
 		usage();
 	if (argc == 1)
 		seconds = seconds_arg(argv[0]);
-	if (o.path != NULL && o.k.dir != NULL)
+	if (o->path != NULL && o->k.dir != NULL)
 		tool_usage("-w and -d: one or the other");
-	if (o.k.dir == NULL && (o.k.max_bytes != 0 || o.k.max_age_ns != 0))
+	if (o->k.dir == NULL && (o->k.max_bytes != 0 || o->k.max_age_ns != 0))
 		tool_usage("-m and -a prune the captures of -d dir");
+	return seconds;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tool t;
+	struct out o = { NULL, "", -1, { NULL, -1, 0, 0, "", "" } };
+	struct ds_tarw *tw;
+	struct cap c;
+	uint64_t seconds;
+	const char *why = NULL;
+	int e, traced = 0, status = 0;
+
+	tool_init(&t, argv, &info);
+	seconds = parse_args(argc, argv, &o);
 
 	memset(&c, 0, sizeof(c));
 	if ((e = ds_root_open(&c.r, "/")) < 0)
