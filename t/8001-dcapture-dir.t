@@ -11,6 +11,12 @@ cd "$TRASH" || exit 1
 meta() { tar -xOf "$2" capture/meta | awk -v k="$1" '$1 == k { print $2 }'; }
 caps() { ls -A "$1" | grep -E '^[0-9]{8}T[0-9]{6}Z(-[1-9][0-9]*)?\.cap$'; }
 stamp() { date -u -d "$1" +%Y%m%dT%H%M%SZ; }
+# kept DIR: the regular files named as captures (20201301 is no date).
+kept() {
+	for _f in $(caps "$1" | grep -v '^20201301T'); do
+		[ -f "$1/$_f" ] && [ ! -L "$1/$_f" ] && echo "$_f"
+	done
+}
 
 # The name, the modes: umask 0277 would make mkdir's 0700 a 0500 and the
 # file 0400 if dcapture left them to the umask.
@@ -59,13 +65,13 @@ new=$(caps D | grep -v '^20[12][90]')
 is "$(caps D | grep -v "^$new\$" | tr '\n' ' ')" \
     "20190101T000000Z.cap 20190102T000000Z.cap 20200102T000000Z.cap 20200103T000000Z.cap 20201301T000000Z.cap " \
     "-m: the oldest capture removed, the next two kept (link, directory untouched)"
-total=$(find D -maxdepth 1 -type f -name '2*Z.cap' -printf '%s\n' | awk '{ t += $1 } END { print t }')
+total=$(kept D | sed 's|^|D/|' | xargs stat -c %s | awk '{ t += $1 } END { print t }')
 ok "-m: the captures' total ($total) at most $m" test "$total" -le "$m"
 # -m 1: only the new one is left, whatever its size.
 dcapture -d D -m 1 0 2>err
 is "$?" 0 "dcapture -d D -m 1 0 exits 0"
 new2=$(caps D | grep -v '^20[12][90]')
-is "$(find D -maxdepth 1 -type f -name '2*Z.cap' | wc -l):$(echo "$new2" | wc -l)" "1:1" \
+is "$(kept D | wc -l):$(echo "$new2" | wc -l)" "1:1" \
     "-m 1: the new capture alone kept (over the limit itself)"
 ok "-m 1: the new one is not the one before" test "$new2" != "$new"
 for n in notes 20200101T000000Z.cap.bak 2020-01-01.cap 20200101T000000Z.tar \
