@@ -73,7 +73,7 @@ is "$(ncaps)" 1 "none more within GAP ($G s), the stall going on"
 
 # GAP passed: the loop arms again and the stall fires it at once.
 i=0
-while [ "$(ncaps)" -lt 2 ] && [ $i -lt 120 ]; do sleep 0.1; i=$((i + 1)); done
+while [ "$(ncaps)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 t2=$(date +%s.%N)
 if [ "$(ncaps)" -ne 2 ]; then
 	echo "# /proc/pressure/io: $(tr '\n' ' ' </proc/pressure/io)"
