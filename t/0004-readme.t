@@ -4,7 +4,8 @@
 # example is run as changed); only durations are shortened (10 s to
 # 0.3 s, sleep 60 to nothing, -T 3600 to -T 1) and paths under /var
 # moved into the scratch directory, by the sed below, so that the run
-# takes seconds.  A README example this script does not know fails.
+# takes seconds; the captures the examples name are made first, and the
+# history's -a 7 keeps them whatever today's date.  A README example this script does not know fails.
 . "${0%/*}/lib.sh"
 README=$TOP/README
 [ -f "$README" ] || skip_all "no README"
@@ -18,15 +19,10 @@ sed -n 's/^    //p' "$README" |
     -e '/^\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)   *[a-z]/d' \
     -e '/^\(make && \)\{0,1\}\(cmd\/[a-z]*\/\)\{0,1\}\(dxstat\|dpsi\|dwho\|dqueue\|ddeleted\|dlat\|dtriage\)\( \|$\)/p' \
     >"$TRASH/examples"
-N=34
+N=35
 is "$(wc -l <"$TRASH/examples" | tr -d ' ')" $N "README: the examples found ($N)"
 
 mkdir -p "$TRASH/var/tmp" "$TRASH/var/lib/prometheus/node-exporter"
-# capture-evidence.sh stands for the user's own script.
-mkdir -p "$TRASH/bin"
-printf '#!/bin/sh\necho captured\n' >"$TRASH/bin/capture-evidence.sh"
-chmod +x "$TRASH/bin/capture-evidence.sh"
-PATH=$TRASH/bin:$PATH
 # dpsi -C lists the cgroups below the top: make one of our own, so that
 # the example has a row to print on a host that has none (as root).
 CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
@@ -34,12 +30,15 @@ if [ "$(id -u)" -eq 0 ] && [ -n "$CG2" ] && mkdir "$CG2/diskstat-t0004.$$" 2>/de
 	at_exit "rmdir '$CG2/diskstat-t0004.$$'"
 	CGMADE=1
 fi
-# The snapshots the examples compare, taken in the order of their names.
-mkdir -p "$TRASH/var/lib/diskstat"
-for s in Tue-0000 Tue-0305 Tue-0310 Tue-0600; do
-	dxstat -s -w "$TRASH/var/lib/diskstat/$s.snap"
+# The captures the examples read, taken in the order of their names:
+# one-sample ones of the history, a pressure one of 1 s.
+H=$TRASH/var/lib/diskstat
+mkdir -p "$H/captures"
+for s in 20261205T000000Z 20261205T030500Z 20261205T031000Z 20261205T060000Z; do
+	dcapture -w "$H/$s.cap" 0
 	sleep 0.05
 done
+dcapture -w "$H/captures/20261205T031212Z.cap" 1
 # dlat's examples name a disk: this host's first whole disk stands in.
 DISK=$(ls /sys/block 2>/dev/null | grep -v '^\(loop\|ram\|zram\)' | head -1)
 shorten() {
@@ -51,6 +50,7 @@ shorten() {
 	    -e 's/ 2 1\( \|$\)/ 0.3 1\1/g' -e 's/ 1 3\( \|$\)/ 0.2 2\1/g' \
 	    -e 's/ -z 2 3/ -z 0.2 2/' -e 's/ 50 1 *$/ 0.3 1/' \
 	    -e 's/sleep 60/:/' -e 's/-T 3600/-T 1/' \
+	    -e 's/\(&& dcapture -w [^ ]*\) 10$/\1 1/' -e 's/ -a 7 0$/ -a 36500 0/' \
 	    -e "s|/var/|$TRASH/var/|g" -e 's|^make && ||'
 }
 
@@ -95,10 +95,11 @@ while IFS= read -r ex; do
 		fi
 		;;
 	"dpsi --wait"*)
-		case $st:$(cat "$out") in
-		0:*captured) pass "README: $ex (event, then the script)" ;;
-		3:*) is "$(cat "$out"):$(grep -c 'timed out' "$TRASH/err.$n")" ":1" \
-		    "README: $ex: timeout, the script not run, said" ;;
+		f=$TRASH/var/tmp/stall.cap
+		case $st in
+		0) is "$(stat -c %a "$f" 2>&1)" 600 "README: $ex (event, then a capture, 0600)" ;;
+		3) is "$(cat "$out"):$(grep -c 'timed out' "$TRASH/err.$n"):$(ls "$f" 2>/dev/null)" ":1:" \
+		    "README: $ex: timeout, said, no capture" ;;
 		*) fail "README: $ex"; echo "# exit $st"; sed 's/^/# /' "$TRASH/err.$n" ;;
 		esac
 		;;
@@ -127,9 +128,9 @@ while IFS= read -r ex; do
 		esac
 		ok "README: $ex: the tool wrote tsv rows" fields_ok "$TRASH/tool.$n"
 		;;
-	"mkdir -p "*)
-		is "$st:$(ls "$TRASH/var/lib/diskstat" | grep -c '^[A-Z][a-z][a-z]-[0-9]*\.snap$')" "0:5" \
-		    "README: $ex: exit 0, a snapshot named by day and time"
+	"dcapture -d "*)
+		is "$st:$(ls "$H" | grep -c '^[0-9]\{8\}T[0-9]\{6\}Z\.cap$'):$(stat -c %a "$H"/*.cap | sort -u)" \
+		    "0:5:600" "README: $ex: exit 0, one more capture named by its time, 0600"
 		;;
 	*" -w "*)
 		f=$(printf '%s\n' "$cmd" | sed 's/.* -w \([^ ]*\).*/\1/')

@@ -62,6 +62,12 @@ vg() {
 }
 
 for t in $tools; do
+	if [ "$t" = dcapture ]; then
+		# No report: a one-sample capture into a directory; -m 1
+		# prunes the one the run without valgrind wrote.
+		vg "dcapture -d DIR -m 1 (live)" "$TOP/cmd/$t/$t" -d "$TRASH/vgcaps" -m 1 0
+		continue
+	fi
 	# dtriage: half a second of window, not its default 10 s; dlat
 	# without an interval traces until interrupted: one short one.
 	case $t in dtriage) live=0.5 ;; dlat) live="0.2 1" ;; *) live= ;; esac

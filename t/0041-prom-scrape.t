@@ -45,7 +45,7 @@ case " $tools " in
 	;;
 esac
 scraped=
-for t in $tools; do
+for t in $prom_tools; do
 	traces_until_signal "$t" && continue
 	if tree=$(fleet_tree "$t"); then
 		"$t" -R "$tree" -o tsv >"$TRASH/$t.tsv" 2>"$TRASH/err"

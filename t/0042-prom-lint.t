@@ -45,7 +45,7 @@ PROMTOOL=$(command -v promtool)
 fleet_tools
 [ -n "$tools" ] || skip_all "no tool built yet"
 
-for t in $tools; do
+for t in $prom_tools; do
 	traces_until_signal "$t" && continue
 	set -- live
 	tree=$(fleet_tree "$t") && set -- live "$tree"

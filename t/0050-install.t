@@ -82,6 +82,13 @@ ok "the program's figures: 3 disks, the bad line found, ms as seconds" \
 for t in $tools; do
 	is "$("$D/usr/bin/$t" --version)" "$t (diskstat) $VERSION" "installed $t --version"
 	traces_until_signal "$t" && continue
+	if [ "$t" = dcapture ]; then
+		# No report: a one-sample capture.
+		"$D/usr/bin/dcapture" -w "$TRASH/cap" 0 2>/dev/null
+		is "$?:$(tar -xOf "$TRASH/cap" capture/meta 2>/dev/null | awk '$1 == "samples" { print $2 }')" \
+		    "0:1" "installed dcapture runs (a one-sample capture)"
+		continue
+	fi
 	# dtriage: half a second of window; its 3 (a finding at warn, which
 	# a shared machine can have at any time) is a report written too.
 	w=

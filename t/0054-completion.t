@@ -28,6 +28,7 @@ is "$(comp dpsi -H -o p)" "prom " "dpsi -H -o p<TAB>: prom"
 is "$(comp dxstat --r)" "--root " "dxstat --r<TAB>: --root"
 mkdir -p "$TRASH/dirs/alpha" "$TRASH/dirs/beta"
 is "$(cd "$TRASH/dirs" && comp dqueue -R a)" "alpha " "-R <TAB>: directories"
+is "$(cd "$TRASH/dirs" && comp dcapture -d a)" "alpha " "dcapture -d <TAB>: directories"
 
 # Devices: a tree with known names, then the live /sys/block.
 mkdir -p "$TRASH/tree/sys/block/sda" "$TRASH/tree/sys/block/nvme0n1" \

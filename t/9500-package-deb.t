@@ -137,7 +137,15 @@ notime() {
 }
 for t in $tools; do
 	is "$(/usr/bin/$t --version)" "$t (diskstat) $VERSION" "installed $t --version"
-	if tree=$(fleet_tree "$t"); then
+	if [ "$t" = dcapture ]; then
+		# No report: a capture, which the installed dxstat reads.
+		/usr/bin/dcapture -d "$TRASH/caps" 0 2>/dev/null
+		is "$?:$(ls "$TRASH/caps" 2>/dev/null | grep -c '^[0-9]\{8\}T[0-9]\{6\}Z\.cap$')" "0:1" \
+		    "installed dcapture -d DIR 0: one capture"
+		/usr/bin/dxstat -R "$TRASH/caps/"*.cap -o tsv >"$TRASH/inst.tsv" 2>/dev/null
+		is "$?:$(head -1 "$TRASH/inst.tsv" | cut -f1-2)" "0:$(printf 'time\tdevice')" \
+		    "installed dxstat -R reads it"
+	elif tree=$(fleet_tree "$t"); then
 		# Without the time column: the time of the run, not the tree's.
 		"$TOP/cmd/$t/$t" -R "$tree" -o tsv 2>/dev/null | notime >"$TRASH/tree.tsv"
 		/usr/bin/$t -R "$tree" -o tsv 2>/dev/null | notime >"$TRASH/inst.tsv"
@@ -204,8 +212,8 @@ fi
 if command -v systemd-analyze >/dev/null 2>&1; then
 	man=--man=yes
 	command -v man >/dev/null 2>&1 || man=--man=no
-	units="diskstat-snapshot.service diskstat-snapshot.timer"
-	for t in $tools; do
+	units="diskstat-capture.service diskstat-snapshot.service diskstat-snapshot.timer"
+	for t in $prom_tools; do
 		units="$units diskstat-textfile@$t.service diskstat-textfile@$t.timer"
 	done
 	for u in $units; do
@@ -214,7 +222,7 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	done
 fi
 if command -v systemctl >/dev/null 2>&1; then
-	for u in diskstat-snapshot.timer diskstat-textfile@dxstat.timer; do
+	for u in diskstat-capture.service diskstat-snapshot.timer diskstat-textfile@dxstat.timer; do
 		is "$(systemctl --root=/ is-enabled "$u" 2>/dev/null)" disabled "installed $u is disabled"
 	done
 fi

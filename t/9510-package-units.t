@@ -3,8 +3,11 @@
 # carries DS_VERSION; systemd-analyze verify passes on each unit (in a
 # root holding the units, the tools and systemd's own targets); each
 # tool's textfile unit runs the README's cron line on the same schedule;
-# the snapshot service's commands name the file weekday-HHMM (UTC), write
-# what "dxstat -s" writes, and prune only snapshots older than a week.
+# the snapshot service's command writes a one-sample capture into the
+# history directory, 0600 in a 0700 directory, and prunes only captures
+# named more than $DAYS days ago; the capture service's loop ends (and
+# systemd restarts it a minute later) when dpsi fails, its directory
+# 0700.  The capture service under pressure: t/8002.
 . "${0%/*}/lib.sh"
 . "$FIX/prom/fleet.sh"
 fleet_tools
@@ -24,9 +27,9 @@ else
 fi
 is "$(cat "$TOP/debian/source/format")" "3.0 (native)" "a native source package"
 
-# The units every tool gets: the template instances.
-units="diskstat-snapshot.service diskstat-snapshot.timer"
-for t in $tools; do
+# The units every tool that writes reports gets: the template instances.
+units="diskstat-capture.service diskstat-snapshot.service diskstat-snapshot.timer"
+for t in $prom_tools; do
 	units="$units diskstat-textfile@$t.service diskstat-textfile@$t.timer"
 done
 
@@ -38,7 +41,6 @@ if command -v systemd-analyze >/dev/null 2>&1 && [ -d /lib/systemd/system ]; the
 	cp /lib/systemd/system/*.target "$R/lib/systemd/system/"
 	cp -R "$U"/. "$R/lib/systemd/system/"
 	cp /bin/sh "$R/bin/sh"
-	cp "$(command -v find)" "$R/usr/bin/find"
 	for t in $tools; do cp "$TOP/cmd/$t/$t" "$R/usr/bin/$t"; done
 	for u in $units; do
 		systemd-analyze --root="$R" --man=no verify "lib/systemd/system/$u" \
@@ -46,9 +48,9 @@ if command -v systemd-analyze >/dev/null 2>&1 && [ -d /lib/systemd/system ]; the
 		is "$?:$(cat "$TRASH/verify")" "0:" "systemd-analyze verify $u"
 	done
 	# The check can fail: a tool missing from the root, a bad directive.
-	rm "$R/usr/bin/${tools##* }"
+	rm "$R/usr/bin/${prom_tools##* }"
 	test_must_fail systemd-analyze --root="$R" --man=no verify \
-	    "lib/systemd/system/diskstat-textfile@${tools##* }.service" >/dev/null 2>&1
+	    "lib/systemd/system/diskstat-textfile@${prom_tools##* }.service" >/dev/null 2>&1
 	is "$?" 0 "control: verify fails when the unit's command is missing"
 	printf '[Service]\nType=oneshot\nExecStart=/bin/sh -c true\nRestart=sometimes\n' \
 	    >"$R/lib/systemd/system/zz-bad.service"
@@ -73,7 +75,7 @@ D=/var/lib/prometheus/node-exporter
 ok "the template runs TOOL -o prom -w $D/TOOL.prom \$DISKSTAT_ARGS" \
     grep -qx "ExecStart=/usr/bin/%i -o prom -w $D/%i.prom \$DISKSTAT_ARGS" \
     "$U/diskstat-textfile@.service"
-for t in $tools; do
+for t in $prom_tools; do
 	line=$(grep -E "^ *[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ +root $t .*-w $D/$t\.prom" "$TOP/README")
 	drop=$U/diskstat-textfile@$t.service.d/args.conf
 	if [ "$t" = dtriage ]; then
@@ -116,34 +118,81 @@ for t in $tools; do
 	fi
 done
 
-# The snapshot service's commands, run as systemd would run them (%% is
-# %, $$ is $) with the state directory in $TRASH and the tree's dxstat.
+# The commands a unit's shell runs name only tools of the tree: verify
+# checks /bin/sh, not what sh -c runs.
+for u in diskstat-capture.service diskstat-snapshot.service; do
+	missing=
+	for c in $(unit_exec "$U/$u" | grep -o '/usr/bin/[a-z]*' | sort -u); do
+		case " $tools " in *" ${c#/usr/bin/} "*) ;; *) missing="$missing $c" ;; esac
+	done
+	is "${missing# }" "" "$u: every /usr/bin command is a tool of the suite"
+done
+
+# The history: one command, a one-sample capture into /var/lib/diskstat,
+# kept $DAYS days (7); the directory 0700 and files 0600 by the unit
+# (StateDirectoryMode, UMask) and by dcapture itself.  Run as systemd
+# would run it, with the state directory in $TRASH and the tree's tools.
 S=$TRASH/state
-mkdir "$S"
-sed -n 's/^ExecStart=//p' "$U/diskstat-snapshot.service" |
-    sed -e 's/%%/%/g' -e 's/\$\$/$/g' -e "s|/var/lib/diskstat|$S|g" \
-    -e "s|/usr/bin/dxstat|$TOP/cmd/dxstat/dxstat|" >"$TRASH/cmds"
-is "$(wc -l <"$TRASH/cmds")" 2 "snapshot service: two commands (snapshot, prune)"
-ok "snapshot service: LC_ALL=C TZ=UTC" grep -qx 'Environment=LC_ALL=C TZ=UTC' \
-    "$U/diskstat-snapshot.service"
+sed -e "s|/var/lib/diskstat|$S|g" -e "s|/usr/bin/|$TOP/cmd/dcapture/|" \
+    "$U/diskstat-snapshot.service" >"$TRASH/snapshot.service"
+unit_exec "$TRASH/snapshot.service" >"$TRASH/cmds"
+is "$(wc -l <"$TRASH/cmds")" 1 "snapshot service: one command"
+is "$(unit_exec "$U/diskstat-snapshot.service")" \
+    '/usr/bin/dcapture -d /var/lib/diskstat -a $DAYS 0' \
+    "snapshot service: dcapture -d /var/lib/diskstat -a \$DAYS 0"
+is "$(unit_env "$U/diskstat-snapshot.service")" DAYS=7 "snapshot service: DAYS=7 by default"
+for d in StateDirectory=diskstat StateDirectoryMode=0700 UMask=0077; do
+	ok "snapshot service: $d" grep -qx "$d" "$U/diskstat-snapshot.service"
+done
+ok "snapshot service: no .snap written, no find" sh -c "! grep -q 'snap\\|find' '$TRASH/cmds'"
 is "$(sed -n 's/^OnCalendar=//p' "$U/diskstat-snapshot.timer")" "*:0/5" "snapshot timer: every five minutes"
-tree=$FIX/dxstat/tree
-touch -d '-10091 minutes' "$S/Mon-0000.snap"
-touch -d '-10085 minutes' "$S/Mon-0005.snap"
-touch -d '-20000 minutes' "$S/notes"
-before=$(date -u +%a-%H%M)
+mkdir -m 0700 "$S" "$S/captures"
+old=$(date -u -d '-8 days' +%Y%m%dT%H%M%SZ).cap
+young=$(date -u -d '-6 days' +%Y%m%dT%H%M%SZ).cap
+for f in "$old" "$young" captures/"$old" Mon-0000.snap notes; do echo x >"$S/$f"; done
 (
-	LC_ALL=C TZ=UTC DISKSTAT_ROOT=$tree
-	export LC_ALL TZ DISKSTAT_ROOT
+	umask 0077
+	eval "export $(unit_env "$U/diskstat-snapshot.service")"
 	while read -r c; do eval "$c" || exit 1; done <"$TRASH/cmds"
 )
-is "$?" 0 "snapshot service: its commands succeed"
-after=$(date -u +%a-%H%M)
-f=$S/$before.snap
-[ -f "$f" ] || f=$S/$after.snap
-ok "snapshot named weekday-HHMM in UTC ($before.snap)" test -f "$f"
-"$TOP/cmd/dxstat/dxstat" -R "$tree" -s >"$TRASH/expect.snap"
-ok "the snapshot is what dxstat -s writes" test_cmp "$TRASH/expect.snap" "$f"
-ok "prune: a snapshot a week and 11 minutes old is gone" test ! -e "$S/Mon-0000.snap"
-ok "prune: one a week and 5 minutes old stays (ten minutes of grace)" test -e "$S/Mon-0005.snap"
-ok "prune: a file not named *.snap stays" test -e "$S/notes"
+is "$?" 0 "snapshot service: its command succeeds"
+new=$(ls "$S" | grep -E '^[0-9]{8}T[0-9]{6}Z\.cap$' | grep -v -e "^$old\$" -e "^$young\$")
+ok "a capture named YYYYmmddTHHMMSSZ.cap ($new)" test -f "$S/$new"
+is "$(stat -c %a "$S/$new" 2>/dev/null)" 600 "the capture 0600"
+is "$(tar -xOf "$S/$new" capture/meta 2>/dev/null | awk '$1 == "samples" { print $2 }')" 1 \
+    "a one-sample capture (meta samples 1)"
+ok "dxstat -R reads it" sh -c "dxstat -R '$S/$new' | grep -q ."
+ok "prune: a capture named 8 days ago is gone" test ! -e "$S/$old"
+ok "prune: one named 6 days ago stays" test -e "$S/$young"
+ok "prune: the pressure captures' directory untouched" test -e "$S/captures/$old"
+ok "prune: an old .snap and a foreign file stay" test -e "$S/Mon-0000.snap" -a -e "$S/notes"
+
+# The pressure service: a dpsi --wait loop into its own 0700 directory,
+# KEEP in all, one per GAP; a failing dpsi ends the shell with 1 and
+# systemd restarts it after a minute, so a host without PSI never spins.
+C=$U/diskstat-capture.service
+for d in StateDirectory=diskstat/captures StateDirectoryMode=0700 UMask=0077 \
+    Restart=on-failure RestartSec=60 Environment=DIR=/var/lib/diskstat/captures \
+    'Environment=TRIGGER=io:full:500ms/2s WINDOW=10 GAP=600 KEEP=256M'; do
+	ok "capture service: $d" grep -qx "$d" "$C"
+done
+ok "capture service: WantedBy=multi-user.target" grep -qx WantedBy=multi-user.target "$C"
+cmd=$(unit_exec "$C")
+case $cmd in
+*'dpsi --wait "$TRIGGER"'*'dcapture -d "$DIR" -m "$KEEP" "$WINDOW"'*'sleep "$GAP"'*)
+	pass "capture service: dpsi --wait \$TRIGGER, dcapture -d \$DIR -m \$KEEP \$WINDOW, sleep \$GAP" ;;
+*) fail "capture service: the loop"; echo "# $cmd" ;;
+esac
+mkdir "$TRASH/nopsi" "$TRASH/capdir"
+start=$(date +%s)
+(
+	eval "export $(unit_env "$C" | tr '\n' ' ')"
+	DIR=$TRASH/capdir DISKSTAT_ROOT=$TRASH/nopsi PATH=$TOP/cmd/dpsi:$TOP/cmd/dcapture:$PATH
+	export DIR DISKSTAT_ROOT PATH
+	eval "$(printf '%s\n' "$cmd" | sed 's|/usr/bin/||g')"
+) >/dev/null 2>"$TRASH/nopsi.err"
+st=$?
+is "$st:$(ls -A "$TRASH/capdir" | wc -l)" "1:0" \
+    "capture service: no PSI: the loop exits 1 at once, nothing captured"
+ok "capture service: it did not wait (GAP 600 s) nor loop" test $(($(date +%s) - start)) -le 5
+ok "capture service: dpsi said why" grep -q '^dpsi: ' "$TRASH/nopsi.err"

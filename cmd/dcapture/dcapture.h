@@ -70,4 +70,22 @@ void cap_window_end(struct cap *c);
 int cap_window_emit(struct cap *c, int *traced, const char **why);
 void cap_window_free(struct cap *c);
 
+/* keep.c: -d DIR, captures named by their time, the old ones pruned. */
+#define KEEP_NAME	64
+
+struct keep {
+	const char *dir;	/* -d DIR, NULL: -w or stdout */
+	int fd;			/* DIR, opened once by keep_open */
+	uint64_t max_bytes;	/* -m: the captures' total at most; 0: any */
+	uint64_t max_age_ns;	/* -a: older ones removed; 0: none */
+	char tmp[KEEP_NAME];	/* the temporary file in DIR, "" when none */
+	char name[KEEP_NAME];	/* the capture's name once committed */
+};
+
+void keep_open(struct keep *k);
+int keep_tmp(struct keep *k);
+void keep_abort(struct keep *k);
+int keep_commit(struct keep *k, uint64_t time_ns);
+int keep_prune(struct keep *k, uint64_t now_ns);
+
 #endif

@@ -3,7 +3,8 @@
  * the suite's tools read, seconds apart (one with 0), with the window
  * between them, as one ustar archive that every tool reads with -R.
  * Written atomically to -w FILE (0600 whatever the umask, nothing under
- * FILE unless complete) or to stdout when it is not a terminal.
+ * FILE unless complete), into -d DIR under a name of its time (keep.c,
+ * the older captures pruned), or to stdout when it is not a terminal.
  */
 #include <libgen.h>
 #include <sys/stat.h>
@@ -11,12 +12,17 @@
 #include "dcapture.h"
 
 #define SECONDS_MAX 3600
+#define DAYS_MAX 36500
 
-static const char synopsis[] = "dcapture [-w file] [seconds]";
+static const char synopsis[] =
+    "dcapture [-w file | -d dir [-m size] [-a days]] [seconds]";
 
 /* seconds: the window (default 10); 0: one sample (0 to 3600). */
 static const char options[] =
     "  -w file       write the capture to file atomically (mode 0600)\n"
+    "  -d dir        write it into dir as YYYYmmddTHHMMSSZ.cap (UTC)\n"
+    "  -m size       then remove its oldest captures beyond size (K M G T)\n"
+    "  -a days       and those older than days\n"
     "  --help        this help;  -V, --version  the version\n";
 
 static const struct tool_info info = { synopsis, options, TOOL_N_NONE };
@@ -28,9 +34,10 @@ static const struct option longopts[] = {
 };
 
 struct out {
-	const char *path;	/* -w FILE, NULL: stdout */
+	const char *path;	/* -w FILE, NULL: stdout or -d */
 	char tmp[4200];		/* the temporary file beside it */
 	int fd;
+	struct keep k;		/* -d DIR (k.dir NULL without) */
 };
 
 static _Noreturn void
@@ -44,6 +51,12 @@ help(void)
 static void
 out_open(struct out *o)
 {
+	if (o->k.dir != NULL) {
+		keep_open(&o->k);
+		if ((o->fd = keep_tmp(&o->k)) < 0)
+			tool_errc(1, -o->fd, "%s", o->k.dir);
+		return;
+	}
 	if (o->path == NULL) {
 		if (isatty(STDOUT_FILENO))
 			tool_usage("will not write an archive to a terminal "
@@ -68,6 +81,10 @@ out_open(struct out *o)
 static _Noreturn void
 out_fail(struct out *o, int e)
 {
+	if (o->k.dir != NULL) {
+		keep_abort(&o->k);
+		tool_errc(1, e, "%s: write error", o->k.dir);
+	}
 	if (o->path != NULL) {
 		unlink(o->tmp);
 		tool_errc(1, e, "%s: write error", o->path);
@@ -75,12 +92,20 @@ out_fail(struct out *o, int e)
 	tool_errc(1, e, "write error");
 }
 
+/* time_ns: the capture's first sample, which names it under -d. */
 static void
-out_commit(struct out *o)
+out_commit(struct out *o, uint64_t time_ns)
 {
 	char dir[4200];
-	int fd;
+	int fd, e;
 
+	if (o->k.dir != NULL) {
+		if (fsync(o->fd) < 0 || close(o->fd) < 0)
+			out_fail(o, errno);
+		if ((e = keep_commit(&o->k, time_ns)) < 0)
+			out_fail(o, -e);
+		return;
+	}
 	if (o->path == NULL)
 		return;
 	if (fsync(o->fd) < 0 || close(o->fd) < 0)
@@ -141,22 +166,45 @@ seconds_arg(const char *s)
 	return v;
 }
 
-int
-main(int argc, char **argv)
+static uint64_t
+days_arg(const char *s)
 {
-	struct tool t;
-	struct out o = { NULL, "", -1 };
-	struct ds_tarw *tw;
-	struct cap c;
-	uint64_t seconds = 10;
-	const char *why = NULL;
-	int ch, e, traced = 0;
+	char *end;
+	unsigned long v;
 
-	tool_init(&t, argv, &info);
-	while ((ch = getopt_long(argc, argv, "w:V", longopts, NULL)) != -1)
+	errno = 0;
+	if (*s < '0' || *s > '9' || (v = strtoul(s, &end, 10), errno != 0) ||
+	    *end != '\0' || v < 1 || v > DAYS_MAX)
+		tool_usage("-a '%s': not a number of days (1 to %d)", s,
+		    DAYS_MAX);
+	return v * 86400ull * 1000000000ull;
+}
+
+/* The options and the operand: the output in o, the window returned. */
+static uint64_t
+parse_args(int argc, char **argv, struct out *o)
+{
+	uint64_t seconds = 10;
+	int ch, e = 0;
+
+	while ((ch = getopt_long(argc, argv, "a:d:m:w:V", longopts, NULL)) !=
+	    -1)
 		switch (ch) {
 		case 'w':
-			o.path = optarg;
+			o->path = optarg;
+			break;
+		case 'd':
+			o->k.dir = optarg;
+			break;
+		case 'm':
+			if ((e = tool_parse_size(optarg, &o->k.max_bytes)) < 0 ||
+			    o->k.max_bytes == 0)
+				tool_usage("-m '%s': %s", optarg,
+				    e == -ERANGE ? "out of range" :
+				    "not a size (bytes, or K M G T)");
+			break;
+		case 'a':
+			o->k.max_age_ns = days_arg(optarg);
 			break;
 		case 'V':
 			tool_version();
@@ -171,6 +219,26 @@ main(int argc, char **argv)
 		usage();
 	if (argc == 1)
 		seconds = seconds_arg(argv[0]);
+	if (o->path != NULL && o->k.dir != NULL)
+		tool_usage("-w and -d: one or the other");
+	if (o->k.dir == NULL && (o->k.max_bytes != 0 || o->k.max_age_ns != 0))
+		tool_usage("-m and -a prune the captures of -d dir");
+	return seconds;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tool t;
+	struct out o = { NULL, "", -1, { NULL, -1, 0, 0, "", "" } };
+	struct ds_tarw *tw;
+	struct cap c;
+	uint64_t seconds;
+	const char *why = NULL;
+	int e, traced = 0, status = 0;
+
+	tool_init(&t, argv, &info);
+	seconds = parse_args(argc, argv, &o);
 
 	memset(&c, 0, sizeof(c));
 	if ((e = ds_root_open(&c.r, "/")) < 0)
@@ -195,7 +263,13 @@ main(int argc, char **argv)
 		(void)cap_meta(&c, seconds > 0 ? 2 : 1, traced, why);
 	if ((e = ds_tarw_end(tw)) < 0)
 		out_fail(&o, -e);
-	out_commit(&o);
+	out_commit(&o, c.rt[0] != 0 ? c.rt[0] : ds_realtime_ns());
+	if (o.k.dir != NULL && (o.k.max_bytes != 0 || o.k.max_age_ns != 0) &&
+	    (e = keep_prune(&o.k, ds_realtime_ns())) != 0) {
+		if (e < 0)
+			tool_warnc(-e, "%s: pruning", o.k.dir);
+		status = 1;
+	}
 	if (c.nerrs > 0 && getuid() != 0)
 		warnx("%zu things not read without root (capture/errors)",
 		    c.nerrs);
@@ -206,5 +280,7 @@ main(int argc, char **argv)
 	ds_buf_free(&c.errs);
 	ds_buf_free(&c.esc);
 	free(tw);
-	return 0;
+	if (o.k.dir != NULL)
+		close(o.k.fd);
+	return status;
 }
