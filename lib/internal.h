@@ -47,6 +47,28 @@ int ds_capture_mkdtemp(char *tmp, size_t n);
 int ds_tar_extract_at(const char *path, int top, struct ds_buf *why);
 int ds_capture_extract_why(const char *path, char *tmp, size_t n,
     struct ds_buf *why);
+/*
+ * An archive read in place, a member at a time, with every check of
+ * ds_tar_extract_at and nothing written: the data of a member not asked
+ * for is passed over (lseek), so that a reader wanting a few members of
+ * many pays for their headers alone.  fd (a regular file, read from
+ * its offset) stays the caller's; why as above.  ds_tar_next: 1 with
+ * the member in m (its strings valid until the next call), 0 at the
+ * archive's end, -errno (-EINVAL with why); ds_tar_data: the member's
+ * data into b, once, 0 or -errno.
+ */
+struct ds_tar;
+struct ds_tar_member {
+	const char *path;	/* relative, "." and empty components out */
+	const char *link;	/* a link's target */
+	int type;		/* '0' file, '2' link, '5' directory */
+	uint64_t size;		/* bytes of data */
+	uint64_t mtime;		/* seconds since the epoch; 0 unknown */
+};
+int ds_tar_open(int fd, struct ds_buf *why, struct ds_tar **t);
+int ds_tar_next(struct ds_tar *t, struct ds_tar_member *m);
+int ds_tar_data(struct ds_tar *t, struct ds_buf *b);
+void ds_tar_close(struct ds_tar *t);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line
