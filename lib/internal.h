@@ -722,7 +722,28 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 #include "cglimit.h"
 #include "dirty.h"
 #include "devid.h"
+
 #include "blkslow.h"
 #include "grow.h"
+
+/*
+ * A capture's samples as history points (lib/caphist.c): each one's
+ * devices kept by keep, their identities as ds_devid_read reads them
+ * from the sample's sys/, its uptime and wall clock (meta's, else the
+ * archive's date on by uptime).  The archive fd is read in place up to
+ * what the points need.  The number of points (1 or 2); 0 when the file
+ * is no capture (no ustar header of a member in capture/ or a sample
+ * at its start); -EINVAL with why for a damaged or hostile one; -errno.
+ */
+struct ds_histpt {
+	struct ds_diskstats ds;
+	struct ds_devids ids;
+	uint64_t uptime_ns, time_ns;
+};
+int ds_histpt_read(int fd, ds_base_keep keep, void *arg,
+    struct ds_histpt pt[DS_CAPTURE_SAMPLES], struct ds_buf *why);
+void ds_histpt_free(struct ds_histpt *pt);
+/* A number of capture/meta's text for key: 0, -ENOENT, -EINVAL. */
+int ds_meta_u64(const char *text, const char *key, uint64_t *v);
 
 #endif
