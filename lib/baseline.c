@@ -727,8 +727,7 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 	return e;
 }
 
-/* The same on an open directory (the caller's; not closed). */
-static int
+int
 ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
 {
 	struct listing ls;

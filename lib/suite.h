@@ -243,6 +243,9 @@ typedef int (*ds_base_keep)(const char *name, void *arg);
  */
 int ds_base_read(const struct ds_root *r, const char *dir, ds_base_keep keep,
     void *arg, struct ds_base *out);
+/* The same on an open directory (the caller's; not closed). */
+int ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg,
+    struct ds_base *out);
 
 /*
  * The baseline of the device name whose identity is now id (NULL or "":
