@@ -365,7 +365,7 @@ ds_histpt_read(int fd, ds_base_keep keep, void *arg,
 	uint64_t want = DS_CAPTURE_SAMPLES, mtime = 0, v;
 	unsigned int cur = 0, got = 0, n;
 	off_t size;
-	int e, done = 0;
+	int e, done = 0, need_meta;
 
 	ds_buf_fail(why, 0);
 	memset(&s, 0, sizeof(s));
@@ -380,15 +380,30 @@ ds_histpt_read(int fd, ds_base_keep keep, void *arg,
 		want = v;
 	if ((e = ds_tar_open(fd, why, &t)) < 0)
 		goto out;
+	/* Not at the end (another writer's archive): met on the way. */
+	need_meta = meta.len == 0;
 	while ((e = ds_tar_next(t, &m)) == 1) {
 		if (mtime == 0)
 			mtime = m.mtime;
+		if (need_meta && m.type == '0' &&
+		    strcmp(m.path, DS_CAPTURE_META) == 0) {
+			if ((e = ds_tar_data(t, &meta)) < 0)
+				goto out;
+			need_meta = 0;
+			if (ds_meta_u64(meta.data, "samples", &v) == 0 &&
+			    v >= 1 && v <= DS_CAPTURE_SAMPLES)
+				want = v;
+			if (got >= want)
+				break;
+		}
 		if (!(m.path[0] >= '0' && m.path[0] <= '9' &&
 		    m.path[1] == '/') || (n = (unsigned)(m.path[0] - '0')) <
 		    cur)
 			continue;
-		if (n >= want)
+		if (n >= want && !need_meta)
 			break;
+		if (n >= want)
+			continue;
 		if (n > cur) {
 			/* A sample whose block devices ended the archive. */
 			if (!done && s.have_ds && s.have_up &&
@@ -406,7 +421,7 @@ ds_histpt_read(int fd, ds_base_keep keep, void *arg,
 			done = 1;
 			if ((e = point(&s, keep, arg, &pt[got++], why)) < 0)
 				goto out;
-			if (got >= want)
+			if (got >= want && !need_meta)
 				break;
 		}
 	}
