@@ -47,20 +47,10 @@ cmpent(const void *a, const void *b)
 static const struct ent *
 find(const struct scan *s, const char *path)
 {
-	size_t lo = 0, hi = s->n;
+	struct ent key;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->e[mid].p, path);
-
-		if (c == 0)
-			return &s->e[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	key.p = path;
+	return bsearch(&key, s->e, s->n, sizeof(*s->e), cmpent);
 }
 
 /*
@@ -82,12 +72,7 @@ resolve(const struct scan *s, const char *rel)
 again:
 	len = 0;
 	pre[0] = '\0';
-	for (p = path; *p != '\0'; p += n) {
-		while (*p == '/')
-			p++;
-		n = (size_t)(strchrnul(p, '/') - p);
-		if (n == 0 || (n == 1 && *p == '.'))
-			continue;
+	for (p = path; (n = ds_path_comp(&p)) > 0; p += n) {
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
 			while (len > 0 && pre[len - 1] != '/')
 				len--;

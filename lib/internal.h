@@ -69,6 +69,12 @@ int ds_tar_open(int fd, struct ds_buf *why, struct ds_tar **t);
 int ds_tar_next(struct ds_tar *t, struct ds_tar_member *m);
 int ds_tar_data(struct ds_tar *t, struct ds_buf *b);
 void ds_tar_close(struct ds_tar *t);
+/*
+ * The next component of the path at *p: *p moved past slashes and "."
+ * components to it, its length returned (0 at the end); the caller
+ * steps over it (*p += n).
+ */
+size_t ds_path_comp(const char **p);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line

@@ -162,6 +162,24 @@ wr(int fd, const char *p, size_t n)
 	return 0;
 }
 
+size_t
+ds_path_comp(const char **pp)
+{
+	const char *p = *pp;
+	size_t n;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		n = (size_t)(strchrnul(p, '/') - p);
+		if (n != 1 || *p != '.')
+			break;
+		p++;
+	}
+	*pp = p;
+	return n;
+}
+
 /*
  * An octal field: blanks, then at least one digit, then only NULs or
  * blanks.  GNU's base-256 (the top bit of the first byte, for sizes
@@ -286,12 +304,7 @@ name_check(struct ds_tar *t, int type, size_t *depth)
 		return refuse(t, -EINVAL, "an empty name");
 	if (*p == '/')
 		return refuse(t, -EINVAL, "an absolute name");
-	for (; *p != '\0'; p += n) {
-		while (*p == '/')
-			p++;
-		n = (size_t)(strchrnul(p, '/') - p);
-		if (n == 0 || (n == 1 && *p == '.'))
-			continue;
+	for (; (n = ds_path_comp(&p)) > 0; p += n) {
 		if (n == 2 && p[0] == '.' && p[1] == '.')
 			return refuse(t, -EINVAL, "a name with \"..\"");
 		if (len > 0)
@@ -333,12 +346,7 @@ link_check(struct ds_tar *t, size_t depth)
 		return refuse(t, -EINVAL, "a link to nothing");
 	if (*p == '/')
 		return 0;
-	for (; *p != '\0'; p += n) {
-		while (*p == '/')
-			p++;
-		n = (size_t)(strchrnul(p, '/') - p);
-		if (n == 0 || (n == 1 && *p == '.'))
-			continue;
+	for (; (n = ds_path_comp(&p)) > 0; p += n) {
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
 			if (--d < 0)
 				return refuse(t, -EINVAL, "a link out of its "
