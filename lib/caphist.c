@@ -50,7 +50,8 @@ find(const struct scan *s, const char *path)
 	struct ent key;
 
 	key.p = path;
-	return bsearch(&key, s->e, s->n, sizeof(*s->e), cmpent);
+	return s->n > 0 ? bsearch(&key, s->e, s->n, sizeof(*s->e), cmpent) :
+	    NULL;
 }
 
 /*
@@ -223,7 +224,8 @@ point(struct scan *s, ds_base_keep keep, void *arg, struct ds_histpt *pt,
 		    -ENOMEM : -EINVAL;
 	for (i = 0; i < s->n; i++)
 		s->e[i].p = s->pool.data + s->e[i].path;
-	qsort(s->e, s->n, sizeof(*s->e), cmpent);
+	if (s->n > 0)
+		qsort(s->e, s->n, sizeof(*s->e), cmpent);
 	for (i = 1; i < s->n; i++)
 		if (cmpent(&s->e[i - 1], &s->e[i]) == 0)
 			return ds_buf_printf(why, "%s: a second member of "
