@@ -459,8 +459,9 @@ named_ids(struct listing *ls, const struct ds_devids *ids)
 }
 
 /*
- * A capture: each of its samples an entry of f, read now (the archive
- * is read once), its identities into ls->named.  The entries made; 0
+ * A capture: each of its samples an entry of f, read now up to its
+ * block devices, its identities into ls->named; pairing reads its
+ * diskstats again, the archive's first member.  The entries made; 0
  * for a file that is no capture; -EINVAL for a damaged one, counted in
  * b with the first one's reason; -ENOMEM.
  */
@@ -490,6 +491,8 @@ list_capture(int fd, const char *name, struct listing *ls, struct ds_base *b,
 			continue;
 		}
 		*f[i].pt = pt[i];
+		/* Its devices read again when paired: memory stays bounded. */
+		ds_histpt_slim(f[i].pt);
 		f[i].uptime_ns = pt[i].uptime_ns;
 		f[i].key = f[i].time_ns = pt[i].time_ns;
 	}
@@ -687,21 +690,49 @@ pair(const struct ds_histpt *prev, const struct ds_histpt *cur,
 	return 0;
 }
 
+/*
+ * A capture's point into c: its devices read again (c->ds, c's own),
+ * its identities and clocks the point's as listed (c->ids borrowed).
+ */
+static int
+capture_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
+    struct ds_buf *buf, struct ds_histpt *c)
+{
+	int fd, e;
+
+	fd = openat(dirfd, f->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = ds_histpt_disks(fd, f->pt->sample, keep, arg, &c->ds, buf);
+	close(fd);
+	c->ids = f->pt->ids;
+	c->uptime_ns = f->pt->uptime_ns;
+	c->time_ns = f->pt->time_ns;
+	return e;
+}
+
 static int
 pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
     void *arg, const struct namedset *named, struct ds_base *b)
 {
-	struct ds_histpt s[2], *prev = NULL, *cur;
+	/* Two of each: a file's, a capture's (its ids not its own). */
+	struct ds_histpt s[2], c[2], *prev = NULL, *cur;
 	struct ds_buf window = { 0 };
 	size_t i;
 	int e = 0;
 
 	memset(s, 0, sizeof(s));
+	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
-		/* A capture's sample was read when listed; a file now. */
-		cur = f[i].pt != NULL ? f[i].pt : prev == &s[0] ? &s[1] : &s[0];
-		if (f[i].pt == NULL && (e = sample_read(dirfd, &f[i], keep,
-		    arg, &window, cur)) < 0) {
+		if (f[i].pt != NULL) {
+			cur = prev == &c[0] ? &c[1] : &c[0];
+			e = capture_read(dirfd, &f[i], keep, arg, &window, cur);
+		} else {
+			cur = prev == &s[0] ? &s[1] : &s[0];
+			e = sample_read(dirfd, &f[i], keep, arg, &window, cur);
+		}
+		if (e < 0) {
 			if (e == -ENOMEM)
 				break;
 			/* Changed or gone since it was listed. */
@@ -719,10 +750,11 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 			break;
 		prev = cur;
 	}
-	ds_diskstats_free(&s[0].ds);
-	ds_diskstats_free(&s[1].ds);
-	ds_devids_free(&s[0].ids);
-	ds_devids_free(&s[1].ids);
+	for (i = 0; i < 2; i++) {
+		ds_diskstats_free(&s[i].ds);
+		ds_devids_free(&s[i].ids);
+		ds_diskstats_free(&c[i].ds);
+	}
 	ds_buf_free(&window);
 	return e;
 }

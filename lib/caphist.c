@@ -209,16 +209,36 @@ ds_histpt_free(struct ds_histpt *pt)
 	memset(pt, 0, sizeof(*pt));
 }
 
-/* The sample read by s made the history point pt. */
+/* The devices keep keeps of a diskstats text (changed) appended to ds. */
 static int
-point(struct scan *s, ds_base_keep keep, void *arg, struct ds_histpt *pt,
-    struct ds_buf *why)
+disks(char *text, ds_base_keep keep, void *arg, struct ds_diskstats *ds)
 {
-	char *cur = s->ds.data, *line, id[DS_DEVID_MAX];
 	struct ds_disk dk;
+	char *line;
+
+	while ((line = ds_next_line(&text)) != NULL) {
+		/* Malformed lines are passed over, as a snapshot's are. */
+		if (ds_disk_parse_line(line, &dk) < 0 ||
+		    (keep != NULL && !keep(dk.name, arg)))
+			continue;
+		if (ds_grow(&ds->disk, &ds->cap, ds->n + 1,
+		    sizeof(*ds->disk)) < 0)
+			return -ENOMEM;
+		ds->disk[ds->n++] = dk;
+	}
+	return 0;
+}
+
+/* The sample n read by s made the history point pt. */
+static int
+point(struct scan *s, unsigned int n, ds_base_keep keep, void *arg,
+    struct ds_histpt *pt, struct ds_buf *why)
+{
+	char id[DS_DEVID_MAX];
 	size_t i;
 	int e;
 
+	pt->sample = n;
 	if (ds_uptime_parse(s->up.data, &pt->uptime_ns) < 0)
 		return ds_buf_printf(why, "proc/uptime: not seconds") < 0 ?
 		    -ENOMEM : -EINVAL;
@@ -231,20 +251,16 @@ point(struct scan *s, ds_base_keep keep, void *arg, struct ds_histpt *pt,
 			return ds_buf_printf(why, "%s: a second member of "
 			    "this name", s->pool.data + s->e[i].path) < 0 ?
 			    -ENOMEM : -EINVAL;
-	while ((line = ds_next_line(&cur)) != NULL) {
-		/* Malformed lines are passed over, as a snapshot's are. */
-		if (ds_disk_parse_line(line, &dk) < 0 ||
-		    (keep != NULL && !keep(dk.name, arg)))
-			continue;
-		if (ds_grow(&pt->ds.disk, &pt->ds.cap, pt->ds.n + 1,
-		    sizeof(*pt->ds.disk)) < 0)
-			return -ENOMEM;
-		pt->ds.disk[pt->ds.n++] = dk;
+	if ((e = disks(s->ds.data, keep, arg, &pt->ds)) < 0)
+		return e;
+	for (i = 0; i < pt->ds.n; i++) {
+		const char *name = pt->ds.disk[i].name;
+
 		/* An identity it cannot read is unknown, as live. */
-		if (ds_devid_name_ok(dk.name, strlen(dk.name)) &&
-		    ds_devid_read_by(attr, s, dk.name, id) == 0 &&
+		if (ds_devid_name_ok(name, strlen(name)) &&
+		    ds_devid_read_by(attr, s, name, id) == 0 &&
 		    id[0] != '\0' &&
-		    (e = ds_devids_add(&pt->ids, dk.name, id, strlen(id))) < 0)
+		    (e = ds_devids_add(&pt->ids, name, id, strlen(id))) < 0)
 			return e;
 	}
 	if (ds_devids_sort(&pt->ids) < 0)
@@ -394,7 +410,7 @@ ds_histpt_read(int fd, ds_base_keep keep, void *arg,
 		if (n > cur) {
 			/* A sample whose block devices ended the archive. */
 			if (!done && s.have_ds && s.have_up &&
-			    (e = point(&s, keep, arg, &pt[got++], why)) < 0)
+			    (e = point(&s, cur, keep, arg, &pt[got++], why)) < 0)
 				goto out;
 			scan_reset(&s);
 			cur = n;
@@ -406,7 +422,7 @@ ds_histpt_read(int fd, ds_base_keep keep, void *arg,
 			goto out;
 		if (e == 1) {
 			done = 1;
-			if ((e = point(&s, keep, arg, &pt[got++], why)) < 0)
+			if ((e = point(&s, cur, keep, arg, &pt[got++], why)) < 0)
 				goto out;
 			if (got >= want && !need_meta)
 				break;
@@ -415,7 +431,7 @@ ds_histpt_read(int fd, ds_base_keep keep, void *arg,
 	if (e < 0)
 		goto out;
 	if (!done && s.have_ds && s.have_up &&
-	    (e = point(&s, keep, arg, &pt[got++], why)) < 0)
+	    (e = point(&s, cur, keep, arg, &pt[got++], why)) < 0)
 		goto out;
 	if (got == 0) {
 		e = ds_buf_printf(why, "no sample with proc/diskstats and "
@@ -434,5 +450,55 @@ out:
 	scan_free(&s);
 	ds_buf_free(&meta);
 	ds_buf_free(&tmp);
+	return e;
+}
+
+void
+ds_histpt_slim(struct ds_histpt *pt)
+{
+	struct ds_devids *ids = &pt->ids;
+	void *p;
+
+	ds_diskstats_free(&pt->ds);
+	/* A week of points: their identities at their size, no more. */
+	if (ids->n == 0) {
+		ds_devids_free(ids);
+		return;
+	}
+	if (ids->n < ids->cap &&
+	    (p = realloc(ids->e, ids->n * sizeof(*ids->e))) != NULL) {
+		ids->e = p;
+		ids->cap = ids->n;
+	}
+	if (ids->pool.len + 1 < ids->pool.cap &&
+	    (p = realloc(ids->pool.data, ids->pool.len + 1)) != NULL) {
+		ids->pool.data = p;
+		ids->pool.cap = ids->pool.len + 1;
+	}
+}
+
+int
+ds_histpt_disks(int fd, unsigned int n, ds_base_keep keep, void *arg,
+    struct ds_diskstats *ds, struct ds_buf *buf)
+{
+	struct ds_tar_member m;
+	struct ds_tar *t;
+	char want[32];
+	int e;
+
+	ds->n = ds->bad = ds->first_bad = 0;
+	snprintf(want, sizeof(want), "%u/proc/diskstats", n);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	if ((e = ds_tar_open(fd, NULL, &t)) < 0)
+		return e;
+	while ((e = ds_tar_next(t, &m)) == 1)
+		if (m.type == '0' && strcmp(m.path, want) == 0)
+			break;
+	if (e == 1 && (e = ds_tar_data(t, buf)) == 0)
+		e = disks(buf->data, keep, arg, ds);
+	else if (e == 0)
+		e = -ENOENT;
+	ds_tar_close(t);
 	return e;
 }

@@ -745,10 +745,20 @@ struct ds_histpt {
 	struct ds_diskstats ds;
 	struct ds_devids ids;
 	uint64_t uptime_ns, time_ns;
+	unsigned int sample;	/* the capture's sample: 0/, 1/ */
 };
 int ds_histpt_read(int fd, ds_base_keep keep, void *arg,
     struct ds_histpt pt[DS_CAPTURE_SAMPLES], struct ds_buf *why);
 void ds_histpt_free(struct ds_histpt *pt);
+/*
+ * A point kept for later with its devices dropped and its identities
+ * at their size; ds_histpt_disks reads the devices of sample n again
+ * (its diskstats comes first: a few headers), into ds (buf: scratch).
+ * 0, -ENOENT without it, -EINVAL, -ENOMEM.
+ */
+void ds_histpt_slim(struct ds_histpt *pt);
+int ds_histpt_disks(int fd, unsigned int n, ds_base_keep keep, void *arg,
+    struct ds_diskstats *ds, struct ds_buf *buf);
 /* A number of capture/meta's text for key: 0, -ENOENT, -EINVAL. */
 int ds_meta_u64(const char *text, const char *key, uint64_t *v);
 

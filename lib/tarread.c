@@ -39,6 +39,7 @@ struct ds_tar {
 	/* Reading: the archive through rb, skips by lseek. */
 	unsigned char *rb;	/* CHUNK bytes read ahead */
 	size_t rpos, rlen;
+	size_t ra;		/* the next read's size: 4 KiB, doubled */
 	uint64_t fsize;		/* the archive's size */
 	uint64_t left;		/* the member's data and padding unread */
 	int data_read;		/* the member's, by ds_tar_data */
@@ -111,10 +112,16 @@ get(struct ds_tar *t, void *p, size_t n)
 			if (n - got >= CHUNK)
 				return (r = rd(t->fd, (char *)p + got,
 				    n - got)) < 0 ? r : (long)(got + (size_t)r);
-			if ((r = rd(t->fd, t->rb, CHUNK)) <= 0)
+			/*
+			 * A reader of the first members (the history's
+			 * diskstats) reads a page, not 64 KiB.
+			 */
+			if ((r = rd(t->fd, t->rb, t->ra)) <= 0)
 				return r < 0 ? r : (long)got;
 			t->rpos = 0;
 			t->rlen = (size_t)r;
+			if (t->ra < CHUNK)
+				t->ra *= 2;
 		}
 		k = t->rlen - t->rpos < n - got ? t->rlen - t->rpos : n - got;
 		memcpy((char *)p + got, t->rb + t->rpos, k);
@@ -605,6 +612,7 @@ start(struct ds_tar *t, int fd, struct ds_buf *why, unsigned char *rb)
 		return refuse(t, -EINVAL, "not a regular file (a capture is "
 		    "read from a file or a directory, not a pipe or device)");
 	t->fsize = (uint64_t)st.st_size;
+	t->ra = 4096;
 	if ((t->rb = rb) == NULL && (t->rb = malloc(CHUNK)) == NULL)
 		return -ENOMEM;
 	return 0;
