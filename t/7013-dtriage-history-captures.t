@@ -170,6 +170,36 @@ dtriage -R "$TRASH/new.cap" -b "$TRASH/here" -o tsv >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 3 "-R CAPTURE -b: exit 3"
 is "$(awk -F'\t' '$3 == "dm-3" && $2 != "verdict" { print $2, $4 }' "$TRASH/out")" \
     "saturated 0.01997" "-R CAPTURE -b: since boot against B's 5 ms"
+# -R CAPTURE of two samples (old, then the tree): the same window as
+# -f, with the exit status it would have had; then a quiet window.
+capture2() {
+	_c=$TRASH/c2.$$
+	rm -rf "$_c"
+	mkdir -p "$_c/capture"
+	cp -Rp "$1" "$_c/0"
+	cp -Rp "$2" "$_c/1"
+	_u0=$(cut -d' ' -f1 "$1/proc/uptime" | tr -d .)
+	_u1=$(cut -d' ' -f1 "$2/proc/uptime" | tr -d .)
+	printf 'format 1\nboot_id %s\nsamples 2\nuptime0 %s\ntime0 1765002000000000000\nuptime1 %s\ntime1 1765002010000000000\nwindow_ns %s\ntick_ns 100000000\ntraced 0\ntraced_why test\n' \
+	    "$BOOT" "$_u0" "$_u1" $((_u1 - _u0)) >"$_c/capture/meta"
+	tar --format=ustar -cf "$3" -C "$_c" 0 1 capture || fail "tar $3"
+	rm -rf "$_c"
+}
+capture2 "$TRASH/old" "$S" "$TRASH/two.cap"
+dtriage -R "$TRASH/two.cap" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 3 "-R two samples: exit 3, as live over the window"
+is "$(awk -F'\t' '$3 == "dm-3" && $2 != "verdict" { print $2, $4 }' "$TRASH/out")" \
+    "queue-long 3.99" "-R two samples: the window's queue, as -f"
+mktree "$TRASH/q0" 990 395703 7942089 7940100
+mktree "$TRASH/q1" 1000 395703 7942089 7940100
+# No I/O and no stall in the window: pressure totals unchanged.
+cp "$TRASH/q0/proc/pressure/io" "$TRASH/q1/proc/pressure/io"
+capture2 "$TRASH/q0" "$TRASH/q1" "$TRASH/quiet.cap"
+dtriage -R "$TRASH/quiet.cap" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+is "$?" 0 "-R two samples, a quiet window: exit 0"
+is "$(awk -F'\t' '$2 == "io-pressure" { print $1, $4 }' "$TRASH/out")" "ok 0" \
+    "-R two samples, a quiet window: no pressure"
+
 # Usage: two captures, no seconds; NEW after OLD.
 test_must_fail 2 dtriage -f "$TRASH/old.cap" 2>"$TRASH/err"
 ok "-f once: two captures or -R" grep -q 'two captures (-f OLD -f NEW), or -R for one' "$TRASH/err"
