@@ -17,6 +17,11 @@
 #define BLOCK 512
 /* Links followed to reach one attribute, as the kernel's limit. */
 #define HOPS_MAX 40
+/*
+ * Links and identity attributes of one sample's sys/: a thousand disks
+ * have some ten thousand.  A hostile archive may hold a million.
+ */
+#define ENTS_MAX 65536u
 
 /* A link or an identity attribute of the sample's sys/, by its path. */
 struct ent {
@@ -124,14 +129,17 @@ attr(void *arg, const char *rel, char *buf)
 /* path and val (len bytes) kept in the pool. */
 static int
 keep_ent(struct scan *s, const char *path, const char *val, size_t len,
-    int link)
+    int link, struct ds_buf *why)
 {
 	size_t pl = strlen(path) + 1;
 	struct ent *e;
-	int err;
 
+	if (s->n >= ENTS_MAX)
+		return ds_buf_printf(why, "more than %u links and identity "
+		    "attributes in a sample's sys/", ENTS_MAX) < 0 ? -ENOMEM :
+		    -EINVAL;
 	if (ds_grow(&s->e, &s->cap, s->n + 1, sizeof(*s->e)) < 0 ||
-	    (err = ds_buf_reserve(&s->pool, pl + len + 1)) < 0)
+	    ds_buf_reserve(&s->pool, pl + len + 1) < 0)
 		return -ENOMEM;
 	e = &s->e[s->n++];
 	e->path = s->pool.len;
@@ -191,12 +199,12 @@ member(struct scan *s, struct ds_tar *t, const struct ds_tar_member *m,
 	if (strncmp(rel, "sys/block/", 10) == 0)
 		s->in_block = 1;
 	if (m->type == '2')
-		return keep_ent(s, rel, m->link, strlen(m->link), 1);
+		return keep_ent(s, rel, m->link, strlen(m->link), 1, why);
 	if (m->type != '0' || m->size > DS_ATTR_MAX || !id_attr(rel))
 		return 0;
 	if ((e = ds_tar_data(t, tmp)) < 0)
 		return e;
-	return keep_ent(s, rel, tmp->data, tmp->len, 0);
+	return keep_ent(s, rel, tmp->data, tmp->len, 0, why);
 }
 
 /* ---- Points ------------------------------------------------------------- */
