@@ -209,6 +209,11 @@ t/bench/out/bin/run: t/bench/run.c .flags
 	@mkdir -p t/bench/out/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ $<
 
+# histgen writes captures through the library's archive reader and writer.
+t/bench/out/bin/histgen: t/bench/histgen.c $(LIB) .flags
+	@mkdir -p t/bench/out/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+
 bench: all $(BENCHBIN)
 	sh t/bench/bench.sh
 

@@ -1,8 +1,10 @@
 /*
  * The quiet-time baseline: what each device's latency and queue were in
  * the intervals in which it was lightly queued, from a directory of
- * snapshot files.  Files are read through the snapshot reader
- * (ds_snap_head, ds_diskstats_next), paired with ds_disk_delta and
+ * snapshot files and captures (one history: the timer's one-sample
+ * captures and the snapshots cron wrote before).  Files are read
+ * through the snapshot reader (ds_snap_head, ds_diskstats_next),
+ * captures' samples by ds_histpt_read, paired with ds_disk_delta and
  * measured with ds_xstat_compute, as two snapshot files are compared.
  *
  * Rule: an interval is quiet for reads when aqu-sz <= DS_BASE_QUIET_AQU
@@ -35,6 +37,7 @@ struct sfile {
 	uint64_t key;		/* time line, else mtime, ns */
 	uint64_t uptime_ns;
 	uint64_t time_ns;	/* 0: no time line */
+	struct ds_histpt *pt;	/* a capture's sample, read when listed */
 };
 
 /* ---- Devices ----------------------------------------------------------- */
@@ -284,8 +287,12 @@ files_free(struct sfile *f, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(f[i].name);
+		if (f[i].pt != NULL)
+			ds_histpt_free(f[i].pt);
+		free(f[i].pt);
+	}
 	free(f);
 }
 
@@ -430,11 +437,81 @@ struct listing {
 	struct ds_buf window;
 	struct ds_devids ids;	/* one file's */
 	struct namedset named;	/* every file's, of the devices kept */
+	struct ds_buf why;	/* a damaged capture's */
 };
 
+/* The identities of a file recorded, of the devices kept. */
+static int
+named_ids(struct listing *ls, const struct ds_devids *ids)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < ids->n; i++) {
+		const char *dev = ids->e[i].name;
+
+		if ((ls->keep == NULL || ls->keep(dev, ls->arg)) &&
+		    (e = named_add(&ls->named, dev,
+		    ids->pool.data + ids->e[i].off)) < 0)
+			return e;
+	}
+	return 0;
+}
+
 /*
- * One directory entry: a regular file whose header is a snapshot's;
- * the identities it records go into ls->named.
+ * A capture: each of its samples an entry of f, read now up to its
+ * block devices, its identities into ls->named; pairing reads its
+ * diskstats again, the archive's first member.  The entries made; 0
+ * for a file that is no capture; -EINVAL for a damaged one, counted in
+ * b with the first one's reason; -ENOMEM.
+ */
+static int
+list_capture(int fd, const char *name, struct listing *ls, struct ds_base *b,
+    struct sfile *f)
+{
+	struct ds_histpt pt[DS_CAPTURE_SAMPLES];
+	int n, i, e = 0;
+
+	if ((n = ds_histpt_read(fd, ls->keep, ls->arg, pt, &ls->why)) < 0) {
+		if (n == -ENOMEM)
+			return n;
+		if (b->damaged++ == 0)
+			snprintf(b->damaged_msg, sizeof(b->damaged_msg),
+			    "%s: %s", name, ls->why.len > 0 ? ls->why.data :
+			    strerror(-n));
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (e == 0 && (e = named_ids(ls, &pt[i].ids)) == 0 &&
+		    ((f[i].name = strdup(name)) == NULL ||
+		    (f[i].pt = malloc(sizeof(*f[i].pt))) == NULL))
+			e = -ENOMEM;
+		if (e < 0) {
+			ds_histpt_free(&pt[i]);
+			continue;
+		}
+		*f[i].pt = pt[i];
+		/* Its devices read again when paired: memory stays bounded. */
+		ds_histpt_slim(f[i].pt);
+		f[i].uptime_ns = pt[i].uptime_ns;
+		f[i].key = f[i].time_ns = pt[i].time_ns;
+	}
+	if (e < 0)
+		for (i = 0; i < n; i++) {
+			free(f[i].name);
+			if (f[i].pt != NULL)
+				ds_histpt_free(f[i].pt);
+			free(f[i].pt);
+			f[i].name = NULL;
+			f[i].pt = NULL;
+		}
+	return e < 0 ? e : n;
+}
+
+/*
+ * One directory entry: a regular file whose header is a snapshot's, or
+ * a capture; the identities it records go into ls->named.  The entries
+ * of f made (a capture's samples), or -ENOMEM.
  */
 static int
 list_one(int dirfd, const char *name, struct listing *ls, struct ds_base *b,
@@ -443,12 +520,20 @@ list_one(int dirfd, const char *name, struct listing *ls, struct ds_base *b,
 	struct ds_lines l;
 	struct ds_snap s;
 	struct stat st;
-	size_t i;
 	int fd, e;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISREG(st.st_mode))
 		return 0;
+	memset(f, 0, DS_CAPTURE_SAMPLES * sizeof(*f));
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		e = list_capture(fd, name, ls, b, f);
+		close(fd);
+		/* A damaged capture is no snapshot either: counted. */
+		if (e != 0)
+			return e == -EINVAL ? 0 : e;
+	}
 	memset(&s, 0, sizeof(s));
 	if ((fd = snap_open(dirfd, name, &l, &ls->window, &s,
 	    &ls->ids)) < 0) {
@@ -458,14 +543,8 @@ list_one(int dirfd, const char *name, struct listing *ls, struct ds_base *b,
 		return 0;
 	}
 	close(fd);
-	for (i = 0; i < ls->ids.n; i++) {
-		const char *dev = ls->ids.e[i].name;
-
-		if ((ls->keep == NULL || ls->keep(dev, ls->arg)) &&
-		    (e = named_add(&ls->named, dev,
-		    ls->ids.pool.data + ls->ids.e[i].off)) < 0)
-			return e;
-	}
+	if ((e = named_ids(ls, &ls->ids)) < 0)
+		return e;
 	if ((f->name = strdup(name)) == NULL)
 		return -ENOMEM;
 	f->uptime_ns = s.uptime_ns;
@@ -501,7 +580,8 @@ list_files(int dirfd, struct listing *ls, struct ds_base *b,
 			e = -EFBIG;
 			break;
 		}
-		if (ds_grow(&f, &cap, n + 1, sizeof(*f)) < 0) {
+		if (ds_grow(&f, &cap, n + DS_CAPTURE_SAMPLES,
+		    sizeof(*f)) < 0) {
 			e = -ENOMEM;
 			break;
 		}
@@ -523,16 +603,9 @@ list_files(int dirfd, struct listing *ls, struct ds_base *b,
 
 /* ---- Pairing ----------------------------------------------------------- */
 
-/* The kept devices of one file, and the identities it records. */
-struct sample {
-	struct ds_diskstats ds;
-	struct ds_devids ids;
-	uint64_t uptime_ns, time_ns;
-};
-
 static int
 sample_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
-    struct ds_buf *window, struct sample *s)
+    struct ds_buf *window, struct ds_histpt *s)
 {
 	struct ds_diskstats *ds = &s->ds;
 	struct ds_lines l;
@@ -562,7 +635,7 @@ sample_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
 
 /* Does cur belong to the same boot as prev, later? */
 static int
-same_series(const struct sample *prev, const struct sample *cur)
+same_series(const struct ds_histpt *prev, const struct ds_histpt *cur)
 {
 	uint64_t bp, bc;
 
@@ -577,7 +650,7 @@ same_series(const struct sample *prev, const struct sample *cur)
 }
 
 static int
-pair(const struct sample *prev, const struct sample *cur,
+pair(const struct ds_histpt *prev, const struct ds_histpt *cur,
     const struct namedset *named, struct ds_base *b)
 {
 	uint64_t d[DS_NCOUNTERS], itv = cur->uptime_ns - prev->uptime_ns;
@@ -617,19 +690,49 @@ pair(const struct sample *prev, const struct sample *cur,
 	return 0;
 }
 
+/*
+ * A capture's point into c: its devices read again (c->ds, c's own),
+ * its identities and clocks the point's as listed (c->ids borrowed).
+ */
+static int
+capture_read(int dirfd, const struct sfile *f, ds_base_keep keep, void *arg,
+    struct ds_buf *buf, struct ds_histpt *c)
+{
+	int fd, e;
+
+	fd = openat(dirfd, f->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = ds_histpt_disks(fd, f->pt->sample, keep, arg, &c->ds, buf);
+	close(fd);
+	c->ids = f->pt->ids;
+	c->uptime_ns = f->pt->uptime_ns;
+	c->time_ns = f->pt->time_ns;
+	return e;
+}
+
 static int
 pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
     void *arg, const struct namedset *named, struct ds_base *b)
 {
-	struct sample s[2];
+	/* Two of each: a file's, a capture's (its ids not its own). */
+	struct ds_histpt s[2], c[2], *prev = NULL, *cur;
 	struct ds_buf window = { 0 };
 	size_t i;
-	int cur = 0, have_prev = 0, e = 0;
+	int e = 0;
 
 	memset(s, 0, sizeof(s));
+	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
-		if ((e = sample_read(dirfd, &f[i], keep, arg, &window,
-		    &s[cur])) < 0) {
+		if (f[i].pt != NULL) {
+			cur = prev == &c[0] ? &c[1] : &c[0];
+			e = capture_read(dirfd, &f[i], keep, arg, &window, cur);
+		} else {
+			cur = prev == &s[0] ? &s[1] : &s[0];
+			e = sample_read(dirfd, &f[i], keep, arg, &window, cur);
+		}
+		if (e < 0) {
 			if (e == -ENOMEM)
 				break;
 			/* Changed or gone since it was listed. */
@@ -639,25 +742,24 @@ pair_files(int dirfd, const struct sfile *f, size_t n, ds_base_keep keep,
 		}
 		b->files++;
 		if (b->files == 1)
-			b->first_ns = s[cur].time_ns;
-		b->last_ns = s[cur].time_ns;
-		if (!have_prev || !same_series(&s[!cur], &s[cur]))
+			b->first_ns = cur->time_ns;
+		b->last_ns = cur->time_ns;
+		if (prev == NULL || !same_series(prev, cur))
 			b->series++;
-		else if ((e = pair(&s[!cur], &s[cur], named, b)) < 0)
+		else if ((e = pair(prev, cur, named, b)) < 0)
 			break;
-		have_prev = 1;
-		cur = !cur;
+		prev = cur;
 	}
-	ds_diskstats_free(&s[0].ds);
-	ds_diskstats_free(&s[1].ds);
-	ds_devids_free(&s[0].ids);
-	ds_devids_free(&s[1].ids);
+	for (i = 0; i < 2; i++) {
+		ds_diskstats_free(&s[i].ds);
+		ds_devids_free(&s[i].ids);
+		ds_diskstats_free(&c[i].ds);
+	}
 	ds_buf_free(&window);
 	return e;
 }
 
-/* The same on an open directory (the caller's; not closed). */
-static int
+int
 ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
 {
 	struct listing ls;
@@ -671,6 +773,7 @@ ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg, struct ds_base *out)
 	ls.arg = arg;
 	e = list_files(dirfd, &ls, out, &f, &n);
 	ds_buf_free(&ls.window);
+	ds_buf_free(&ls.why);
 	ds_devids_free(&ls.ids);
 	/* Listing counted the files that are no snapshot; pairing recounts. */
 	if (e == 0 && (e = pair_files(dirfd, f, n, keep, arg, &ls.named,

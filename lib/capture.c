@@ -29,16 +29,12 @@ ds_capture_read(const struct ds_root *r, const char *rel, struct ds_buf *b)
 }
 
 int
-ds_capture_u64(const struct ds_root *r, const char *key,
-    struct ds_buf *scratch, uint64_t *v)
+ds_meta_u64(const char *text, const char *key, uint64_t *v)
 {
 	size_t klen = strlen(key);
 	const char *p, *end;
-	int e;
 
-	if ((e = ds_capture_read(r, DS_CAPTURE_META, scratch)) < 0)
-		return e;
-	for (p = scratch->data; *p != '\0'; p = *end ? end + 1 : end) {
+	for (p = text; *p != '\0'; p = *end ? end + 1 : end) {
 		end = strchr(p, '\n');
 		if (end == NULL)
 			end = p + strlen(p);
@@ -50,6 +46,17 @@ ds_capture_u64(const struct ds_root *r, const char *key,
 		}
 	}
 	return -ENOENT;
+}
+
+int
+ds_capture_u64(const struct ds_root *r, const char *key,
+    struct ds_buf *scratch, uint64_t *v)
+{
+	int e;
+
+	if ((e = ds_capture_read(r, DS_CAPTURE_META, scratch)) < 0)
+		return e;
+	return ds_meta_u64(scratch->data, key, v);
 }
 
 static int

@@ -14,7 +14,7 @@
 #include "internal.h"
 
 /* A sysfs attribute is at most a page; more is not an attribute. */
-#define ATTR_MAX 4096
+#define ATTR_MAX DS_ATTR_MAX
 
 static const struct {
 	const char *rel;	/* below sys/block/NAME */
@@ -44,8 +44,9 @@ is_blank(int c)
  * it could not be opened for another reason.
  */
 static long
-read_attr(const struct ds_root *r, const char *rel, char *buf)
+read_attr(void *arg, const char *rel, char *buf)
 {
+	const struct ds_root *r = arg;
 	size_t len = 0;
 	ssize_t n;
 	int fd;
@@ -109,7 +110,7 @@ clean(const char *prefix, const char *v, size_t len, char *id)
 }
 
 int
-ds_devid_read(const struct ds_root *r, const char *name,
+ds_devid_read_by(ds_attr_fn attr, void *arg, const char *name,
     char id[DS_DEVID_MAX])
 {
 	char rel[64 + DS_DISK_NAME_MAX], buf[ATTR_MAX + 1];
@@ -123,12 +124,19 @@ ds_devid_read(const struct ds_root *r, const char *name,
 	for (i = 0; i < nitems(sources); i++) {
 		snprintf(rel, sizeof(rel), "sys/block/%s/%s", name,
 		    sources[i].rel);
-		if ((n = read_attr(r, rel, buf)) < 0)
+		if ((n = attr(arg, rel, buf)) < 0)
 			return (int)n;
 		if (n > 0 && clean(sources[i].prefix, buf, (size_t)n, id))
 			return 0;
 	}
 	return 0;
+}
+
+int
+ds_devid_read(const struct ds_root *r, const char *name,
+    char id[DS_DEVID_MAX])
+{
+	return ds_devid_read_by(read_attr, (void *)r, name, id);
 }
 
 int

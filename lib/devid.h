@@ -17,6 +17,16 @@
 int ds_devid_name_ok(const char *s, size_t len);
 int ds_devid_ok(const char *s, size_t len);
 
+/*
+ * ds_devid_read with the attributes read by attr: rel below the root,
+ * into buf (DS_ATTR_MAX + 1 bytes); its length, 0 when it gives no
+ * value (absent, over DS_ATTR_MAX), or -errno.
+ */
+#define DS_ATTR_MAX 4096
+typedef long (*ds_attr_fn)(void *arg, const char *rel, char *buf);
+int ds_devid_read_by(ds_attr_fn attr, void *arg, const char *name,
+    char id[DS_DEVID_MAX]);
+
 /* The identities of one snapshot file, by name. */
 struct ds_devid_ent {
 	char name[DS_DISK_NAME_MAX];

@@ -47,6 +47,34 @@ int ds_capture_mkdtemp(char *tmp, size_t n);
 int ds_tar_extract_at(const char *path, int top, struct ds_buf *why);
 int ds_capture_extract_why(const char *path, char *tmp, size_t n,
     struct ds_buf *why);
+/*
+ * An archive read in place, a member at a time, with every check of
+ * ds_tar_extract_at and nothing written: the data of a member not asked
+ * for is passed over (lseek), so that a reader wanting a few members of
+ * many pays for their headers alone.  fd (a regular file, read from
+ * its offset) stays the caller's; why as above.  ds_tar_next: 1 with
+ * the member in m (its strings valid until the next call), 0 at the
+ * archive's end, -errno (-EINVAL with why); ds_tar_data: the member's
+ * data into b, once, 0 or -errno.
+ */
+struct ds_tar;
+struct ds_tar_member {
+	const char *path;	/* relative, "." and empty components out */
+	const char *link;	/* a link's target */
+	int type;		/* '0' file, '2' link, '5' directory */
+	uint64_t size;		/* bytes of data */
+	uint64_t mtime;		/* seconds since the epoch; 0 unknown */
+};
+int ds_tar_open(int fd, struct ds_buf *why, struct ds_tar **t);
+int ds_tar_next(struct ds_tar *t, struct ds_tar_member *m);
+int ds_tar_data(struct ds_tar *t, struct ds_buf *b);
+void ds_tar_close(struct ds_tar *t);
+/*
+ * The next component of the path at *p: *p moved past slashes and "."
+ * components to it, its length returned (0 at the end); the caller
+ * steps over it (*p += n).
+ */
+size_t ds_path_comp(const char **p);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line
@@ -700,7 +728,38 @@ int ds_blklat_row_set(struct ds_blklat_snap *s, struct ds_blklat_row *r,
 #include "cglimit.h"
 #include "dirty.h"
 #include "devid.h"
+
 #include "blkslow.h"
 #include "grow.h"
+
+/*
+ * A capture's samples as history points (lib/caphist.c): each one's
+ * devices kept by keep, their identities as ds_devid_read reads them
+ * from the sample's sys/, its uptime and wall clock (meta's, else the
+ * archive's date on by uptime).  The archive fd is read in place up to
+ * what the points need.  The number of points (1 or 2); 0 when the file
+ * is no capture (no ustar header of a member in capture/ or a sample
+ * at its start); -EINVAL with why for a damaged or hostile one; -errno.
+ */
+struct ds_histpt {
+	struct ds_diskstats ds;
+	struct ds_devids ids;
+	uint64_t uptime_ns, time_ns;
+	unsigned int sample;	/* the capture's sample: 0/, 1/ */
+};
+int ds_histpt_read(int fd, ds_base_keep keep, void *arg,
+    struct ds_histpt pt[DS_CAPTURE_SAMPLES], struct ds_buf *why);
+void ds_histpt_free(struct ds_histpt *pt);
+/*
+ * A point kept for later with its devices dropped and its identities
+ * at their size; ds_histpt_disks reads the devices of sample n again
+ * (its diskstats comes first: a few headers), into ds (buf: scratch).
+ * 0, -ENOENT without it, -EINVAL, -ENOMEM.
+ */
+void ds_histpt_slim(struct ds_histpt *pt);
+int ds_histpt_disks(int fd, unsigned int n, ds_base_keep keep, void *arg,
+    struct ds_diskstats *ds, struct ds_buf *buf);
+/* A number of capture/meta's text for key: 0, -ENOENT, -EINVAL. */
+int ds_meta_u64(const char *text, const char *key, uint64_t *v);
 
 #endif

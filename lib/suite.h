@@ -161,9 +161,10 @@ struct ds_atomic {
 };
 
 /*
- * The quiet-time baseline: a directory of snapshot files (DS_BASE_DIR,
- * or DS_BASE_DIR_OLD of older releases), read in time order and paired
- * one after the other; each device gets one
+ * The quiet-time baseline: a directory of snapshot files and captures
+ * (DS_BASE_DIR, or DS_BASE_DIR_OLD of older releases), their points
+ * (a file, a capture's sample) read in time order and paired one after
+ * the other; each device gets one
  * record per interval, of which the last DS_BASE_KEEP are kept (a week
  * of 5-minute snapshots is 2016), so memory is bounded by the devices
  * kept times DS_BASE_KEEP x 28 bytes (56 KiB) whatever the number of
@@ -206,8 +207,10 @@ struct ds_base_dev {
 struct ds_base {
 	struct ds_base_dev *d;	/* sorted by name after ds_base_finish */
 	size_t n, cap;
-	size_t files;		/* snapshot files read */
+	size_t files;		/* points read: snapshot files, capture samples */
 	size_t skipped;		/* files that were no snapshot (not counted) */
+	size_t damaged;		/* captures refused: damaged, or hostile */
+	char damaged_msg[512];	/* the first one's name: why */
 	size_t series;		/* runs of one boot each (a reboot splits) */
 	size_t pairs;		/* intervals paired */
 	size_t id_split;	/* device intervals not paired: the name's
@@ -222,9 +225,12 @@ struct ds_base {
 typedef int (*ds_base_keep)(const char *name, void *arg);
 /*
  * Read every regular file of the directory dir (below the root) whose
- * header is a snapshot's; others are counted in skipped.  Files are
- * ordered by their time line (the file's mtime when it has none), then
- * uptime.  A file whose uptime is not above its predecessor's, or whose
+ * header is a snapshot's, and every capture (an archive: each sample
+ * a point, its time meta's or the archive's date, its identities read
+ * from its sys/ as ds_devid_read reads them); other files are counted
+ * in skipped, damaged captures in damaged.  Points are ordered by
+ * their time (a file's mtime when it has no time line), then uptime.
+ * A point whose uptime is not above its predecessor's, or whose
  * boot time (time - uptime) moved by more than 60 s, starts a new
  * series: it is not paired with the one before.  A device is paired
  * with its own previous line by name, when both files give the name the
@@ -237,6 +243,9 @@ typedef int (*ds_base_keep)(const char *name, void *arg);
  */
 int ds_base_read(const struct ds_root *r, const char *dir, ds_base_keep keep,
     void *arg, struct ds_base *out);
+/* The same on an open directory (the caller's; not closed). */
+int ds_base_read_fd(int dirfd, ds_base_keep keep, void *arg,
+    struct ds_base *out);
 
 /*
  * The baseline of the device name whose identity is now id (NULL or "":

@@ -22,7 +22,7 @@
 #define BLOCK 512
 #define CHUNK (64u << 10)
 
-struct tar {
+struct ds_tar {
 	int fd;			/* the archive */
 	int top;		/* the directory extracted into */
 	struct ds_buf *why;	/* the reason of a refusal, or NULL */
@@ -36,15 +36,26 @@ struct tar {
 	int dfd;		/* -1: none */
 	unsigned char h[BLOCK];
 	char *buf;		/* CHUNK bytes */
+	/* Reading: the archive through rb, skips by lseek. */
+	unsigned char *rb;	/* CHUNK bytes read ahead */
+	size_t rpos, rlen;
+	size_t ra;		/* the next read's size: 4 KiB, doubled */
+	uint64_t fsize;		/* the archive's size */
+	uint64_t left;		/* the member's data and padding unread */
+	int data_read;		/* the member's, by ds_tar_data */
+	/* The member whose header was read last. */
+	int type;
+	uint64_t size, mtime;
+	size_t depth;		/* path's components */
 };
 
 /* A refusal: "member N (NAME): why" into t->why; returns e. */
 static int
-refuse(struct tar *t, int e, const char *fmt, ...)
+refuse(struct ds_tar *t, int e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int
-refuse(struct tar *t, int e, const char *fmt, ...)
+refuse(struct ds_tar *t, int e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -86,6 +97,61 @@ rd(int fd, void *p, size_t n)
 	return (long)got;
 }
 
+/*
+ * n bytes of the archive into p through t->rb: the count (fewer at the
+ * end of the file) or -errno.  Small members come many to a read.
+ */
+static long
+get(struct ds_tar *t, void *p, size_t n)
+{
+	size_t got = 0, k;
+	long r;
+
+	while (got < n) {
+		if (t->rpos == t->rlen) {
+			if (n - got >= CHUNK)
+				return (r = rd(t->fd, (char *)p + got,
+				    n - got)) < 0 ? r : (long)(got + (size_t)r);
+			/*
+			 * A reader of the first members (the history's
+			 * diskstats) reads a page, not 64 KiB.
+			 */
+			if ((r = rd(t->fd, t->rb, t->ra)) <= 0)
+				return r < 0 ? r : (long)got;
+			t->rpos = 0;
+			t->rlen = (size_t)r;
+			if (t->ra < CHUNK)
+				t->ra *= 2;
+		}
+		k = t->rlen - t->rpos < n - got ? t->rlen - t->rpos : n - got;
+		memcpy((char *)p + got, t->rb + t->rpos, k);
+		t->rpos += k;
+		got += k;
+	}
+	return (long)got;
+}
+
+/* n bytes of the archive passed over: what is read ahead, then lseek. */
+static int
+skip(struct ds_tar *t, uint64_t n)
+{
+	uint64_t k = t->rlen - t->rpos;
+	off_t at;
+
+	if (n <= k) {
+		t->rpos += (size_t)n;
+		return 0;
+	}
+	t->rpos = t->rlen = 0;
+	if ((at = lseek(t->fd, (off_t)(n - k), SEEK_CUR)) < 0)
+		return refuse(t, -errno, NULL);
+	/* lseek goes past the end without a word: the size tells. */
+	if ((uint64_t)at > t->fsize)
+		return refuse(t, -EINVAL, "truncated (the archive ends inside "
+		    "it)");
+	return 0;
+}
+
 static int
 wr(int fd, const char *p, size_t n)
 {
@@ -101,6 +167,24 @@ wr(int fd, const char *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+size_t
+ds_path_comp(const char **pp)
+{
+	const char *p = *pp;
+	size_t n;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		n = (size_t)(strchrnul(p, '/') - p);
+		if (n != 1 || *p != '.')
+			break;
+		p++;
+	}
+	*pp = p;
+	return n;
 }
 
 /*
@@ -158,16 +242,24 @@ type_name(int type)
  * t->link.  -EINVAL with the reason.
  */
 static int
-header(struct tar *t, int *type, uint64_t *size)
+header(struct ds_tar *t, int *type, uint64_t *size)
 {
 	const unsigned char *h = t->h;
-	uint64_t sum = 0, want;
+	uint64_t want;
+	uint32_t sum = 0;
 	int posix;
 	size_t i;
 	char prefix[160];
 
+	/*
+	 * The checksum field counts as blanks.  A plain sum (at most
+	 * 512 x 255: 32 bits) vectorizes: thousands of headers are read
+	 * for the quiet-time history.
+	 */
 	for (i = 0; i < BLOCK; i++)
-		sum += i >= 148 && i < 156 ? ' ' : h[i];
+		sum += h[i];
+	for (i = 148; i < 156; i++)
+		sum += (uint32_t)' ' - h[i];
 	posix = memcmp(h + 257, "ustar\0", 6) == 0;
 	if (!posix && memcmp(h + 257, "ustar  \0", 8) != 0)
 		return refuse(t, -EINVAL, t->member == 1 ? "not a ustar "
@@ -209,7 +301,7 @@ header(struct tar *t, int *type, uint64_t *size)
  * number of components.
  */
 static int
-name_check(struct tar *t, int type, size_t *depth)
+name_check(struct ds_tar *t, int type, size_t *depth)
 {
 	const char *p = t->name;
 	size_t n, len = 0;
@@ -219,12 +311,7 @@ name_check(struct tar *t, int type, size_t *depth)
 		return refuse(t, -EINVAL, "an empty name");
 	if (*p == '/')
 		return refuse(t, -EINVAL, "an absolute name");
-	for (; *p != '\0'; p += n) {
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (n == 0 || (n == 1 && *p == '.'))
-			continue;
+	for (; (n = ds_path_comp(&p)) > 0; p += n) {
 		if (n == 2 && p[0] == '.' && p[1] == '.')
 			return refuse(t, -EINVAL, "a name with \"..\"");
 		if (len > 0)
@@ -254,7 +341,7 @@ name_check(struct tar *t, int type, size_t *depth)
  * anyway, as a chroot's would).  Links live in samples only.
  */
 static int
-link_check(struct tar *t, size_t depth)
+link_check(struct ds_tar *t, size_t depth)
 {
 	const char *p = t->link;
 	long d = (long)depth - 2;	/* the link's directory in its sample */
@@ -266,12 +353,7 @@ link_check(struct tar *t, size_t depth)
 		return refuse(t, -EINVAL, "a link to nothing");
 	if (*p == '/')
 		return 0;
-	for (; *p != '\0'; p += n) {
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (n == 0 || (n == 1 && *p == '.'))
-			continue;
+	for (; (n = ds_path_comp(&p)) > 0; p += n) {
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
 			if (--d < 0)
 				return refuse(t, -EINVAL, "a link out of its "
@@ -287,7 +369,7 @@ link_check(struct tar *t, size_t depth)
  * the way made if missing, none of them a link: *last is the name left.
  */
 static int
-parent(struct tar *t, const char **last)
+parent(struct ds_tar *t, const char **last)
 {
 	char comp[BLOCK];
 	const char *p = t->path, *slash = strrchr(t->path, '/');
@@ -352,7 +434,7 @@ out:
 
 /* The member's data into a new file name of dir, then its padding. */
 static int
-put_file(struct tar *t, int dir, const char *name, uint64_t size)
+put_file(struct ds_tar *t, int dir, const char *name, uint64_t size)
 {
 	uint64_t left = size;
 	size_t n;
@@ -366,7 +448,7 @@ put_file(struct tar *t, int dir, const char *name, uint64_t size)
 		    "of this name") : refuse(t, -errno, NULL);
 	for (; left > 0 && e == 0; left -= n) {
 		n = left < CHUNK ? (size_t)left : CHUNK;
-		if ((r = rd(t->fd, t->buf, n)) < 0)
+		if ((r = get(t, t->buf, n)) < 0)
 			e = refuse(t, (int)r, NULL);
 		else if ((size_t)r < n)
 			e = refuse(t, -EINVAL, "truncated (the archive ends "
@@ -378,7 +460,7 @@ put_file(struct tar *t, int dir, const char *name, uint64_t size)
 		e = refuse(t, -errno, NULL);
 	if (e == 0 && size % BLOCK != 0) {
 		n = BLOCK - size % BLOCK;
-		if ((r = rd(t->fd, t->buf, n)) < 0)
+		if ((r = get(t, t->buf, n)) < 0)
 			e = refuse(t, (int)r, NULL);
 		else if ((size_t)r < n)
 			e = refuse(t, -EINVAL, "truncated (the archive ends "
@@ -388,7 +470,7 @@ put_file(struct tar *t, int dir, const char *name, uint64_t size)
 }
 
 static int
-put_dir(struct tar *t, int dir, const char *name)
+put_dir(struct ds_tar *t, int dir, const char *name)
 {
 	struct stat st;
 
@@ -407,26 +489,14 @@ put_dir(struct tar *t, int dir, const char *name)
 }
 
 static int
-member(struct tar *t, int type, uint64_t size)
+member(struct ds_tar *t)
 {
 	const char *last;
-	size_t depth;
 	int dir, e;
 
-	if ((e = name_check(t, type, &depth)) < 0)
-		return e;
-	if (type == '2' && (e = link_check(t, depth)) < 0)
-		return e;
-	if (size > DS_CAPTURE_MEMBER_MAX)
-		return refuse(t, -EINVAL, "%llu bytes: more than %u MiB",
-		    (unsigned long long)size, DS_CAPTURE_MEMBER_MAX >> 20);
-	if (size > DS_CAPTURE_TOTAL_MAX - t->total)
-		return refuse(t, -EINVAL, "more than %u GiB in all",
-		    (unsigned int)(DS_CAPTURE_TOTAL_MAX >> 30));
-	t->total += size;
 	if (t->path[0] == '\0')
 		return 0;	/* "./": the top, made already */
-	if (depth == 1) {
+	if (t->depth == 1) {
 		/* A sample's or capture/'s own directory. */
 		dir = t->top;
 		last = t->path;
@@ -434,7 +504,7 @@ member(struct tar *t, int type, uint64_t size)
 		return e;
 	else
 		dir = t->dfd;
-	switch (type) {
+	switch (t->type) {
 	case '5':
 		return put_dir(t, dir, last);
 	case '2':
@@ -443,17 +513,17 @@ member(struct tar *t, int type, uint64_t size)
 		return errno == EEXIST ? refuse(t, -EINVAL, "a second member "
 		    "of this name") : refuse(t, -errno, NULL);
 	}
-	return put_file(t, dir, last, size);
+	return put_file(t, dir, last, t->size);
 }
 
 /* The end: a zero block, then another or the end of the file. */
 static int
-end(struct tar *t)
+end(struct ds_tar *t)
 {
 	long r;
 	int i;
 
-	if ((r = rd(t->fd, t->h, BLOCK)) < 0)
+	if ((r = get(t, t->h, BLOCK)) < 0)
 		return refuse(t, (int)r, NULL);
 	if (r == 0)
 		return 0;
@@ -466,68 +536,178 @@ end(struct tar *t)
 	return refuse(t, -EINVAL, "data after the end-of-archive block");
 }
 
+/*
+ * The next member's header read and checked (its name, link, size and
+ * the archive's bounds) into t: 1, 0 at the archive's end, or -errno
+ * with the reason.  The data of the member before must have been read
+ * or skipped (t->left).
+ */
+static int
+next(struct ds_tar *t)
+{
+	long r;
+	int i, e;
+
+	if (t->left > 0 && (e = skip(t, t->left)) < 0)
+		return e;
+	t->left = 0;
+	if ((r = get(t, t->h, BLOCK)) < 0)
+		return refuse(t, (int)r, NULL);
+	if (r == 0)
+		return 0;	/* the end of the file at a block's boundary */
+	t->member++;
+	t->name[0] = '\0';
+	if (r < BLOCK)
+		return refuse(t, -EINVAL, t->member == 1 ? "not a ustar "
+		    "archive (shorter than one header)" : "truncated header");
+	for (i = 0; i < BLOCK; i++)
+		if (t->h[i] != 0)
+			break;
+	if (i == BLOCK) {
+		t->member--;
+		return (e = end(t)) < 0 ? e : 0;
+	}
+	if (t->member > DS_CAPTURE_MEMBERS)
+		return refuse(t, -EINVAL, "more than %u members",
+		    DS_CAPTURE_MEMBERS);
+	if ((e = header(t, &t->type, &t->size)) < 0 ||
+	    (e = name_check(t, t->type, &t->depth)) < 0)
+		return e;
+	if (t->type == '2' && (e = link_check(t, t->depth)) < 0)
+		return e;
+	if (t->size > DS_CAPTURE_MEMBER_MAX)
+		return refuse(t, -EINVAL, "%llu bytes: more than %u MiB",
+		    (unsigned long long)t->size, DS_CAPTURE_MEMBER_MAX >> 20);
+	if (t->size > DS_CAPTURE_TOTAL_MAX - t->total)
+		return refuse(t, -EINVAL, "more than %u GiB in all",
+		    (unsigned int)(DS_CAPTURE_TOTAL_MAX >> 30));
+	t->total += t->size;
+	/* A bad date is no reason to refuse: 0, unknown. */
+	if (octal(t->h + 136, 12, &t->mtime) < 0)
+		t->mtime = 0;
+	t->left = (t->size + BLOCK - 1) / BLOCK * BLOCK;
+	t->data_read = 0;
+	return 1;
+}
+
+/*
+ * The archive on fd (the caller's) ready to be read by next: a regular
+ * file, its size known, buffers made.  -errno with the reason.
+ */
+static int
+start(struct ds_tar *t, int fd, struct ds_buf *why, unsigned char *rb)
+{
+	struct stat st;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = fd;
+	t->top = -1;
+	t->why = why;
+	t->dfd = -1;
+	if (why != NULL)
+		ds_buf_fail(why, 0);
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return refuse(t, -EINVAL, "not a regular file (a capture is "
+		    "read from a file or a directory, not a pipe or device)");
+	t->fsize = (uint64_t)st.st_size;
+	t->ra = 4096;
+	if ((t->rb = rb) == NULL && (t->rb = malloc(CHUNK)) == NULL)
+		return -ENOMEM;
+	return 0;
+}
+
 int
 ds_tar_extract_at(const char *path, int top, struct ds_buf *why)
 {
-	struct tar t;
-	struct stat st;
-	uint64_t size = 0;
-	long r;
-	int type = 0, e = 0, i;
+	struct ds_tar t;
+	int fd, e;
 
-	memset(&t, 0, sizeof(t));
-	t.top = top;
-	t.why = why;
-	t.dfd = -1;
-	if (why != NULL)
-		ds_buf_fail(why, 0);
 	/* O_NONBLOCK: a FIFO given by mistake cannot hang the open. */
-	if ((t.fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY |
-	    O_CLOEXEC)) < 0)
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY |
+	    O_CLOEXEC)) < 0) {
+		if (why != NULL)
+			ds_buf_fail(why, 0);
 		return -errno;
-	if (fstat(t.fd, &st) < 0)
-		e = -errno;
-	else if (!S_ISREG(st.st_mode))
-		e = refuse(&t, -EINVAL, "not a regular file (a capture is "
-		    "read from a file or a directory, not a pipe or device)");
-	else if ((t.buf = malloc(CHUNK)) == NULL)
+	}
+	if ((e = start(&t, fd, why, NULL)) == 0 &&
+	    (t.buf = malloc(CHUNK)) == NULL)
 		e = -ENOMEM;
-	while (e == 0) {
-		if ((r = rd(t.fd, t.h, BLOCK)) < 0) {
-			e = refuse(&t, (int)r, NULL);
-			break;
-		}
-		if (r == 0)
-			break;	/* the end of the file at a block's boundary */
-		t.member++;
-		t.name[0] = '\0';
-		if (r < BLOCK) {
-			e = refuse(&t, -EINVAL, t.member == 1 ? "not a ustar "
-			    "archive (shorter than one header)" :
-			    "truncated header");
-			break;
-		}
-		for (i = 0; i < BLOCK; i++)
-			if (t.h[i] != 0)
-				break;
-		if (i == BLOCK) {
-			t.member--;
-			e = end(&t);
-			break;
-		}
-		if (t.member > DS_CAPTURE_MEMBERS) {
-			e = refuse(&t, -EINVAL, "more than %u members",
-			    DS_CAPTURE_MEMBERS);
-			break;
-		}
-		if ((e = header(&t, &type, &size)) == 0)
-			e = member(&t, type, size);
+	t.top = top;
+	while (e == 0 && (e = next(&t)) == 1) {
+		/* put_file reads the data and its padding. */
+		t.left = 0;
+		e = member(&t);
 	}
 	if (t.dfd >= 0)
 		close(t.dfd);
-	close(t.fd);
+	close(fd);
 	free(t.buf);
+	free(t.rb);
 	return e;
+}
+
+int
+ds_tar_open(int fd, struct ds_buf *why, struct ds_tar **out)
+{
+	struct ds_tar *t;
+	int e;
+
+	*out = NULL;
+	/* The buffer with the rest: one allocation per archive read. */
+	if ((t = malloc(sizeof(*t) + CHUNK)) == NULL)
+		return -ENOMEM;
+	if ((e = start(t, fd, why, (unsigned char *)(t + 1))) < 0) {
+		ds_tar_close(t);
+		return e;
+	}
+	*out = t;
+	return 0;
+}
+
+int
+ds_tar_next(struct ds_tar *t, struct ds_tar_member *m)
+{
+	int e;
+
+	if ((e = next(t)) != 1)
+		return e;
+	m->path = t->path;
+	m->link = t->link;
+	m->type = t->type == '\0' ? '0' : t->type;
+	m->size = t->size;
+	m->mtime = t->mtime;
+	return 1;
+}
+
+int
+ds_tar_data(struct ds_tar *t, struct ds_buf *b)
+{
+	long r;
+	int e;
+
+	if (t->data_read)
+		return ds_buf_fail(b, -EINVAL);
+	b->len = 0;
+	if ((e = ds_buf_reserve(b, (size_t)t->size)) < 0)
+		return ds_buf_fail(b, e);
+	if ((r = get(t, b->data, (size_t)t->size)) < 0)
+		return ds_buf_fail(b, refuse(t, (int)r, NULL));
+	if ((uint64_t)r < t->size)
+		return ds_buf_fail(b, refuse(t, -EINVAL, "truncated (the "
+		    "archive ends inside it)"));
+	b->len = (size_t)t->size;
+	b->data[b->len] = '\0';
+	t->left -= t->size;
+	t->data_read = 1;
+	return 0;
+}
+
+void
+ds_tar_close(struct ds_tar *t)
+{
+	free(t);
 }
 
 /* A private directory (0700) under $TMPDIR, or /tmp. */

@@ -308,6 +308,7 @@ row_queue(const struct ds_triage_in *in, const struct ds_tr_dev *d,
 	struct ds_finding *f;
 	enum ds_tr_sev s = held_up(in) ? DS_TR_WARN : DS_TR_INFO;
 	double aqu = xv(&d->x, DS_X_AQUSZ);
+	char fl[64] = "";
 
 	if (j->pinned) {
 		if ((f = ds_tr_add(out, s, "at-limit", d->name, (double)j->lim,
@@ -322,10 +323,14 @@ row_queue(const struct ds_triage_in *in, const struct ds_tr_dev *d,
 	if ((f = ds_tr_add(out, s, "queue-long", d->name, aqu,
 	    "count")) == NULL)
 		return -ENOMEM;
-	ds_tr_say(f->evidence, sizeof(f->evidence), "a queue of %.1f (aqu-sz; "
-	    "in_flight %.1f on average) with %s %.1f ms; the device's "
-	    "parallelism is unknown: no quiet-time baseline%s%s, so this is "
-	    "not called saturation", aqu, j->fl.mean,
+	/* No ticks (a pair of captures): no in_flight to average. */
+	if (j->fl.n > 0)
+		snprintf(fl, sizeof(fl), "; in_flight %.1f on average",
+		    j->fl.mean);
+	ds_tr_say(f->evidence, sizeof(f->evidence), "a queue of %.1f "
+	    "(aqu-sz%s) with %s %.1f ms; the device's parallelism is "
+	    "unknown: no quiet-time baseline%s%s, so this is not called "
+	    "saturation", aqu, fl,
 	    xv(&d->x, DS_X_RS) >= xv(&d->x, DS_X_WS) ? "r_await" : "w_await",
 	    xv(&d->x, xv(&d->x, DS_X_RS) >= xv(&d->x, DS_X_WS) ?
 	    DS_X_RAWAIT : DS_X_WAWAIT), in->base_dir ? " in " : "",

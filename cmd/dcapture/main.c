@@ -121,14 +121,18 @@ out_commit(struct out *o, uint64_t time_ns)
 	}
 }
 
+/*
+ * What the quiet-time history reads of a sample (diskstats, uptime, the
+ * disks' identities) first: it stops reading at the processes.
+ */
 static void
 sample(struct cap *c, unsigned int n)
 {
 	c->sample = n;
 	cap_system(c);
+	cap_block(c);
 	cap_procs(c);
 	cap_cgroups(c);
-	cap_block(c);
 	cap_deleted(c);
 	cap_statfs(c);
 }

@@ -12,6 +12,23 @@ keep_disk(const char *name, void *arg)
 	return ds_blockdevs_has(arg, name);
 }
 
+/*
+ * A capture holds no history: -b names a directory of this machine
+ * (the timer's, where the capture may sit too), and without -b there is
+ * none, rather than this machine's history taken for another's.
+ */
+static int
+base_here(struct tr *x)
+{
+	int fd, e;
+
+	if ((fd = open(x->base_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	e = ds_base_read_fd(fd, keep_disk, &x->bd, &x->base);
+	close(fd);
+	return e;
+}
+
 void
 baseline(struct tr *x, struct ds_triage_in *in)
 {
@@ -21,8 +38,18 @@ baseline(struct tr *x, struct ds_triage_in *in)
 
 	for (i = 0; i < 2; i++) {
 		in->base_dir = x->base_dir != NULL ? x->base_dir : dirs[i];
-		e = ds_base_read(&x->t.r, in->base_dir, keep_disk, &x->bd,
-		    &x->base);
+		if (x->t.r.nsamples > 0 && x->base_dir == NULL) {
+			in->base_dir = NULL;
+			return;
+		}
+		e = x->t.r.nsamples > 0 ? base_here(x) : ds_base_read(&x->t.r,
+		    in->base_dir, keep_disk, &x->bd, &x->base);
+		/* Damaged captures are left out of the history, said once. */
+		if (e == 0 && x->base.damaged > 0)
+			tool_warnx("%s: %zu damaged capture%s left out of the "
+			    "quiet-time history: %s", in->base_dir,
+			    x->base.damaged, x->base.damaged > 1 ? "s" : "",
+			    x->base.damaged_msg);
 		if (e == 0 && x->base.files > 0) {
 			in->have_base = x->have_base = 1;
 			return;

@@ -42,6 +42,7 @@ struct tr {
 	 */
 	struct ds_window win;
 	int windowed;
+	int pair;		/* -f OLD -f NEW: no ticks, looks, trace, log */
 	struct ds_base base;
 	int have_base;
 	struct ds_tr_lat *lat;	/* per bd entry */

@@ -7,11 +7,12 @@
 #include "dtriage/dtriage.h"
 
 static const char synopsis[] =
-    "dtriage [-Hh] [-b dir] [-O cols] [-o fmt] [-R dir] [-w file] [--utc]\n"
-    "               [seconds]";
+    "dtriage [-Hh] [-b dir] [-f capture -f capture] [-O cols] [-o fmt]\n"
+    "               [-R dir] [-w file] [--utc] [seconds]";
 
 static const char options[] =
-    "  -b dir        quiet-time history: a directory of dxstat -s snapshots\n"
+    "  -b dir        quiet-time history: dxstat -s snapshots and captures\n"
+    "  -f capture    twice: the window between two captures' ends\n"
     "  seconds       the window sampled (default 10, 0.1 to 3600)\n";
 
 static const struct tool_info info = { synopsis, options, TOOL_N_NONE };
@@ -127,17 +128,24 @@ main(int argc, char **argv)
 {
 	static const struct option lo[] = { TOOL_LONGOPTS };
 	struct tr x;
-	int ch, st;
+	const char *files[2];
+	int ch, st, nfiles = 0;
 
 	memset(&x, 0, sizeof(x));
 	tool_init(&x.t, argv, &info);
 	x.window_ns = 10000000000ull;
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "b:", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "b:f:", lo, NULL)) !=
+	    -1) {
 		if (tool_option(&x.t, ch, optarg))
 			continue;
-		if (ch != 'b')
+		if (ch == 'b')
+			x.base_dir = optarg;
+		else if (ch == 'f' && nfiles == 2)
+			tool_usage("-f: two captures, OLD and NEW");
+		else if (ch == 'f')
+			files[nfiles++] = optarg;
+		else
 			usage();
-		x.base_dir = optarg;
 	}
 	argc -= optind;
 	argv += optind;
@@ -148,7 +156,17 @@ main(int argc, char **argv)
 	    x.window_ns > WINDOW_MAX * 1000000000ull || x.window_ns < TICK_NS))
 		tool_usage("seconds '%s': not a number from 0.1 to %u", argv[0],
 		    WINDOW_MAX);
-	tool_start(&x.t);
+	if (nfiles == 1)
+		tool_usage("-f %s: two captures (-f OLD -f NEW), or -R for one",
+		    files[0]);
+	if (nfiles == 2 && argc == 1)
+		tool_usage("-f: two captures give their window: no seconds");
+	if (nfiles == 2) {
+		tool_start_pair(&x.t, files[0], files[1]);
+		x.pair = 1;
+	}
+	else
+		tool_start(&x.t);
 	writer_open(&x);
 	sample_window(&x);
 	st = judge(&x);

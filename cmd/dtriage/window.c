@@ -57,7 +57,11 @@ capture(struct tr *x)
 	if ((e = ds_root_next(&x->t.r)) < 0)
 		tool_errc(1, e, "%s: sample 1", x->t.r.path);
 	take(x, &x->s[1]);
-	if (!w->have_ticks)
+	if (!w->have_ticks && x->pair)
+		tool_warnx("-f OLD -f NEW: a pair of captures records no ticks "
+		    "nor looks: in_flight, procs_blocked and stalled threads "
+		    "are not judged");
+	else if (!w->have_ticks)
 		tool_warnx("%s: no ticks nor looks recorded (a pair of "
 		    "captures?): in_flight, procs_blocked and stalled threads "
 		    "are not judged", x->t.r.path);

@@ -6,7 +6,10 @@
  * (first names a sample digit or capture, files, links and directories
  * only, files within 64 MiB, links in samples only and none climbing
  * out of its sample by its text), then removed.  $TMPDIR is a directory
- * of the harness's own, and nothing may appear beside it.
+ * of the harness's own, and nothing may appear beside it.  Read in place
+ * (ds_tar_next), an archive extraction accepts is accepted, its names
+ * relative and without ".."; as history (ds_histpt_read) it gives at
+ * most two points or a refusal with a reason, and writes nothing.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -99,6 +102,54 @@ base_remove(void)
 	rmdir(base);
 }
 
+/* The archive read in place to its end: 0, or -EINVAL with a reason. */
+static int
+scan(int fd)
+{
+	struct ds_buf why = { 0 }, b = { 0 };
+	struct ds_tar_member m;
+	struct ds_tar *t;
+	const char *p;
+	size_t k;
+	int e, n = 0;
+
+	FUZZ_CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	FUZZ_CHECK(ds_tar_open(fd, &why, &t) == 0);
+	while ((e = ds_tar_next(t, &m)) == 1) {
+		FUZZ_CHECK(m.path[0] != '/');
+		for (p = m.path; (k = ds_path_comp(&p)) > 0; p += k)
+			FUZZ_CHECK(!(k == 2 && p[0] == '.' && p[1] == '.'));
+		FUZZ_CHECK(m.type == '0' || m.type == '2' || m.type == '5');
+		/* Every other file's data read, the rest passed over. */
+		if (m.type == '0' && n++ % 2 == 0 && ds_tar_data(t, &b) == 0)
+			FUZZ_CHECK(b.len == m.size);
+	}
+	FUZZ_CHECK(e == 0 || e == -EINVAL);
+	if (e == -EINVAL)
+		FUZZ_CHECK(why.len > 0);
+	ds_tar_close(t);
+	ds_buf_free(&why);
+	ds_buf_free(&b);
+	return e;
+}
+
+static void
+history(int fd)
+{
+	struct ds_histpt pt[DS_CAPTURE_SAMPLES];
+	struct ds_buf why = { 0 };
+	int n, i;
+
+	FUZZ_CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	n = ds_histpt_read(fd, NULL, NULL, pt, &why);
+	FUZZ_CHECK(n >= 0 ? n <= (int)DS_CAPTURE_SAMPLES : n == -EINVAL);
+	if (n == -EINVAL)
+		FUZZ_CHECK(why.len > 0);
+	for (i = 0; i < n; i++)
+		ds_histpt_free(&pt[i]);
+	ds_buf_free(&why);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -132,6 +183,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(why.len > 0);
 	if (e == -EINVAL)
 		FUZZ_CHECK(c == -EINVAL);
+	/* What extraction accepts, the reader in place accepts. */
+	if (scan(fd) == -EINVAL)
+		FUZZ_CHECK(e == -EINVAL);
+	history(fd);
 	FUZZ_CHECK(names_in(dir) == 0);
 	FUZZ_CHECK(names_in(base) == 1);
 	ds_buf_free(&why);

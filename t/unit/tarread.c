@@ -538,6 +538,80 @@ pairs(void)
 	ds_buf_free(&b);
 }
 
+/*
+ * Read in place (ds_tar_next): every member named in order, the data of
+ * one read and of the others passed over, the same refusals.
+ */
+static void
+scan(void)
+{
+	struct ds_buf why = { 0 }, data = { 0 };
+	struct ds_tar_member m;
+	struct ds_tar *t;
+	struct ar a = { 0 };
+	char path[300], names[512] = "";
+	size_t full;
+	int fd, e, n = 0;
+
+	ar_capture(&a, "b", 10, 20);
+	ar_end(&a);
+	full = a.len;
+	snprintf(path, sizeof(path), "%s/scan.cap", scratch);
+	ar_save(&a, path, full);
+	fd = open(path, O_RDONLY);
+	is_int(ds_tar_open(fd, &why, &t), 0, "scan: opened");
+	while ((e = ds_tar_next(t, &m)) == 1) {
+		if (n++ < 6)
+			snprintf(names + strlen(names),
+			    sizeof(names) - strlen(names), "%s%c ", m.path,
+			    m.type);
+		if (strcmp(m.path, "1/proc/diskstats") == 0) {
+			is_int(ds_tar_data(t, &data), 0, "scan: data read");
+			is_str(data.data, "   8 0 sda 5 0 40 2 0 0 0 0 0 2 2\n",
+			    "scan: the member's data, others passed over");
+			is_int(ds_tar_data(t, &data), -EINVAL,
+			    "scan: data once");
+		}
+		if (strcmp(m.path, "0/sys/block/sda") == 0)
+			is_str(m.link, "../devices/pci0/sda", "scan: a link");
+	}
+	is_int(e, 0, "scan: to the end");
+	is_int(n, 10, "scan: every member");
+	is_str(names, "05 0/proc/uptime0 0/proc/diskstats0 0/sys/block/sda2 "
+	    "0/sys/devices/pci0/sda/size0 0/proc/9/fd/32 ",
+	    "scan: names as checked, in order");
+	ds_tar_close(t);
+	close(fd);
+
+	/* Cut inside a member's data, which is passed over: still told. */
+	ar_save(&a, path, 512 * 3 + 100);
+	fd = open(path, O_RDONLY);
+	is_int(ds_tar_open(fd, &why, &t), 0, "scan: a cut archive opened");
+	while ((e = ds_tar_next(t, &m)) == 1)
+		;
+	is_int(e, -EINVAL, "scan: a cut archive refused");
+	ok(strstr(why.data, "truncated") != NULL, "scan: truncated: %s",
+	    why.data);
+	ds_tar_close(t);
+	close(fd);
+
+	/* A climbing name, as extraction refuses it. */
+	a.len = 0;
+	ar_file(&a, "0/../../etc/passwd", "x\n");
+	ar_end(&a);
+	ar_save(&a, path, a.len);
+	fd = open(path, O_RDONLY);
+	is_int(ds_tar_open(fd, &why, &t), 0, "scan: opened again");
+	is_int(ds_tar_next(t, &m), -EINVAL, "scan: \"..\" refused");
+	is_str(why.data, "member 1 (0/../../etc/passwd): a name with \"..\"",
+	    "scan: the reason");
+	ds_tar_close(t);
+	close(fd);
+	free(a.d);
+	ds_buf_free(&why);
+	ds_buf_free(&data);
+}
+
 int
 main(void)
 {
@@ -551,6 +625,7 @@ main(void)
 	valid();
 	refusals();
 	pairs();
+	scan();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", scratch);
