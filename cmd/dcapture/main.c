@@ -186,8 +186,14 @@ main(int argc, char **argv)
 	sample(&c, 0);
 	if (seconds > 0) {
 		window(&c, seconds);
-		sample(&c, 1);
+		/*
+		 * The last latency snapshot before sample 1, as dtriage
+		 * takes it live: sample 1's diskstats come right after, and
+		 * its scans (every process, cgroup, deleted file) fall
+		 * outside the traced span, which is then the window's.
+		 */
 		cap_window_end(&c);
+		sample(&c, 1);
 		(void)cap_window_emit(&c, &traced, &why);
 	} else
 		why = "one sample: no window";
