@@ -11,8 +11,8 @@
 # open by a process of ours all along).  Then the load stops and each
 # tool reads the capture (-R cap).  Asserted:
 #   dxstat: the lab disk's r/s, rkB/s, r_await, aqu-sz, %util within 2%;
-#   dwho: the same load processes named (pid and command), each one's
-#     kB_rd/s and syscr/s within 2%;
+#   dwho: the same load processes named (pid and command), each
+#     reader's kB_rd/s and syscr/s within 2%;
 #   dpsi: io some and full stall%, the system's and the load cgroup's,
 #     within 2 points (a share is one figure over two windows that differ
 #     by their few ms of start-up at each edge: 2 x 20 ms of a 5 s window
@@ -23,7 +23,10 @@
 #   dtriage: the same exit status, the same verdict (severity, finding,
 #     subject), the same findings (finding, subject; a severity near its
 #     threshold, procs-blocked's mean of 10 samples a second, may differ
-#     between two windows) but two a capture cannot give today: the
+#     between two windows; "load" of the lab disk: a reader of the load,
+#     which of the 4 equal ones being a tie; the loads of other disks,
+#     the machine's other work, are not compared) but two a capture
+#     cannot give today: the
 #     processes whose I/O counters were refused ("unreadable -": dcapture
 #     lists them in capture/errors, and a reader takes the missing io
 #     file for a process gone), and "page-cache" (a capture keeps no
@@ -134,12 +137,16 @@ window() {
 	sort who.cap >who.cap.s
 	n=$(wc -l <who.live.s)
 	lab_check "dwho: the 4 readers (and fio, when it read)" "$n" 4 5
+	# The readers' rates; fio's parent, which reads nothing, makes a
+	# few system calls a second, fewer than 2% can resolve over 5 s.
 	i=1
 	while [ $i -le "$n" ]; do
-		near "dwho $(field who.live.s $i 2) $(field who.live.s $i 1) kB_rd/s" \
-		    "$(field who.live.s $i 3)" "$(field who.cap.s $i 3)" 2
-		near "dwho $(field who.live.s $i 2) $(field who.live.s $i 1) syscr/s" \
-		    "$(field who.live.s $i 4)" "$(field who.cap.s $i 4)" 2
+		if [ "$(field who.live.s $i 3)" != 0.00 ]; then
+			near "dwho $(field who.live.s $i 2) $(field who.live.s $i 1) kB_rd/s" \
+			    "$(field who.live.s $i 3)" "$(field who.cap.s $i 3)" 2
+			near "dwho $(field who.live.s $i 2) $(field who.live.s $i 1) syscr/s" \
+			    "$(field who.live.s $i 4)" "$(field who.cap.s $i 4)" 2
+		fi
 		i=$((i + 1))
 	done
 
@@ -174,12 +181,24 @@ window() {
 	lab_check_cmd "dtriage: a verdict ($(tr '\t' ' ' <tri.live.v))" test -s tri.live.v
 	same "dtriage: the same verdict (severity, finding, subject)" tri.live.v tri.cap.v
 	# The findings a capture cannot give (see the top): said, not
-	# compared.
-	gaps='$2 == "unreadable" && $3 == "-" || $2 == "page-cache"'
-	awk -F'\t' "!($gaps)" tri.live | cut -f2,3 | sort >tri.live.k
-	awk -F'\t' "!($gaps)" tri.cap | cut -f2,3 | sort >tri.cap.k
+	# compared.  "load PID COMM", the load of each disk that did much
+	# I/O: of the lab disk, one of 4 equal readers (which one, a tie);
+	# of the others, the machine's other work, and live, dcapture
+	# writing its archive (after its window): only the load's readers
+	# are compared.
+	keys() {
+		awk -F'\t' -v j=",$jobs," '
+		    $2 == "unreadable" && $3 == "-" || $2 == "page-cache" { next }
+		    $2 == "load" { split($3, w, " ")
+			if (index(j, "," w[1] ",") == 0) next
+			$3 = "(a reader of the load)" }
+		    { print $2 "\t" $3 }' "$1" | sort -u
+	}
+	keys tri.live >tri.live.k
+	keys tri.cap >tri.cap.k
 	same "dtriage: the same findings (finding, subject)" tri.live.k tri.cap.k
-	awk -F'\t' "$gaps" tri.live | cut -f2,3 | tr '\t' ' ' | sed 's/^/# dtriage live only (a capture cannot say it): /'
+	awk -F'\t' '$2 == "unreadable" && $3 == "-" || $2 == "page-cache" {
+	    print "# dtriage live only (a capture cannot say it): " $2 " " $3 }' tri.live
 
 	dqueue -R cap -o tsv -H "$LAB_DEV" >q.cap 2>&1
 	same "dqueue: $LAB_DEV's settings as live at the window's end" q.live q.cap
