@@ -26,12 +26,12 @@
 #     between two windows; "load" of the lab disk: a reader of the load,
 #     which of the 4 equal ones being a tie; the loads of other disks,
 #     the machine's other work, are not compared) but two a capture
-#     cannot give today: the
-#     processes whose I/O counters were refused ("unreadable -": dcapture
-#     lists them in capture/errors, and a reader takes the missing io
-#     file for a process gone), and "page-cache" (a capture keeps no
-#     descriptor but deleted files', so rchar from files cannot be told
-#     from pipes'); they are printed when live gave them;
+#     cannot give today: the processes whose I/O counters were refused
+#     ("unreadable -": dcapture lists them in capture/errors, and a
+#     reader takes the missing io file for a process gone), and
+#     "page-cache" (a capture keeps no descriptor but deleted files', so
+#     rchar from files cannot be told from pipes'); they are printed
+#     when live gave them;
 #   dqueue, ddeleted: the same rows as live at the window's end.
 # Live tools and dcapture trace with BPF at once (three sessions on the
 # same tracepoints).  The differences measured are printed as comments.
