@@ -1593,7 +1593,7 @@ void ds_window_tick(struct ds_window *w);
  * tick's time, 0 with the window's end once the ticks are over.
  */
 int ds_window_due(const struct ds_window *w, uint64_t *until);
-/* The last snapshot, tracing off, the kernel log's errors read. */
+/* The last snapshot, the kernel log's errors read (tracing: until free). */
 void ds_window_end(struct ds_window *w);
 /* The in_flight ticks of disk name (*n of them); NULL when not ticked. */
 const uint32_t *ds_window_inflight(const struct ds_window *w,

@@ -209,8 +209,12 @@ ds_window_end(struct ds_window *w)
 			snprintf(w->why, sizeof(w->why), "%s",
 			    "its maps could not be read");
 		}
-		ds_blklat_close(&w->b);
-		w->tracing = 0;
+		/*
+		 * Detached by ds_window_free, not here: closing the
+		 * programs' perf events waits for the kernel (about 90 ms
+		 * for four), which would fall between the window's end and
+		 * the sample its caller reads next.
+		 */
 	}
 	/*
 	 * The kernel logs at most 10 errors of a kind per 5 s: a burst just

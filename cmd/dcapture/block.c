@@ -1,9 +1,10 @@
 /*
  * Block devices: each sys/block entry as the link it is, and below the
  * device directory it points to the files the library reads (counters,
- * size, queue settings, identity, holders and slaves, partitions), the
- * device's own directory (model, serial ...) through its "device" link,
- * and every sys/dev/block link.  Links stay links, so that a reader
+ * size, queue settings, identity, holders and slaves, the hardware
+ * queues' mq/N directories, partitions), the device's own directory
+ * (model, serial ...) through its "device" link, and every
+ * sys/dev/block link.  Links stay links, so that a reader
  * opening sys/block/sda/queue finds it as on the live system.
  */
 #include <sys/stat.h>
@@ -103,10 +104,32 @@ links_in(struct cap *c, const char *dir, const char *sub)
 	snprintf(rel, sizeof(rel), "%s/%s", dir, sub);
 	if (cap_names(c, rel, 0, &name, &n) < 0)
 		return;
+	/* The directory itself: an empty one is read as none held. */
+	(void)cap_dir(c, rel);
 	for (i = 0; i < n; i++)
 		if ((size_t)snprintf(rel, sizeof(rel), "%s/%s/%s", dir, sub,
 		    name[i]) < sizeof(rel))
 			(void)cap_link(c, rel, NULL, 0);
+	cap_names_free(name, n);
+}
+
+/*
+ * dir/mq/N, a directory per blk-mq hardware queue: no file says how
+ * many there are (a bio-based device has no mq/).
+ */
+static void
+hw_queues(struct cap *c, const char *dir)
+{
+	char rel[4200], **name;
+	size_t n, i;
+
+	snprintf(rel, sizeof(rel), "%s/mq", dir);
+	if (cap_names(c, rel, 1, &name, &n) < 0)
+		return;
+	for (i = 0; i < n; i++)
+		if ((size_t)snprintf(rel, sizeof(rel), "%s/mq/%s", dir,
+		    name[i]) < sizeof(rel))
+			(void)cap_dir(c, rel);
 	cap_names_free(name, n);
 }
 
@@ -150,6 +173,7 @@ disk(struct cap *c, const char *name)
 	copy_all(c, rel);
 	links_in(c, dir, "holders");
 	links_in(c, dir, "slaves");
+	hw_queues(c, dir);
 	partitions(c, dir);
 	snprintf(rel, sizeof(rel), "%s/device", dir);
 	if (cap_link(c, rel, t, sizeof(t)) < 0 ||

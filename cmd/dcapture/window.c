@@ -53,7 +53,7 @@ cap_window_tick(struct cap *c, uint64_t end, uint64_t *until)
 	return ds_window_due(w, until);
 }
 
-/* After sample 1: the last snapshot, tracing off, the kernel log read. */
+/* Before sample 1: the last snapshot, tracing off, the kernel log read. */
 void
 cap_window_end(struct cap *c)
 {

@@ -1,7 +1,7 @@
 /*
  * dlat's own code: its state, and what the files of cmd/dlat/ give
  * each other (rows.c the report, prom.c its Prometheus text, disks.c
- * the disks traced, trace.c tracing itself).
+ * the disks traced, trace.c tracing itself, capture.c a capture's).
  */
 #ifndef DLAT_H
 #define DLAT_H
@@ -49,6 +49,9 @@ void dlat_start(struct dl *d);
 void dlat_take(struct dl *d, const struct ds_blklat_snap *prev,
     struct ds_blklat_snap *s);
 void dlat_nap(struct dl *d, uint64_t deadline);
+
+/* capture.c: -R CAPTURE, the window a capture traced (exits on failure). */
+void dlat_capture_run(struct dl *d);
 
 /* slow.c: -t, rows of slow requests as they complete, until the end. */
 void dlat_slow_writer_open(struct dl *d);

@@ -6,7 +6,9 @@
 
 static const char synopsis[] =
     "dlat [-bgHhP] [-n count] [-O cols] [-o fmt] [-p phases] [-t threshold]\n"
-    "            [-w file] [--utc] [device|glob ...] [interval [count]]";
+    "            [-w file] [--utc] [device|glob ...] [interval [count]]\n"
+    "       dlat -R capture [-bHhP] [-O cols] [-o fmt] [-p phases] [-w file]\n"
+    "            [--utc] [device|glob ...]";
 
 static const char optlines[] =
     "  -b            the histogram itself: a row per bucket (bars in table)\n"
@@ -61,14 +63,22 @@ options(struct dl *d, int argc, char **argv)
 
 	uint64_t us;
 
-	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bgn:Pp:t:", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, TOOL_OPTS "bf:gn:Pp:t:",
+	    longopts, NULL)) != -1) {
 		if (tool_option(&d->t, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'b':
 			d->buckets = 1;
 			break;
+		case 'f':
+			/*
+			 * Each capture's histograms count from its own
+			 * tracing's start: two are not one counter.
+			 */
+			tool_usage("-f %s: two captures' tracing sessions are "
+			    "not one counter: dlat reads one capture's window "
+			    "(-R CAPTURE)", optarg);
 		case 'g':
 			d->cg = 1;
 			break;
@@ -119,14 +129,15 @@ main(int argc, char **argv)
 	options(&d, argc, argv);
 	tool_start(&d.t);
 	if (!d.t.r.live)
-		errx(1, "%s: dlat traces the running kernel, not a tree",
-		    d.t.r.path);
-	dlat_writer_open(&d);
-	dlat_start(&d);
-	if (d.slow)
-		dlat_slow_run(&d);
-	else
-		run(&d);
+		dlat_capture_run(&d);
+	else {
+		dlat_writer_open(&d);
+		dlat_start(&d);
+		if (d.slow)
+			dlat_slow_run(&d);
+		else
+			run(&d);
+	}
 	ds_blklat_close(&d.b);
 	ds_writer_free(&d.w);
 	ds_buf_free(&d.out);

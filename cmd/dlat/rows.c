@@ -196,7 +196,7 @@ void
 dlat_report(struct dl *d, const struct ds_blklat_snap *prev,
     const struct ds_blklat_snap *cur)
 {
-	uint64_t now = ds_realtime_ns(), m[DS_MISS_N];
+	uint64_t now = ds_root_time_ns(&d->t.r), m[DS_MISS_N];
 
 	ds_blklat_miss_delta(prev, cur, m, &d->missed);
 	tool_report_begin(&d->t, &d->w);
