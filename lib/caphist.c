@@ -180,7 +180,8 @@ member(struct scan *s, struct ds_tar *t, const struct ds_tar_member *m,
 	struct ds_buf *b;
 	int sys = strncmp(rel, "sys/", 4) == 0, e;
 
-	if (s->in_block && !sys)
+	/* dcapture writes the cgroups (sys/fs/cgroup) after the devices. */
+	if (s->in_block && (!sys || strncmp(rel, "sys/fs/cgroup/", 14) == 0))
 		return s->have_ds && s->have_up;
 	if (strcmp(rel, "proc/diskstats") == 0 ||
 	    strcmp(rel, "proc/uptime") == 0) {
