@@ -47,6 +47,12 @@ int ds_capture_mkdtemp(char *tmp, size_t n);
 int ds_tar_extract_at(const char *path, int top, struct ds_buf *why);
 int ds_capture_extract_why(const char *path, char *tmp, size_t n,
     struct ds_buf *why);
+/*
+ * A capture directory's capture/meta checked against its nsamples sample
+ * directories: format 1, samples, uptimes, window_ns, numbers where
+ * numbers belong.  0, or -EINVAL with the reason into why (NULL: none).
+ */
+int ds_capture_meta_check(int top, unsigned int nsamples, struct ds_buf *why);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line
