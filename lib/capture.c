@@ -580,15 +580,18 @@ ds_capture_meta_check(int top, unsigned int nsamples, struct ds_buf *why)
 		return meta_bad(why, "samples %llu, but the capture has %s",
 		    (unsigned long long)v[SAMPLES], nsamples == 1 ?
 		    "no sample 1/ (cut short?)" : "a sample 1/ too");
-	for (i = UP0; i <= UP0 + nsamples - 1; i++)
-		if (!(have & 1u << i))
-			return meta_bad(why, "no %s line", meta_nums[i]);
-	if (nsamples == 2 && v[UP1] <= v[UP0])
+	/* The uptimes may be left out: each sample's proc/uptime says it. */
+	if (nsamples == 1 || !(have & 1u << UP0) || !(have & 1u << UP1)) {
+		if ((have & 1u << WINDOW) && nsamples == 1 && v[WINDOW] != 0)
+			return meta_bad(why, "window_ns %llu in a capture of "
+			    "one sample", (unsigned long long)v[WINDOW]);
+		return 0;
+	}
+	if (v[UP1] <= v[UP0])
 		return meta_bad(why, "uptime1 not after uptime0");
-	if ((have & 1u << WINDOW) && v[WINDOW] > (nsamples == 2 ?
-	    v[UP1] - v[UP0] : 0))
+	if ((have & 1u << WINDOW) && v[WINDOW] > v[UP1] - v[UP0])
 		return meta_bad(why, "window_ns %llu: longer than the %llu ns "
 		    "between the samples", (unsigned long long)v[WINDOW],
-		    (unsigned long long)(nsamples == 2 ? v[UP1] - v[UP0] : 0));
+		    (unsigned long long)(v[UP1] - v[UP0]));
 	return 0;
 }

@@ -256,7 +256,6 @@ meta samples0 's/^samples .*/samples 0/' 'capture/meta: samples 0: a capture has
 meta samples1 's/^samples .*/samples 1/' 'capture/meta: samples 1, but the capture has a sample 1/ too'
 meta winhuge 's/^window_ns .*/window_ns 99999999999999999999999/' 'capture/meta: line [0-9]+: window_ns "9+": not a number'
 meta winlong 's/^window_ns .*/window_ns 18446744073709551615/' 'capture/meta: window_ns 18446744073709551615: longer than the [0-9]+ ns between the samples'
-meta noup '/^uptime/d' 'capture/meta: no uptime0 line'
 meta nosamples '/^samples/d' 'capture/meta: no samples line'
 meta noformat '/^format/d' 'capture/meta: no format line'
 meta format2 's/^format .*/format 2/' 'capture/meta: format 2: this version reads format 1'
