@@ -164,7 +164,7 @@ void
 ds_blklat_row_lat(const struct ds_blklat_snap *s,
     const struct ds_blklat_row *r, struct ds_lat *h)
 {
-	const unsigned char *p = s->bk + r->off, *end = s->bk + s->nbk;
+	const unsigned char *p, *end;
 	unsigned int i, sh;
 	uint64_t v;
 
@@ -172,8 +172,11 @@ ds_blklat_row_lat(const struct ds_blklat_snap *s,
 	h->count = r->count;
 	h->sum_ns = r->sum_ns;
 	h->max_ns = r->max_ns;
+	/* No buckets: a snapshot of such rows alone has no bk at all. */
 	if (r->nb == 0 || r->first + r->nb > DS_LAT_NB)
 		return;
+	p = s->bk + r->off;
+	end = s->bk + s->nbk;
 	for (i = r->first; i < r->first + r->nb && p < end; i++) {
 		v = 0;
 		sh = 0;

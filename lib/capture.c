@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,4 +498,107 @@ ds_capture_pair_check(const char *old, const char *new, struct ds_buf *why)
 	if ((e = pair_open(&r, old, new, why)) == 0)
 		ds_root_close(&r);
 	return e;
+}
+
+/*
+ * A capture's meta as the reader trusts it: a hand edit or a cut makes
+ * it say what its samples do not.  Keys not named here are free text
+ * (host, kernel, traced_why); those named are numbers, given once.
+ */
+static const char *const meta_nums[] = { "format", "samples", "uptime0",
+    "uptime1", "time0", "time1", "window_ns", "tick_ns", "traced", "uid" };
+
+static int
+meta_bad(struct ds_buf *why, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+meta_bad(struct ds_buf *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why != NULL) {
+		ds_buf_printf(why, "%s: ", DS_CAPTURE_META);
+		va_start(ap, fmt);
+		ds_buf_vappendf(why, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int
+ds_capture_meta_check(int top, unsigned int nsamples, struct ds_buf *why)
+{
+	struct ds_buf b = { 0 };
+	uint64_t v[nitems(meta_nums)];
+	unsigned int have = 0, line = 0;
+	const char *p, *end, *sp, *e;
+	size_t i, klen;
+	int fd, r;
+
+	if ((fd = ds_openat_walk(top, DS_CAPTURE_META, O_RDONLY |
+	    O_NONBLOCK)) < 0)
+		return fd;
+	r = ds_read_fd(fd, &b);
+	close(fd);
+	if (r < 0) {
+		ds_buf_free(&b);
+		return r;
+	}
+	for (p = b.data; r == 0 && *p != '\0'; p = *end ? end + 1 : end) {
+		line++;
+		if ((end = strchr(p, '\n')) == NULL)
+			end = p + strlen(p);
+		sp = memchr(p, ' ', (size_t)(end - p));
+		klen = sp != NULL ? (size_t)(sp - p) : (size_t)(end - p);
+		for (i = 0; i < nitems(meta_nums); i++)
+			if (strlen(meta_nums[i]) == klen &&
+			    memcmp(p, meta_nums[i], klen) == 0)
+				break;
+		if (i == nitems(meta_nums))
+			continue;
+		if (have & 1u << i)
+			r = meta_bad(why, "line %u: %s a second time", line,
+			    meta_nums[i]);
+		else if (sp == NULL || ds_parse_u64(sp + 1, &e, &v[i]) < 0 ||
+		    e != end)
+			r = meta_bad(why, "line %u: %s \"%.*s\": not a number",
+			    line, meta_nums[i], sp == NULL ? 0 :
+			    (int)(end - sp - 1 > 40 ? 40 : end - sp - 1),
+			    sp == NULL ? "" : sp + 1);
+		have |= 1u << i;
+	}
+	ds_buf_free(&b);
+	if (r < 0)
+		return r;
+	/* Indexes into meta_nums. */
+	enum { FORMAT, SAMPLES, UP0, UP1, WINDOW = 6 };
+	if (!(have & 1u << FORMAT))
+		return meta_bad(why, "no format line");
+	if (v[FORMAT] != 1)
+		return meta_bad(why, "format %llu: this version reads format "
+		    "1", (unsigned long long)v[FORMAT]);
+	if (!(have & 1u << SAMPLES))
+		return meta_bad(why, "no samples line");
+	if (v[SAMPLES] < 1 || v[SAMPLES] > DS_CAPTURE_SAMPLES)
+		return meta_bad(why, "samples %llu: a capture has 1 or %u",
+		    (unsigned long long)v[SAMPLES], DS_CAPTURE_SAMPLES);
+	if (v[SAMPLES] != nsamples)
+		return meta_bad(why, "samples %llu, but the capture has %s",
+		    (unsigned long long)v[SAMPLES], nsamples == 1 ?
+		    "no sample 1/ (cut short?)" : "a sample 1/ too");
+	/* The uptimes may be left out: each sample's proc/uptime says it. */
+	if (nsamples == 1 || !(have & 1u << UP0) || !(have & 1u << UP1)) {
+		if ((have & 1u << WINDOW) && nsamples == 1 && v[WINDOW] != 0)
+			return meta_bad(why, "window_ns %llu in a capture of "
+			    "one sample", (unsigned long long)v[WINDOW]);
+		return 0;
+	}
+	if (v[UP1] <= v[UP0])
+		return meta_bad(why, "uptime1 not after uptime0");
+	if ((have & 1u << WINDOW) && v[WINDOW] > v[UP1] - v[UP0])
+		return meta_bad(why, "window_ns %llu: longer than the %llu ns "
+		    "between the samples", (unsigned long long)v[WINDOW],
+		    (unsigned long long)(v[UP1] - v[UP0]));
+	return 0;
 }

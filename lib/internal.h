@@ -75,6 +75,12 @@ void ds_tar_close(struct ds_tar *t);
  * steps over it (*p += n).
  */
 size_t ds_path_comp(const char **p);
+/*
+ * A capture directory's capture/meta checked against its nsamples sample
+ * directories: format 1, samples, uptimes, window_ns, numbers where
+ * numbers belong.  0, or -EINVAL with the reason into why (NULL: none).
+ */
+int ds_capture_meta_check(int top, unsigned int nsamples, struct ds_buf *why);
 
 /*
  * Reading files: whole files into a growing buffer, large files a line

@@ -58,6 +58,8 @@ capture_open(struct ds_root *r, struct ds_buf *why)
 			    "sample 0/");
 		return -EINVAL;
 	}
+	if ((e = ds_capture_meta_check(r->fd, n, why)) < 0)
+		return e;
 	r->top = r->fd;
 	r->fd = -1;
 	r->nsamples = n;

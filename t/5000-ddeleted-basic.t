@@ -179,3 +179,22 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 else
 	skip "as nobody" "needs root and setpriv"
 fi
+
+# A capture taken without root lacks other users' descriptors: read
+# back (by root or not) it names the capturing uid, not the reader.
+if [ "$(id -u)" -eq 0 ] && have_prog setpriv &&
+    [ -x "$TOP/cmd/dcapture/dcapture" ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    "$TOP/cmd/dcapture/dcapture" 0 >"$TRASH/np.cap" 2>/dev/null
+	ddeleted -R "$TRASH/np.cap" -o tsv >"$TRASH/out" 2>"$TRASH/err"
+	is "$?" 0 "capture without root: exit 0"
+	ok "capture without root: says the capturing uid" grep -Eq \
+	    "^ddeleted: the capture was taken without root \(uid 65534\): the descriptors of [0-9]+ of [0-9]+ processes are not in it; other users' deleted files are missing\$" \
+	    "$TRASH/err"
+	ok "capture without root: not 'only your own'" \
+	    test_must_fail grep -q "only your own" "$TRASH/err"
+	is "$(awk -F'\t' -v p=$holder '$1 == p' "$TRASH/out" | wc -l)" 0 \
+	    "capture without root: root's deleted file not in it"
+else
+	skip "capture without root" "needs root, setpriv and dcapture"
+fi

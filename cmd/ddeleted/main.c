@@ -60,6 +60,42 @@ struct opts {
 	struct del_want *wt;	/* the operands, as filesystems */
 };
 
+/*
+ * Processes whose descriptors could not be read.  Live, that is this
+ * user's lack of root; in a capture, the capturing user's (meta's uid),
+ * whoever reads it now.
+ */
+static void
+denied_note(struct opts *o)
+{
+	struct ds_buf scratch = { 0 };
+	struct ds_deleted *d = &o->d;
+	uint64_t uid;
+	int e;
+
+	if (o->t.r.nsamples == 0) {
+		warnx("not root: the descriptors of %zu of %zu processes "
+		    "could not be read; only your own are listed", d->denied,
+		    d->procs);
+		return;
+	}
+	e = ds_capture_u64(&o->t.r, "uid", &scratch, &uid);
+	ds_buf_free(&scratch);
+	if (e == 0 && uid != 0)
+		warnx("the capture was taken without root (uid %" PRIu64 "): "
+		    "the descriptors of %zu of %zu processes are not in it; "
+		    "other users' deleted files are missing", uid, d->denied,
+		    d->procs);
+	else if (e < 0)
+		warnx("the capture does not say its user (no uid in its meta): "
+		    "the descriptors of %zu of %zu processes are not in it; "
+		    "their deleted files are missing", d->denied, d->procs);
+	else
+		warnx("the descriptors of %zu of %zu processes are not in the "
+		    "capture; their deleted files are missing", d->denied,
+		    d->procs);
+}
+
 /* Operands statted, processes scanned, filtered: 1 if an operand failed. */
 static int
 gather(struct opts *o)
@@ -78,9 +114,7 @@ gather(struct opts *o)
 		tool_errc(1, e, "%s/proc", strcmp(o->t.r.path, "/") == 0 ? "" :
 		    o->t.r.path);
 	if (d->denied > 0)
-		warnx("not root: the descriptors of %zu of %zu processes "
-		    "could not be read; only your own are listed", d->denied,
-		    d->procs);
+		denied_note(o);
 	if (d->unconfirmed > 0)
 		warnx("%zu mappings marked deleted could not be confirmed "
 		    "(map_files needs root); not listed", d->unconfirmed);

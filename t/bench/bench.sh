@@ -5,7 +5,7 @@
 #   BENCH_SLOW_RUNS=3   runs for commands taking seconds (lsof at scale)
 #   BENCH_MIN_MS=50     a faster command is started repeatedly in each
 #                       run, for about this much of its CPU time
-#   BENCH_ONLY="dxstat dwho ddeleted files startup dlat history"
+#   BENCH_ONLY="dxstat dwho ddeleted files startup dlat history capture"
 #                       scenarios to run
 #   BENCH_QUICK=1       smaller scales, for a quick look
 #   BENCH_SYSCALLS=perf|strace  how syscalls are counted (default perf
@@ -15,7 +15,7 @@
 # Needs root (mount namespace, sysctl, taskstats).
 BENCH_DIR=$(cd "${0%/*}" && pwd)
 : "${BENCH_OUT:=$BENCH_DIR/out}"
-: "${BENCH_ONLY:=dxstat dwho ddeleted files startup dlat history}"
+: "${BENCH_ONLY:=dxstat dwho ddeleted files startup dlat history capture}"
 export BENCH_OUT BENCH_TOOLDIR BENCH_MIN_MS BENCH_RUNS BENCH_SLOW_RUNS BENCH_QUICK BENCH_SYSCALLS
 
 if [ "$(id -u)" != 0 ]; then

@@ -1,0 +1,307 @@
+#!/bin/sh
+# make check: early (about 7 minutes: 2,000 runs of the tools, a 512 MB archive)
+# Hostile capture archives through every tool that reads -R (and -f OLD
+# -f NEW where the tool takes it): archives cut inside a header or a
+# member's data, a wrong checksum, names that climb out or are absolute,
+# links out of their sample or through a link, hard links, devices and
+# FIFOs, absurd sizes, too many members, names of control bytes and
+# invalid UTF-8, a capture/meta edited by hand, window members (format
+# in lib/winload.c) with lines out of place or counts too large, and a
+# capture whose sample 1/ is gone though meta says 2.  Each must end
+# with exit 1 and one message naming the problem (escaped: no raw
+# control byte), never a signal or sanitizer report, nothing written
+# outside the private extraction directory, and that directory gone.
+# The archives are made by t/0034-hostile-captures.c (mktar) from real
+# captures that dcapture takes here.
+. "${0%/*}/lib.sh"
+need_prog cc timeout
+
+cc -std=c11 -O2 -Wall -Wextra -o "$TRASH/mktar" "$T/0034-hostile-captures.c" \
+    2>"$TRASH/cc" || { sed 's/^/# /' "$TRASH/cc"; skip_all "cannot build mktar"; }
+mktar() { "$TRASH/mktar" "$@"; }
+[ -x "$TOP/cmd/dcapture/dcapture" ] || skip_all "dcapture is not built"
+
+# Extractions go to $TRASH/tmp/x, so that "../NAME" would land in
+# $TRASH/tmp; $TRASH/canary is the target of absolute links.
+mkdir -p "$TRASH/tmp/x" "$TRASH/canary" "$TRASH/a" "$TRASH/o"
+TMPDIR=$TRASH/tmp/x
+export TMPDIR
+A=$TRASH/a
+dcapture -w "$A/base2" 1 2>"$TRASH/o/err" &&
+    dcapture -w "$A/base1" 0 2>>"$TRASH/o/err" &&
+    dcapture -w "$A/base1b" 0 2>>"$TRASH/o/err" ||
+    { sed 's/^/# /' "$TRASH/o/err"; skip_all "dcapture cannot take a capture here"; }
+
+# The captures cut down to what the tools need (no processes, no
+# cgroups): a hostile member after them is refused after a few hundred
+# good ones were made, in a fraction of a second.
+for c in base2 base1 base1b; do
+	mktar "$A/$c.small" copy "$A/$c" '[01]/proc/[0-9]*' '[01]/sys/fs/cgroup/*'
+	mktar "$A/$c.small" end
+	mv "$A/$c.small" "$A/$c"
+done
+
+tools=
+for t in dxstat dwho dpsi dqueue ddeleted dlat dtriage; do
+	[ -x "$TOP/cmd/$t/$t" ] && tools="$tools $t"
+done
+
+# Which tools read captures (-R), and which pair them (-f): those that
+# take the good ones.  A tool that refuses every capture (dlat before
+# it reads them) is still run: exit 1, nothing written, nothing left.
+reads= pairs=
+for t in $tools; do
+	timeout 60 "$t" -R "$A/base2" >/dev/null 2>&1
+	case $? in 0|3) reads="$reads $t" ;; esac
+	timeout 60 "$t" -f "$A/base1" -f "$A/base1b" >/dev/null 2>&1
+	[ $? -ne 2 ] && pairs="$pairs $t"
+done
+case " $reads " in *" dxstat "*) ;; *) skip_all "dxstat does not read captures" ;; esac
+pass "read captures:$reads; pair them:$pairs"
+
+# Nothing may appear or go outside $TRASH/o (the runs' output) and the
+# archives: the file list of $TRASH before a run is the one after.
+snap() {
+	find "$TRASH" -path "$TRASH/o" -prune -o -path "$A" -prune -o -print |
+	    sort >"$1"
+}
+snap "$TRASH/o/before"
+ls -ld /etc/x /tmp/x /etc/passwd-planted 2>&1 | sort >"$TRASH/o/sys-before"
+
+# check DESC REGEX WANT CMD...: CMD exits WANT (1; "ok": as on a good
+# capture), says REGEX in a "TOOL: " line (not for "ok"), escapes what
+# it says, writes nothing and leaves no extraction behind.
+check() {
+	_d=$1 _re=$2 _want=$3
+	shift 3
+	timeout 120 "$@" >"$TRASH/o/out" 2>"$TRASH/o/err"
+	_st=$?
+	case $_want.$_st in
+	1.1|ok.0|ok.3) pass "$_d: exit $_st" ;;
+	*.124) fail "$_d: timed out" ;;
+	*) fail "$_d: exit $_st, not $_want"; sed 's/^/# /' "$TRASH/o/err" | head -5 ;;
+	esac
+	if [ "$_want" = 1 ]; then
+		if grep -Eq "^$1: .*$_re" "$TRASH/o/err"; then
+			pass "$_d: says $_re"
+		else
+			fail "$_d: says $_re"
+			sed 's/^/# /' "$TRASH/o/err" | head -5
+		fi
+	fi
+	# Every byte a message holds printable ASCII: control bytes and
+	# invalid UTF-8 escaped.
+	_raw=$(LC_ALL=C tr -d '\n' <"$TRASH/o/err" |
+	    LC_ALL=C tr -d ' -~' | wc -c)
+	is "$_raw" 0 "$_d: no raw control or 8-bit byte in its messages"
+	snap "$TRASH/o/after"
+	if cmp -s "$TRASH/o/before" "$TRASH/o/after"; then
+		pass "$_d: nothing written, no extraction left"
+	else
+		fail "$_d: nothing written, no extraction left"
+		diff "$TRASH/o/before" "$TRASH/o/after" | sed 's/^/# /' | head -5
+		rm -rf "$TRASH/canary"/* "$TMPDIR"/* "$TRASH/tmp/x/../"[!x]*
+	fi
+}
+
+# hostile NAME REGEX: every tool -R NAME; -f NAME -f base1b and -f base1
+# -f NAME where the tool pairs.  A tool that reads no capture says
+# something of its own: only the exit, the escaping and the writes.
+hostile() {
+	for t in $tools; do
+		case " $reads " in
+		*" $t "*) check "$t -R $1" "$2" 1 "$t" -R "$A/$1" ;;
+		*) check "$t -R $1" "" 1 "$t" -R "$A/$1" ;;
+		esac
+		case " $pairs " in *" $t "*)
+			if [ -n "${nopair:-}" ] &&
+			    { [ -z "${nopair_tool:-}" ] || [ "$nopair_tool" = "$t" ]; }; then
+				skip "$t -f with $1" "$nopair"
+				continue
+			fi
+			check "$t -f $1 -f good" "$2" 1 "$t" -f "$A/$1" -f "$A/base1b"
+			check "$t -f good -f $1" "$2" 1 "$t" -f "$A/base1" -f "$A/$1"
+		esac
+	done
+}
+
+# An archive: base2's members (but DROP's), then what the commands add.
+# mk NAME [DROP...] then mktar calls, then end NAME.
+mk() {
+	_n=$1
+	shift
+	rm -f "$A/$_n"
+	mktar "$A/$_n" copy "$A/base2" "$@"
+}
+add() { _n=$1; shift; mktar "$A/$_n" "$@"; }
+end() { mktar "$A/$1" end; }
+
+# Cut inside a header, then inside a member's data.
+mk cut
+L=$(wc -c <"$A/cut")
+printf '%02000d' 0 >"$TRASH/o/data"
+add cut file 0/proc/cut "$TRASH/o/data"
+end cut
+head -c $((L + 100)) "$A/cut" >"$A/cut-header"
+head -c $((L + 512 + 700)) "$A/cut" >"$A/cut-data"
+hostile cut-header 'truncated header'
+hostile cut-data 'truncated \(the archive ends inside it\)'
+head -c 300 "$A/base2" >"$A/cut-first"
+hostile cut-first 'not a ustar archive \(shorter than one header\)'
+
+mk sum; end sum; mktar "$A/sum" sum 3
+hostile sum 'member 3: header checksum wrong'
+printf 'format 1\nsamples 1\n' >"$A/text"
+# dxstat -f reads a file that is no archive as a snapshot file.
+nopair="dxstat -f takes snapshot files too" nopair_tool=dxstat
+hostile text 'not a ustar archive|not a snapshot|is not'
+: >"$A/empty"
+hostile empty 'not a capture|is not'
+nopair= nopair_tool=
+# One zero block, then more: what follows an end is refused.
+mk trailer; head -c 512 /dev/zero >>"$A/trailer"; printf 'x' >>"$A/trailer"
+hostile trailer 'data after the end-of-archive block'
+
+# Names out of the sample.
+mk abs; add abs hdr /etc/x 0 0; end abs
+hostile abs 'member [0-9]+ \(/etc/x\): an absolute name'
+mk dotdot; add dotdot hdr ../x 0 0; end dotdot
+hostile dotdot 'member [0-9]+ \(\.\./x\): a name with "\.\."'
+mk updown; add updown hdr 0/a/../../x 0 0; end updown
+hostile updown 'a name with "\.\."'
+mk aupdown; add aupdown hdr a/../../x 0 0; end aupdown
+hostile aupdown '\(a/\.\./\.\./x\): not in a sample'
+mk topfile; add topfile hdr x 0 0; end topfile
+hostile topfile 'not in a sample'
+
+# Links out of their sample, and a write through a link.
+mk linkup; add linkup hdr 0/proc/x 2 0 ../../../etc/passwd; end linkup
+hostile linkup '\(0/proc/x\): a link out of its sample \(to \.\./\.\./\.\./etc/passwd\)'
+mk linkup2; add linkup2 hdr 1/sys/block/sda 2 0 ../../../sda; end linkup2
+hostile linkup2 'a link out of its sample'
+mk linkabs; add linkabs hdr 0/x 2 0 "$TRASH/canary"
+add linkabs file 0/x/planted "$TRASH/o/data"; end linkabs
+hostile linkabs '\(0/x/planted\): a path through the link 0/x'
+mk linkpw; add linkpw hdr 0/pw 2 0 /etc/passwd
+add linkpw file 0/pw "$TRASH/o/data"; end linkpw
+hostile linkpw '\(0/pw\): a second member of this name'
+mk linkcap; add linkcap hdr capture/x 2 0 meta; end linkcap
+hostile linkcap 'a link in capture/'
+
+# Types other than file, link and directory.
+mk hard; add hard hdr 0/h 1 0 0/proc/uptime; end hard
+hostile hard "type '1' \\(a hard link\\)"
+mk chr; add chr hdr 0/dev/null 3 0; end chr
+hostile chr "type '3' \\(a character device\\)"
+mk blk; add blk hdr 0/dev/sda 4 0; end blk
+hostile blk "type '4' \\(a block device\\)"
+mk fifo; add fifo hdr 0/fifo 6 0; end fifo
+hostile fifo "type '6' \\(a FIFO\\)"
+mk pax; add pax hdr 0/pax x 0; end pax
+hostile pax "type 'x' \\(a pax extended header\\)"
+
+# Absurd sizes: 1 TiB (base-256), 64 GiB - 1 (twelve octal digits),
+# one byte over the member limit, a directory with data, and more than
+# 2 GiB in all (33 members of 64 MiB, holes in the archive).
+mk tib; add tib hdr 0/big 0 1099511627776; end tib
+hostile tib 'size in base-256'
+mk gib64; add gib64 hdr 0/big 0 68719476735; end gib64
+hostile gib64 '68719476735 bytes: more than 64 MiB'
+mk over; add over zeros 0/big 67108865; end over
+hostile over '67108865 bytes: more than 64 MiB'
+mk dirdata; add dirdata hdr 0/d 5 10; end dirdata
+hostile dirdata 'a directory with data'
+mk total
+i=0
+while [ $i -lt 32 ]; do
+	add total zeros 0/z$i 67108864
+	i=$((i + 1))
+done
+add total zeros 0/z32 67108864; end total
+# 2 GiB extracted before the refusal: one tool, not every one.
+check "dxstat -R total" "more than 2 GiB in all" 1 dxstat -R "$A/total"
+rm -f "$A/total"
+
+# Too many members: a million "./" headers (512 MB): one tool.
+mk many; add many many 1000000; end many
+check "dxstat -R many" 'more than 1000000 members' 1 dxstat -R "$A/many"
+rm -f "$A/many"
+
+# Names of control bytes, escapes and invalid UTF-8: refused ones are
+# said escaped; accepted ones are read as any other file.
+bad=$(printf '0/\t\n\033[2J\377\376/../../x')
+mk ctl; add ctl hdr "$bad" 0 0; end ctl
+hostile ctl 'a name with "\.\."'
+odd=$(printf '0/proc/we\tird\n\033[31m\377name')
+mk odd; add odd file "$odd" "$TRASH/o/data"; end odd
+for t in $reads; do
+	check "$t -R odd (a strange name read)" "" ok "$t" -R "$A/odd"
+done
+
+# A capture/meta edited by hand.
+mktar - get "$A/base2" capture/meta >"$TRASH/o/meta"
+# The pairs compose their own meta from each side's uptime and boot_id
+# and do not check the rest of a side's meta yet.
+meta() {
+	nopair="a pair does not check a side's meta yet"
+	mk "$1" capture/meta
+	sed "$2" "$TRASH/o/meta" >"$TRASH/o/m"
+	add "$1" file capture/meta "$TRASH/o/m"
+	end "$1"
+	hostile "$1" "$3"
+	nopair=
+}
+meta samples7 's/^samples .*/samples 7/' 'capture/meta: samples 7: a capture has 1 or 2'
+meta samples0 's/^samples .*/samples 0/' 'capture/meta: samples 0: a capture has 1 or 2'
+meta samples1 's/^samples .*/samples 1/' 'capture/meta: samples 1, but the capture has a sample 1/ too'
+meta winhuge 's/^window_ns .*/window_ns 99999999999999999999999/' 'capture/meta: line [0-9]+: window_ns "9+": not a number'
+meta winlong 's/^window_ns .*/window_ns 18446744073709551615/' 'capture/meta: window_ns 18446744073709551615: longer than the [0-9]+ ns between the samples'
+meta nosamples '/^samples/d' 'capture/meta: no samples line'
+meta noformat '/^format/d' 'capture/meta: no format line'
+meta format2 's/^format .*/format 2/' 'capture/meta: format 2: this version reads format 1'
+meta nonnum 's/^uptime1 .*/uptime1 12x/' 'capture/meta: line [0-9]+: uptime1 "12x": not a number'
+meta negative 's/^time0 .*/time0 -5/' 'capture/meta: line [0-9]+: time0 "-5": not a number'
+meta twice 's/^samples .*/samples 2\nsamples 1/' 'capture/meta: line [0-9]+: samples a second time'
+meta backward 's/^uptime1 .*/uptime1 1/' 'capture/meta: uptime1 not after uptime0'
+meta ctlmeta "s/^uid .*/uid 1$(printf '\033[2J\377')/" 'capture/meta: line [0-9]+: uid "1\\x1b\[2J\\xff": not a number'
+
+# Sample 1/ gone though meta says 2.
+mk no1 1/; end no1
+nopair="a pair does not check a side's meta yet"
+hostile no1 'capture/meta: samples 2, but the capture has no sample 1/'
+nopair=
+
+# Window members with lines out of place or counts too large: read by
+# the tools that judge the window (dtriage, dlat); the others read the
+# samples alone and take the capture as a good one.
+window() {
+	mk "$1" "capture/$2"
+	printf "$3" >"$TRASH/o/w"
+	add "$1" file "capture/$2" "$TRASH/o/w"
+	end "$1"
+	for t in $tools; do
+		case " $reads " in *" $t "*) ;; *) continue ;; esac
+		case $t in
+		dtriage|dlat) check "$t -R $1" "$4" 1 "$t" -R "$A/$1" ;;
+		*) check "$t -R $1 (a window member: not read)" "" ok "$t" -R "$A/$1" ;;
+		esac
+	done
+}
+window w-order window 'window 1\ndisk sda 1 2\nticks 2\n' 'capture/window: line 2: a disk before the ticks line'
+window w-ticks window 'window 1\nticks 36003\n' 'capture/window: line 2: word 2: too large'
+window w-count window 'window 1\nticks 2\ndisk sda 1 2 3\nblocked 2 0 0\nlooks 0\n' 'capture/window: line 3: 3 values, not 2'
+window w-blocked window 'window 1\nticks 1\nblocked 99999999999 0\nlooks 0\n' 'capture/window: line 3: word 2: too large'
+window w-task window 'window 1\nticks 1\nblocked 1 0\nlooks 1 0\ntask 5 1 1 1 0 x\n' 'capture/window: line 5: word 2: too large'
+window w-cut window 'window 1\nticks 1\nblocked 1 0\n' 'capture/window: line 0: cut short \(no looks line\)'
+window w-ctl window 'window 1\nticks 1\ndisk \033[2J\377 0\n' 'capture/window: line 3: word 2: an unescaped byte'
+window d-order dlat.0 'dlat 1\nrow 8 1 0 1 1 1 0 0\nrow 8 0 0 1 1 1 0 0\n' 'capture/dlat.0: line 3: rows out of order'
+window d-format dlat.1 'dlat 9\n' 'capture/dlat.1: line 1: format 9'
+window d-bucket dlat.0 'dlat 1\nrow 8 0 0 1 1 1 0 999\n' 'capture/dlat.0: line 2: word 9: too large'
+window k-unknown kmsg 'kmsg 1\nbogus 1\n' 'capture/kmsg: line 2: unknown line "bogus"'
+window k-error kmsg 'kmsg 1\nerror 4096\n' 'capture/kmsg: line 2: word 2: too large'
+window k-nul kmsg 'kmsg 1\n\000\n' 'capture/kmsg: line 0: a NUL byte'
+
+ls -ld /etc/x /tmp/x /etc/passwd-planted 2>&1 | sort >"$TRASH/o/sys-after"
+ok "nothing made in /etc or /tmp" test_cmp "$TRASH/o/sys-before" "$TRASH/o/sys-after"
+ls -A "$TRASH/canary" >"$TRASH/o/canary"
+is "$(wc -c <"$TRASH/o/canary")" 0 "the canary directory is still empty"
