@@ -69,7 +69,7 @@ END {
 				    tool, c, o / f, \
 				    s == "startup" ? "hello" : "floor", \
 				    lim, verdict(o / f <= lim)
-			# A capture holds several scans: the floors' sum.
+			# A capture holds several scans: the sum of the floors.
 			if (s == "capture" && fsum[s, c] > 0)
 				printf "%-9s %-30s CPU %6.2fx floors (<= 1.3, their sum)  %s\n", \
 				    tool, c, o / fsum[s, c], \
