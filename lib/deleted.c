@@ -605,13 +605,28 @@ stx_deleted(const struct scan *s, int dirfd, const char *name,
 	return e < 0 ? e : stx->stx_nlink == 0 ? 1 : 0;
 }
 
+int
+ds_deleted_link(int fdd, const char *name, char *link, size_t size,
+    size_t *len)
+{
+	ssize_t n;
+
+	if ((n = readlinkat(fdd, name, link, size)) < 0)
+		return -errno;
+	if (n == 0 || (size_t)n >= size)
+		return 0;
+	link[n] = '\0';
+	*len = (size_t)n;
+	return link[0] == '/' && ds_deleted_strip(link, len);
+}
+
 static int
 scan_fds(struct scan *s, int pidfd, int fdd)
 {
 	char rel[48];
 	struct statx stx;
 	struct ds_fdinfo fi;
-	ssize_t nb, n;
+	ssize_t nb;
 	size_t len, off;
 	int e, fd;
 
@@ -630,12 +645,8 @@ scan_fds(struct scan *s, int pidfd, int fdd)
 			off += de->d_reclen;
 			if (name[0] < '0' || name[0] > '9')
 				continue;
-			n = readlinkat(fdd, name, s->link, sizeof(s->link));
-			if (n <= 0 || (size_t)n >= sizeof(s->link))
-				continue;
-			len = (size_t)n;
-			if (s->link[0] != '/' || !ds_deleted_strip(s->link,
-			    &len))
+			if (ds_deleted_link(fdd, name, s->link,
+			    sizeof(s->link), &len) != 1)
 				continue;
 			if (stx_deleted(s, fdd, name, &stx) != 1)
 				continue;

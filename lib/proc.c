@@ -246,3 +246,17 @@ ds_pids_parse(const char *list, struct ds_pids *out, char *bad, size_t size)
 	out->n = j;
 	return 0;
 }
+
+int
+ds_stat_threads(const char *text, size_t len, uint64_t *n)
+{
+	struct ds_stat st;
+	int e;
+
+	if ((e = ds_stat_parse(text, len, &st)) < 0)
+		return e;
+	if (st.nfields < 20)
+		return -EINVAL;
+	*n = st.num_threads;
+	return 0;
+}

@@ -804,6 +804,19 @@ struct ds_deleted {
 				   could not confirm (needs root) */
 };
 
+/* The thread count (field 20) of a proc/PID/stat text; -EINVAL. */
+int ds_stat_threads(const char *text, size_t len, uint64_t *n);
+
+/*
+ * The descriptor name of fdd (an open proc/PID/fd): 1 when its link
+ * names a path marked deleted, the target as read (" (deleted)" kept)
+ * in link, NUL-terminated, and *len its length without the mark; 0 when
+ * not (a pipe, a socket, a file still linked by that name); -errno.
+ * Only the mark: the file's statx (nlink 0) confirms it.
+ */
+int ds_deleted_link(int fdd, const char *name, char *link, size_t size,
+    size_t *len);
+
 /* Scan every process under the root's proc.  Replaces d's contents. */
 int ds_deleted_scan(const struct ds_root *r, struct ds_deleted *d);
 void ds_deleted_free(struct ds_deleted *d);

@@ -316,6 +316,115 @@ note_bad(struct ds_procs *out, int pid)
 }
 
 /*
+ * A capture's owners: its capture/owners, a line "PID UID" for each
+ * process, as procfs gave it (the extracted files are the reader's).
+ */
+struct owner {
+	int pid;
+	uint32_t uid;
+};
+
+struct owners {
+	struct owner *o;
+	size_t n, cap;
+	int *refused;		/* (tgid, tid or -1) whose io dcapture was
+				   refused */
+	size_t nref, capref;
+};
+
+static int
+cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* 0 (none when the capture has no owners), or -ENOMEM. */
+static int
+owners_load(const struct ds_root *r, struct ds_buf *b, struct owners *w)
+{
+	const char *p, *q;
+	uint64_t pid, uid;
+
+	w->n = 0;
+	if (r->nsamples == 0 || ds_read_file(r, "capture/owners", b) < 0)
+		return 0;
+	for (p = b->data; *p != '\0'; p = *q != '\0' ? q + 1 : q) {
+		q = strchr(p, '\n');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (ds_parse_u64(p, &p, &pid) < 0 || *p != ' ' ||
+		    ds_parse_u64(p, &p, &uid) < 0 || p != q ||
+		    pid == 0 || pid > INT32_MAX || uid > UINT32_MAX)
+			continue;
+		if (ds_grow(&w->o, &w->cap, w->n + 1, sizeof(*w->o)) < 0)
+			return -ENOMEM;
+		w->o[w->n].pid = (int)pid;
+		w->o[w->n++].uid = (uint32_t)uid;
+	}
+	if (w->n > 1)
+		qsort(w->o, w->n, sizeof(*w->o), cmp_owner);
+	/* capture/refused: "proc/PID/io" lines. */
+	w->nref = 0;
+	if (ds_read_file(r, "capture/refused", b) < 0)
+		return 0;
+	for (p = b->data; *p != '\0'; p = *q != '\0' ? q + 1 : q) {
+		q = strchr(p, '\n');
+		if (q == NULL)
+			q = p + strlen(p);
+		uid = 0;		/* the thread; 0: the process */
+		if (strncmp(p, "proc/", 5) != 0 ||
+		    ds_parse_u64(p + 5, &p, &pid) < 0 || pid == 0 ||
+		    pid > INT32_MAX)
+			continue;
+		if (strncmp(p, "/task/", 6) == 0 &&
+		    (ds_parse_u64(p + 6, &p, &uid) < 0 || uid == 0 ||
+		    uid > INT32_MAX))
+			continue;
+		if (q - p != 3 || memcmp(p, "/io", 3) != 0)
+			continue;
+		if (ds_grow(&w->refused, &w->capref, w->nref + 2,
+		    sizeof(*w->refused)) < 0)
+			return -ENOMEM;
+		w->refused[w->nref++] = (int)pid;
+		w->refused[w->nref++] = uid == 0 ? -1 : (int)uid;
+	}
+	return 0;
+}
+
+/* Was proc/TGID[/task/TID]/io refused to the capture?  A few lines. */
+static int
+io_refused(const struct owners *w, int tgid, int tid)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < w->nref; i += 2)
+		if (w->refused[i] == tgid && w->refused[i + 1] == tid)
+			return 1;
+	return 0;
+}
+
+/* pid's owner into *uid when the table has it. */
+static void
+owner_of(const struct owners *w, int pid, uint32_t *uid)
+{
+	size_t lo = 0, hi = w->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (w->o[mid].pid == pid) {
+			*uid = w->o[mid].uid;
+			return;
+		}
+		if (w->o[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+}
+
+/*
  * The io file of proc/TGID (or its thread tid >= 0) into p: 0, or the
  * -errno of an entry that is gone.  Refused (another user's, without
  * root) is counted apart; a directory, a FIFO with an idle writer or a
@@ -323,13 +432,17 @@ note_bad(struct ds_procs *out, int pid)
  */
 static int
 read_io(const struct ds_root *r, int tid, int tgid, struct ds_buf *b,
-    struct ds_proc *p, struct ds_procs *out, int procfs)
+    struct ds_proc *p, struct ds_procs *out, int procfs,
+    const struct owners *own)
 {
 	char rel[PROC_REL];
 	int e;
 
 	proc_rel(rel, tgid, tid, "/io");
 	if ((e = read_owned(r, rel, b, NULL, procfs)) < 0) {
+		/* Refused to the capture, as it would be refused live. */
+		if (gone(e) && io_refused(own, tgid, tid))
+			e = -EACCES;
 		if (gone(e))
 			return e;
 		if (e == -EACCES || e == -EPERM || e == -ENOMEM) {
@@ -352,7 +465,8 @@ read_io(const struct ds_root *r, int tid, int tgid, struct ds_buf *b,
 static int
 read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
     ds_who_keep keep, void *arg, struct ds_buf *b, struct ds_pids *tids,
-    struct ds_proc *p, struct ds_procs *out, int procfs)
+    struct ds_proc *p, struct ds_procs *out, int procfs,
+    const struct owners *own)
 {
 	struct ds_stat st;
 	char rel[PROC_REL];
@@ -375,6 +489,7 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 		note_bad(out, tgid);
 		return 0;
 	}
+	owner_of(own, tgid, &p->uid);
 	p->pid = st.pid;
 	p->tgid = tgid;
 	p->starttime = st.starttime;
@@ -393,7 +508,7 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 		proc_free(p);
 		return 0;
 	}
-	if (read_io(r, tid, tgid, b, p, out, procfs) < 0) {
+	if (read_io(r, tid, tgid, b, p, out, procfs, own) < 0) {
 		proc_free(p);
 		return 0;
 	}
@@ -431,8 +546,9 @@ scan(const struct ds_root *r, unsigned int flags, const int *pids,
 	struct ds_proc one, *p;
 	const int *list;
 	size_t n, i, j, nt;
+	struct owners own = { NULL, 0, 0, NULL, 0, 0 };
 	char dir[PROC_REL];
-	int e, k, procfs, tid;
+	int e, k, procfs, tid, single;
 
 	for (i = 0; i < out->n; i++)
 		proc_free(&out->p[i]);
@@ -454,14 +570,23 @@ scan(const struct ds_root *r, unsigned int flags, const int *pids,
 		n = all.n;
 	}
 	procfs = on_procfs(r);
+	if ((e = owners_load(r, &b, &own)) < 0)
+		goto done;
 	for (i = 0; i < n; i++) {
-		if (flags & DS_WHO_THREADS) {
+		single = !(flags & DS_WHO_THREADS);
+		if (!single) {
 			proc_rel(dir, list[i], -1, "/task");
-			if (ds_pids_read(r, dir, &ttids) < 0)
-				continue;
-			nt = ttids.n;
-		} else
-			nt = 1;
+			/*
+			 * A capture records the threads of processes of more
+			 * than one: a process's files are its one thread's.
+			 */
+			if ((e = ds_pids_read(r, dir, &ttids)) < 0) {
+				if (r->nsamples == 0 || e != -ENOENT)
+					continue;
+				single = 1;
+			}
+		}
+		nt = single ? 1 : ttids.n;
 		for (j = 0; j < nt; j++) {
 			if (each != NULL)
 				p = &one;
@@ -470,9 +595,9 @@ scan(const struct ds_root *r, unsigned int flags, const int *pids,
 				goto done;
 			else
 				p = &out->p[out->n];
-			tid = flags & DS_WHO_THREADS ? ttids.pid[j] : -1;
+			tid = single ? -1 : ttids.pid[j];
 			k = read_one(r, flags, tid, list[i], keep, arg, &b,
-			    &tids, p, out, procfs);
+			    &tids, p, out, procfs, &own);
 			if (k <= 0)
 				continue;
 			if (p->io_err == -EACCES || p->io_err == -EPERM)
@@ -499,6 +624,8 @@ done:
 	ds_pids_free(&tids);
 	ds_pids_free(&ttids);
 	ds_buf_free(&b);
+	free(own.o);
+	free(own.refused);
 	return e;
 }
 

@@ -160,6 +160,75 @@ test_must_fail 1 ddeleted -s --du -R dd 2>du.err
 ok "--du says a capture has no files" grep -q 'holds no files' du.err
 reap $hp
 
+# What a process leaves: its owner as procfs gives it (capture/owners:
+# dwho -R -u finds another user's process), its cgroup as the v2 line
+# of its own file, a task/ directory only for more than one thread
+# (dwho -t reads the process's files as its one thread's), every
+# thread's stat and io otherwise, and PID 1's io, refused even to root,
+# said refused and not taken for a process gone.
+if [ "$(id -u)" = 0 ] && have_prog setpriv && have_prog cc; then
+	setpriv --reuid 65534 --regid 65534 --clear-groups sleep 30 &
+	np=$!
+	at_exit "kill $np 2>/dev/null"
+	cat >thr.c <<-'EOC'
+	#include <pthread.h>
+	#include <unistd.h>
+	static void *idle(void *a) { pause(); return a; }
+	int main(void) { pthread_t t; int i;
+	for (i = 0; i < 3; i++) pthread_create(&t, NULL, idle, NULL);
+	sleep(30); return 0; }
+	EOC
+	cc -pthread -o thr thr.c
+	./thr &
+	tp=$!
+	at_exit "kill $tp 2>/dev/null"
+	sleep 0.3
+	dcapture -w own 0 && mkdir o && tar -C o -xf own
+	is "$(awk -v p=$np '$1 == p { print $2 }' o/0/capture/owners)" 65534 \
+	    "capture/owners: the process of uid 65534"
+	is "$(awk -v p=$$ '$1 == p { print $2 }' o/0/capture/owners)" \
+	    "$(stat -c %u /proc/$$)" "capture/owners: this shell's, as procfs"
+	dwho -a -o tsv -u nobody -p $np -R own 2>/dev/null |
+	    awk -F'\t' 'NR > 1 { print $2, $3 }' >own.rows
+	is "$(cat own.rows)" "$np nobody" "dwho -R -u nobody: its process"
+	is "$(cat o/0/proc/$$/cgroup)" "$(grep '^0::' /proc/$$/cgroup)" \
+	    "proc/PID/cgroup: the v2 line of the live file"
+	is "$(cat o/0/proc/$np/cgroup)" "$(grep '^0::' /proc/$np/cgroup)" \
+	    "proc/PID/cgroup: the v2 line, another process"
+	ok "one thread: no task/" test ! -e o/0/proc/$np/task
+	is "$(ls o/0/proc/$tp/task | sort -n | tr '\n' ' ')" \
+	    "$(ls /proc/$tp/task | sort -n | tr '\n' ' ')" \
+	    "four threads: task/ has each"
+	n=0
+	for t in o/0/proc/$tp/task/*; do
+		[ -s "$t/stat" ] && [ -s "$t/io" ] && n=$((n + 1))
+	done
+	is "$n" 4 "four threads: each thread's stat and io"
+	dwho -a -t -o tsv -p $np,$tp -R own 2>/dev/null |
+	    awk -F'\t' 'NR > 1 { print $2, $3 }' | sort -n >thr.rows
+	dwho -a -t -o tsv -p $np,$tp 2>/dev/null |
+	    awk -F'\t' 'NR > 1 { print $2, $3 }' | sort -n >thr.live
+	test_cmp thr.live thr.rows
+	is "$(wc -l <thr.rows)" 5 "dwho -t -R: one thread and four"
+	if ! cat /proc/1/io >/dev/null 2>&1; then
+		ok "capture/refused: proc/1/io" grep -qx proc/1/io \
+		    o/0/capture/refused
+		dwho -a -p 1 -o tsv 2>live1.err >/dev/null
+		dwho -a -p 1 -o tsv -R own 2>cap1.err >cap1.rows
+		is "$(awk -F'\t' 'NR > 1 { print $2, $5 }' cap1.rows)" "1 -" \
+		    "dwho -R: PID 1 listed, its I/O -"
+		ok "dwho -R: PID 1's I/O said unreadable, as live" \
+		    sh -c "grep -q unreadable live1.err && grep -q unreadable \
+		    cap1.err"
+	else
+		skip "PID 1's io refused" "/proc/1/io is readable here"
+	fi
+	reap $np
+	reap $tp
+else
+	skip "what a process leaves" "needs root, setpriv and cc"
+fi
+
 # Without root: what could not be read, said in capture/errors; exit 0.
 if [ "$(id -u)" = 0 ] && have_prog setpriv; then
 	setpriv --reuid 65534 --regid 65534 --clear-groups \

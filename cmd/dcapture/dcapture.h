@@ -29,7 +29,22 @@ struct cap {
 	int win_on;		/* win begun (else win_why says why not) */
 	int win_dlat;		/* dlat members written */
 	char win_why[160];
+	struct ds_buf owners;	/* capture/owners: "PID UID" lines */
+	struct ds_buf fdstat;	/* capture/fdstat */
+	struct ds_buf refused;	/* capture/refused: "proc/PID/io" lines */
+	char dents[32768];	/* getdents64 of a descriptor directory */
+	/* Each process's cgroup, from cgroup.procs (cgroups.c). */
+	const char *cg_root;	/* the hierarchy read for membership */
+	struct cgmember *cgm;
+	size_t ncgm, capcgm;
+	struct ds_buf cgpaths;	/* the cgroups' paths, NUL-separated */
 };
+
+struct cgmember {
+	int pid;
+	size_t path;		/* offset in cgpaths; CG_TWICE: in two */
+};
+#define CG_TWICE	((size_t)-1)
 
 /* emit.c: members, reads of the live system, the errors. */
 int cap_read(struct cap *c, const char *rel, struct ds_buf *b);
@@ -38,6 +53,7 @@ int cap_put_top(struct cap *c, const char *name, const void *data,
     size_t len);
 int cap_copy(struct cap *c, const char *rel);
 int cap_link(struct cap *c, const char *rel, char *target, size_t size);
+int cap_put_link(struct cap *c, const char *rel, const char *target);
 int cap_dir(struct cap *c, const char *rel);
 void cap_error(struct cap *c, const char *rel, int e);
 void cap_error_why(struct cap *c, const char *rel, const char *why);
@@ -50,14 +66,17 @@ void cap_names_free(char **names, size_t n);
 
 /* system.c: diskstats and its clocks first, then system-wide files. */
 void cap_system(struct cap *c);
-/* procs.c: every process's stat, io, owner, comm, cgroup, threads. */
+/* procs.c: every process's stat, io, owner, cgroup, deleted files,
+ * threads. */
 void cap_procs(struct cap *c);
 /* block.c: sys/block, the devices' queue and identity, sys/dev/block. */
 void cap_block(struct cap *c);
 /* cgroups.c: every cgroup's pressure, I/O and memory files. */
 void cap_cgroups(struct cap *c);
-/* fds.c: deleted-open files (capture/fdstat) and statfs of mounts. */
-void cap_deleted(struct cap *c);
+/* The cgroup (v2 path) cgroup.procs put pid in, or NULL. */
+const char *cap_cgmap_find(struct cap *c, int pid);
+void cap_cgmap_free(struct cap *c);
+/* fds.c: statfs of the mounts. */
 void cap_statfs(struct cap *c);
 /* meta.c: capture/meta and capture/errors. */
 int cap_meta(struct cap *c, unsigned int samples, int traced,

@@ -155,7 +155,7 @@ cap_copy(struct cap *c, const char *rel)
 int
 cap_link(struct cap *c, const char *rel, char *target, size_t size)
 {
-	char t[4096], name[600];
+	char t[4096];
 	ssize_t n;
 	int e;
 
@@ -169,6 +169,16 @@ cap_link(struct cap *c, const char *rel, char *target, size_t size)
 		return e;
 	}
 	target[n] = '\0';
+	return cap_put_link(c, rel, target);
+}
+
+/* The link rel, to target, into the sample. */
+int
+cap_put_link(struct cap *c, const char *rel, const char *target)
+{
+	char name[600];
+	int e;
+
 	if ((e = member(c, name, sizeof(name), rel)) < 0)
 		return written(c, rel, e);
 	return written(c, rel, ds_tarw_link(c->tw, name, target));

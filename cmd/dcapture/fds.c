@@ -1,15 +1,6 @@
 /*
- * Deleted-but-open files and the filesystems' space.  The library's
- * scan (ds_deleted_scan) finds the descriptors; for each, the sample
- * holds its fd link ("/path (deleted)"), its fdinfo, and a line of
- * capture/fdstat with what stat says of the file, since an archive
- * cannot hold the file itself:
- *
- *	pid fd dev ino nlink size blocks mnt_id mode uid
- *
- * decimal; dev as st_dev, uid the owner of /proc/PID.  No other
- * descriptor is stored: their targets can name sockets and private
- * paths.  capture/statfs has a line per mount of proc/self/mountinfo:
+ * The filesystems' space: capture/statfs has a line per mount of
+ * proc/self/mountinfo:
  *
  *	MOUNTPOINT dev magic frsize blocks bfree bavail files ffree
  *
@@ -17,55 +8,8 @@
  */
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/sysmacros.h>
 
 #include "dcapture.h"
-
-static void
-one(struct cap *c, const struct ds_delfile *f)
-{
-	char rel[64], t[4096];
-	struct statx stx;
-
-	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", f->pid, f->fd);
-	if (statx(c->r.fd, rel, 0, STATX_BASIC_STATS | STATX_MNT_ID,
-	    &stx) < 0) {
-		cap_error(c, rel, -errno);
-		return;
-	}
-	if (cap_link(c, rel, t, sizeof(t)) < 0)
-		return;
-	(void)cap_buf_printf(&c->line, "%d %d %llu %llu %u %llu %llu %llu %u "
-	    "%u\n", f->pid, f->fd,
-	    (unsigned long long)makedev(stx.stx_dev_major, stx.stx_dev_minor),
-	    (unsigned long long)stx.stx_ino, stx.stx_nlink,
-	    (unsigned long long)stx.stx_size,
-	    (unsigned long long)stx.stx_blocks,
-	    (unsigned long long)((stx.stx_mask & STATX_MNT_ID) ?
-	    stx.stx_mnt_id : 0), (unsigned)stx.stx_mode, f->uid);
-	snprintf(rel, sizeof(rel), "proc/%d/fdinfo/%d", f->pid, f->fd);
-	(void)cap_copy(c, rel);
-}
-
-void
-cap_deleted(struct cap *c)
-{
-	struct ds_deleted d;
-	size_t i;
-	int e;
-
-	memset(&d, 0, sizeof(d));
-	c->line.len = 0;
-	if ((e = ds_deleted_scan(&c->r, &d)) < 0)
-		cap_error(c, "proc/*/fd", e);
-	else
-		for (i = 0; i < d.n; i++)
-			if (d.f[i].fd >= 0)
-				one(c, &d.f[i]);
-	ds_deleted_free(&d);
-	(void)cap_put(c, "capture/fdstat", c->line.data ? c->line.data : "",
-	    c->line.len);
-}
 
 /* mountinfo's octal escapes (\040) undone into out. */
 static void

@@ -141,7 +141,6 @@ sample(struct cap *c, unsigned int n)
 	cap_block(c);
 	cap_cgroups(c);
 	cap_procs(c);
-	cap_deleted(c);
 	cap_statfs(c);
 }
 
@@ -297,6 +296,10 @@ main(int argc, char **argv)
 	ds_buf_free(&c.line);
 	ds_buf_free(&c.errs);
 	ds_buf_free(&c.esc);
+	ds_buf_free(&c.owners);
+	ds_buf_free(&c.fdstat);
+	ds_buf_free(&c.refused);
+	cap_cgmap_free(&c);
 	free(tw);
 	if (o.k.dir != NULL)
 		close(o.k.fd);

@@ -1,44 +1,128 @@
 /*
- * Every process: the files the library reads of it (stat, io, comm,
- * cgroup, wchan), its owner as status's Uid and Gid lines alone, each
- * thread's stat, io and wchan, and an empty fd directory when its
- * descriptors could be read (ddeleted counts the others as denied).
- * Never cmdline or environ: those can hold secrets.
+ * Every process, in one pass over proc and at about the cost of the
+ * scans the tools make live (dwho's stat and io, ddeleted's descriptor
+ * links):
+ *
+ *	proc/PID/stat, io	copied; stat's owner (procfs gives a
+ *				process's files its effective uid, as the
+ *				tools read it) as a line "PID UID" of
+ *				capture/owners
+ *	proc/PID/cgroup		one line, the process's cgroup in the
+ *				hierarchy the tools read, from the
+ *				cgroup.procs files cgroups.c read (the file
+ *				itself when the process is in none of them,
+ *				or in two)
+ *	proc/PID/fd/		an empty directory when the descriptors
+ *				could be read (ddeleted counts the others
+ *				as denied), with the link and fdinfo of each
+ *				descriptor of a deleted file and its stat in
+ *				capture/fdstat
+ *	proc/PID/task/TID/	stat and io of each thread, for processes
+ *				of more than one thread (one thread: the
+ *				process's files are its thread's)
+ *
+ * A file of these that could not be read for want of rights (PID 1's
+ * io even to root) is a line of capture/refused ("proc/1/io"): a reader
+ * tells it from a process that was gone.
+ *
+ * Never cmdline, environ, other descriptors' targets or maps: those can
+ * hold secrets.  capture/fdstat has a line per deleted descriptor:
+ *
+ *	pid fd dev ino nlink size blocks mnt_id mode uid
+ *
+ * decimal; dev as st_dev.
  */
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+
 #include "dcapture.h"
 
-static const char *const leaves[] = { "stat", "io", "comm", "cgroup",
-    "wchan" };
-static const char *const tleaves[] = { "stat", "io", "wchan" };
+/* The getdents64(2) record. */
+struct dent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 
-/* status reduced to its Uid: and Gid: lines (procfs's owner). */
-static void
-owner(struct cap *c, const char *pid)
+/*
+ * rel (under proc) into c->buf: one read where it fits, as procfs gives
+ * a process's file whole to a read large enough; read to EOF otherwise.
+ * With st non-NULL its fstat too.  0 or -errno.
+ */
+static int
+read_proc(struct cap *c, int procfd, const char *rel, struct stat *st)
 {
-	char rel[64], *p, *nl;
+	struct ds_buf *b = &c->buf;
+	ssize_t n;
+	int fd, e = 0, first = 1;
+
+	b->len = 0;
+	/* The live proc (c->r is "/"): openat alone. */
+	if ((fd = openat(procfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -errno;
+	if (st != NULL && fstat(fd, st) < 0) {
+		e = -errno;
+		goto out;
+	}
+	for (;;) {
+		if (b->cap - b->len < 4096 + 1 &&
+		    ds_buf_reserve(b, b->cap < 16384 ? 16384 : b->cap) < 0) {
+			e = -ENOMEM;
+			break;
+		}
+		n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = -errno;
+			break;
+		}
+		b->len += (size_t)n;
+		if (n == 0 || (first && b->len < b->cap - 1 &&
+		    (st == NULL || S_ISREG(st->st_mode))))
+			break;
+		first = 0;
+		if (b->len > CAP_FILE_MAX) {
+			e = -EFBIG;
+			break;
+		}
+	}
+out:
+	close(fd);
+	if (b->data != NULL)
+		b->data[e == 0 ? b->len : 0] = '\0';
+	if (e < 0)
+		b->len = 0;
+	return e;
+}
+
+/* proc/REL read and stored; errors as cap_copy says them. */
+static int
+copy(struct cap *c, int procfd, const char *rel, struct stat *st)
+{
+	char full[96];
 	int e;
 
-	snprintf(rel, sizeof(rel), "proc/%s/status", pid);
-	if ((e = cap_read(c, rel, &c->buf)) < 0) {
-		cap_error(c, rel, e);
-		return;
+	snprintf(full, sizeof(full), "proc/%s", rel);
+	if ((e = read_proc(c, procfd, rel, st)) < 0) {
+		cap_error(c, full, e);
+		if (e == -EACCES || e == -EPERM) {
+			(void)cap_buf_add(&c->refused, full, strlen(full));
+			(void)cap_buf_add(&c->refused, "\n", 1);
+		}
+		return e;
 	}
-	c->line.len = 0;
-	for (p = c->buf.data; *p != '\0'; p = nl) {
-		if ((nl = strchr(p, '\n')) == NULL)
-			break;
-		nl++;
-		if (strncmp(p, "Uid:", 4) == 0 || strncmp(p, "Gid:", 4) == 0)
-			(void)cap_buf_add(&c->line, p, (size_t)(nl - p));
-	}
-	(void)cap_put(c, rel, c->line.data ? c->line.data : "", c->line.len);
+	return cap_put(c, full, c->buf.data, c->buf.len);
 }
 
 static void
-threads(struct cap *c, const char *pid)
+threads(struct cap *c, int procfd, const char *pid)
 {
-	char rel[96], **tid;
-	size_t n, i, k;
+	char rel[64], **tid;
+	size_t n, i;
 	int e;
 
 	snprintf(rel, sizeof(rel), "proc/%s/task", pid);
@@ -46,39 +130,126 @@ threads(struct cap *c, const char *pid)
 		cap_error(c, rel, e);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < sizeof(tleaves) / sizeof(tleaves[0]); k++) {
-			snprintf(rel, sizeof(rel), "proc/%s/task/%s/%s", pid,
-			    tid[i], tleaves[k]);
-			(void)cap_copy(c, rel);
-		}
+	for (i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "%s/task/%s/stat", pid, tid[i]);
+		if (copy(c, procfd, rel, NULL) == -ENOENT)
+			continue;
+		snprintf(rel, sizeof(rel), "%s/task/%s/io", pid, tid[i]);
+		(void)copy(c, procfd, rel, NULL);
+	}
 	cap_names_free(tid, n);
 }
 
+/* A deleted file's descriptor: its link, its stat line, its fdinfo. */
 static void
-process(struct cap *c, const char *pid)
+deleted(struct cap *c, int procfd, int fdd, int pid, uid_t uid,
+    const char *name, const char *link)
 {
 	char rel[64];
-	size_t k;
-	int fd;
+	struct statx stx;
 
-	snprintf(rel, sizeof(rel), "proc/%s/stat", pid);
-	/* Gone already: nothing of it, and nothing to say. */
-	if (cap_copy(c, rel) == -ENOENT)
-		return;
-	for (k = 1; k < sizeof(leaves) / sizeof(leaves[0]); k++) {
-		snprintf(rel, sizeof(rel), "proc/%s/%s", pid, leaves[k]);
-		(void)cap_copy(c, rel);
-	}
-	owner(c, pid);
-	threads(c, pid);
-	snprintf(rel, sizeof(rel), "proc/%s/fd", pid);
-	if ((fd = ds_openat(&c->r, rel, O_RDONLY | O_DIRECTORY)) < 0) {
-		cap_error(c, rel, fd);
+	snprintf(rel, sizeof(rel), "proc/%d/fd/%s", pid, name);
+	if (statx(fdd, name, 0, STATX_BASIC_STATS | STATX_MNT_ID, &stx) < 0) {
+		cap_error(c, rel, -errno);
 		return;
 	}
-	close(fd);
+	if (stx.stx_nlink != 0)
+		return;
+	if (cap_put_link(c, rel, link) < 0)
+		return;
+	(void)cap_buf_printf(&c->fdstat, "%d %s %llu %llu %u %llu %llu %llu "
+	    "%u %u\n", pid, name,
+	    (unsigned long long)makedev(stx.stx_dev_major, stx.stx_dev_minor),
+	    (unsigned long long)stx.stx_ino, stx.stx_nlink,
+	    (unsigned long long)stx.stx_size,
+	    (unsigned long long)stx.stx_blocks,
+	    (unsigned long long)((stx.stx_mask & STATX_MNT_ID) ?
+	    stx.stx_mnt_id : 0), (unsigned)stx.stx_mode, (unsigned)uid);
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%s", pid, name);
+	(void)copy(c, procfd, rel, NULL);
+}
+
+/* The descriptors of pid: the directory, and each deleted file's. */
+static void
+descriptors(struct cap *c, int procfd, int pid, uid_t uid)
+{
+	char rel[48], link[4096];
+	ssize_t nb;
+	size_t off, len;
+	int fdd;
+
+	snprintf(rel, sizeof(rel), "%d/fd", pid);
+	if ((fdd = openat(procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) <
+	    0) {
+		snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
+		cap_error(c, rel, -errno);
+		return;
+	}
+	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
 	(void)cap_dir(c, rel);
+	for (;;) {
+		nb = syscall(SYS_getdents64, fdd, c->dents, sizeof(c->dents));
+		if (nb <= 0)
+			break;
+		for (off = 0; off < (size_t)nb;) {
+			struct dent64 *de = (struct dent64 *)(void *)
+			    (c->dents + off);
+
+			off += de->d_reclen;
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			if (ds_deleted_link(fdd, de->d_name, link,
+			    sizeof(link), &len) == 1)
+				deleted(c, procfd, fdd, pid, uid, de->d_name,
+				    link);
+		}
+	}
+	/* Gone while read: nothing more to say. */
+	if (nb < 0)
+		cap_error(c, rel, -errno);
+	close(fdd);
+}
+
+/* The cgroup line of pid from the cgroup.procs read, or its file. */
+static void
+cgroup(struct cap *c, int procfd, int pid)
+{
+	char rel[48];
+	const char *path;
+
+	if ((path = cap_cgmap_find(c, pid)) != NULL) {
+		c->line.len = 0;
+		(void)cap_buf_add(&c->line, "0::", 3);
+		(void)cap_buf_add(&c->line, path, strlen(path));
+		(void)cap_buf_add(&c->line, "\n", 1);
+		snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+		(void)cap_put(c, rel, c->line.data, c->line.len);
+		return;
+	}
+	snprintf(rel, sizeof(rel), "%d/cgroup", pid);
+	(void)copy(c, procfd, rel, NULL);
+}
+
+static void
+process(struct cap *c, int procfd, int pid)
+{
+	char rel[48], id[16];
+	struct stat st;
+	uint64_t nthr = 1;
+
+	snprintf(id, sizeof(id), "%d", pid);
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	/* Gone already: nothing of it, and nothing to say. */
+	if (copy(c, procfd, rel, &st) < 0)
+		return;
+	(void)ds_stat_threads(c->buf.data, c->buf.len, &nthr);
+	(void)cap_buf_printf(&c->owners, "%d %u\n", pid, (unsigned)st.st_uid);
+	snprintf(rel, sizeof(rel), "%d/io", pid);
+	(void)copy(c, procfd, rel, NULL);
+	cgroup(c, procfd, pid);
+	descriptors(c, procfd, pid, st.st_uid);
+	if (nthr > 1)
+		threads(c, procfd, id);
 }
 
 void
@@ -86,13 +257,28 @@ cap_procs(struct cap *c)
 {
 	char **pid;
 	size_t n, i;
-	int e;
+	uint64_t v;
+	int e, procfd;
 
-	if ((e = cap_names(c, "proc", 1, &pid, &n)) < 0) {
+	c->owners.len = 0;
+	c->fdstat.len = 0;
+	c->refused.len = 0;
+	if ((e = cap_names(c, "proc", 1, &pid, &n)) < 0 ||
+	    (procfd = e = ds_openat(&c->r, "proc", O_PATH | O_DIRECTORY)) < 0) {
+		if (e >= 0)
+			cap_names_free(pid, n);
 		cap_error(c, "proc", e);
 		return;
 	}
 	for (i = 0; i < n && c->tw->err == 0; i++)
-		process(c, pid[i]);
+		if (ds_strtou64(pid[i], &v) == 0 && v > 0 && v <= INT32_MAX)
+			process(c, procfd, (int)v);
+	close(procfd);
 	cap_names_free(pid, n);
+	(void)cap_put(c, "capture/owners", c->owners.data ? c->owners.data :
+	    "", c->owners.len);
+	(void)cap_put(c, "capture/fdstat", c->fdstat.data ? c->fdstat.data :
+	    "", c->fdstat.len);
+	(void)cap_put(c, "capture/refused", c->refused.data ?
+	    c->refused.data : "", c->refused.len);
 }
