@@ -499,7 +499,9 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 	p->have_blkio = st.have_blkio;
 	if (flags & DS_WHO_CMDLINE) {
 		proc_rel(rel, tgid, tid, "/cmdline");
-		if ((e = ds_read_file(r, rel, b)) < 0 && gone(e))
+		/* A capture never holds one: that process is not gone. */
+		if ((e = ds_read_file(r, rel, b)) < 0 && gone(e) &&
+		    r->nsamples == 0)
 			return 0;
 		if (e == 0)
 			p->cmdline = dup_cmdline(b, &p->cmdline_len);

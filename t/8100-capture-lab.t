@@ -25,13 +25,12 @@
 #     threshold, procs-blocked's mean of 10 samples a second, may differ
 #     between two windows; "load" of the lab disk: a reader of the load,
 #     which of the 4 equal ones being a tie; the loads of other disks,
-#     the machine's other work, are not compared) but two a capture
-#     cannot give today: the processes whose I/O counters were refused
-#     ("unreadable -": dcapture lists them in capture/errors, and a
-#     reader takes the missing io file for a process gone), and
-#     "page-cache" (a capture keeps no descriptor but deleted files', so
-#     rchar from files cannot be told from pipes'); they are printed
-#     when live gave them;
+#     the machine's other work, are not compared) but one a capture
+#     cannot give: "page-cache" (a capture keeps no descriptor but
+#     deleted files', so rchar from files cannot be told from pipes');
+#     it is printed when live gave it.  The processes whose I/O counters
+#     were refused ("unreadable -", PID 1's io even to root) are
+#     compared: capture/refused lists them;
 #   dqueue, ddeleted: the same rows as live at the window's end.
 # Live tools and dcapture trace with BPF at once (three sessions on the
 # same tracepoints).  The differences measured are printed as comments.
@@ -180,7 +179,7 @@ window() {
 	awk -F'\t' '$2 == "verdict"' tri.cap | cut -f1-3 >tri.cap.v
 	lab_check_cmd "dtriage: a verdict ($(tr '\t' ' ' <tri.live.v))" test -s tri.live.v
 	same "dtriage: the same verdict (severity, finding, subject)" tri.live.v tri.cap.v
-	# The findings a capture cannot give (see the top): said, not
+	# The finding a capture cannot give (see the top): said, not
 	# compared.  "load PID COMM", the load of each disk that did much
 	# I/O: of the lab disk, one of 4 equal readers (which one, a tie);
 	# of the others, the machine's other work, and live, dcapture
@@ -188,7 +187,7 @@ window() {
 	# are compared.
 	keys() {
 		awk -F'\t' -v j=",$jobs," '
-		    $2 == "unreadable" && $3 == "-" || $2 == "page-cache" { next }
+		    $2 == "page-cache" { next }
 		    $2 == "load" { split($3, w, " ")
 			if (index(j, "," w[1] ",") == 0) next
 			$3 = "(a reader of the load)" }
@@ -197,7 +196,7 @@ window() {
 	keys tri.live >tri.live.k
 	keys tri.cap >tri.cap.k
 	same "dtriage: the same findings (finding, subject)" tri.live.k tri.cap.k
-	awk -F'\t' '$2 == "unreadable" && $3 == "-" || $2 == "page-cache" {
+	awk -F'\t' '$2 == "page-cache" {
 	    print "# dtriage live only (a capture cannot say it): " $2 " " $3 }' tri.live
 
 	dqueue -R cap -o tsv -H "$LAB_DEV" >q.cap 2>&1
