@@ -226,6 +226,8 @@ struct ds_proc {
 	uint64_t blkio_ticks;	/* field 42; summed over the threads of a
 				   process when DS_WHO_DELAY is given */
 	int have_blkio;
+	int kthread;		/* a kernel thread: PF_KTHREAD in stat's
+				   flags (field 9) */
 };
 
 struct ds_procs {

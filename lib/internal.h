@@ -401,6 +401,7 @@ struct ds_stat {
 	int ppid;
 	uint64_t utime, stime;	/* clock ticks */
 	uint64_t num_threads;
+	int kthread;		/* PF_KTHREAD in field 9, flags */
 	uint64_t starttime;	/* clock ticks after boot */
 	uint64_t blkio_ticks;	/* field 42, delayacct_blkio_ticks */
 	int have_blkio;		/* field 42 was present */

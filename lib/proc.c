@@ -159,6 +159,8 @@ ds_stat_parse(const char *text, size_t len, struct ds_stat *st)
 	if (field_u64(fs[12], fe[12], &v) < 0)		/* 15 stime */
 		return -EINVAL;
 	st->stime = v;
+	if (field_u64(fs[6], fe[6], &v) == 0)		/* 9 flags */
+		st->kthread = (v & 0x00200000u) != 0;	/* PF_KTHREAD */
 	if (field_u64(fs[17], fe[17], &v) < 0)		/* 20 num_threads */
 		return -EINVAL;
 	st->num_threads = v;

@@ -469,6 +469,81 @@ look_file(const struct ds_root *r, int pid, const char *name,
 		o->other++;
 }
 
+/*
+ * A summary as a line of a capture's capture/procfds:
+ *
+ *	PID uring cached other unknown more_devs truncated denied MAJ:MIN...
+ */
+int
+ds_procfds_line(struct ds_buf *b, int pid, const struct ds_procfds *p)
+{
+	size_t i;
+	int e;
+
+	if ((e = ds_buf_appendf(b, "%d %zu %zu %zu %zu %d %d %d", pid,
+	    p->uring, p->cached, p->other, p->unknown, p->more_devs,
+	    p->truncated, p->denied)) < 0)
+		return e;
+	for (i = 0; i < p->ndev && i < DS_PROCFDS_DEVS; i++)
+		if ((e = ds_buf_appendf(b, " %u:%u", p->dev[i].major,
+		    p->dev[i].minor)) < 0)
+			return e;
+	return ds_buf_appendf(b, "\n") < 0 ? -ENOMEM : 0;
+}
+
+/* pid's line of the sample's capture/procfds; -ENOENT without one. */
+static int
+captured(const struct ds_root *r, int pid, struct ds_procfds *out)
+{
+	struct ds_buf b = { 0 };
+	const char *p, *q, *nl;
+	uint64_t v[8], ma, mi;
+	size_t k;
+	int e;
+
+	if ((e = ds_read_file(r, "capture/procfds", &b)) < 0)
+		goto out;
+	e = -ENOENT;
+	for (p = b.data; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		for (k = 0, q = p; k < 8; k++)
+			if (ds_parse_u64(q, &q, &v[k]) < 0 || (*q != ' ' &&
+			    q != nl))
+				break;
+		if (k < 8 || v[0] != (uint64_t)pid)
+			continue;
+		if (v[5] > 1 || v[6] > 1 || v[7] > 1)
+			break;		/* damaged: as if not recorded */
+		out->uring = (size_t)v[1];
+		out->cached = (size_t)v[2];
+		out->other = (size_t)v[3];
+		out->unknown = (size_t)v[4];
+		out->more_devs = (int)v[5];
+		out->truncated = (int)v[6];
+		out->denied = (int)v[7];
+		while (q < nl) {
+			if (ds_parse_u64(q, &q, &ma) < 0 || *q++ != ':' ||
+			    ds_parse_u64(q, &q, &mi) < 0 || ma > UINT32_MAX ||
+			    mi > UINT32_MAX || (*q != ' ' && q != nl))
+				break;
+			if (out->ndev == DS_PROCFDS_DEVS) {
+				out->more_devs = 1;
+				break;
+			}
+			out->dev[out->ndev].major = (unsigned int)ma;
+			out->dev[out->ndev++].minor = (unsigned int)mi;
+		}
+		e = 0;
+		break;
+	}
+	if (e < 0)
+		memset(out, 0, sizeof(*out));
+out:
+	ds_buf_free(&b);
+	return e;
+}
+
 int
 ds_procfds_read(const struct ds_root *r, int pid, struct ds_procfds *out)
 {
@@ -483,6 +558,9 @@ ds_procfds_read(const struct ds_root *r, int pid, struct ds_procfds *out)
 	memset(out, 0, sizeof(*out));
 	if (pid <= 0)
 		return -EINVAL;
+	/* A capture holds no descriptor's target: its summary instead. */
+	if (r->nsamples > 0)
+		return captured(r, pid, out);
 	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
 	if ((fd = ds_openat(r, rel, O_RDONLY | O_DIRECTORY)) < 0) {
 		if (fd == -EACCES || fd == -EPERM) {

@@ -1013,6 +1013,14 @@ struct ds_procfds {
  * gone, or -errno.
  */
 int ds_procfds_read(const struct ds_root *r, int pid, struct ds_procfds *out);
+/*
+ * A capture keeps no descriptor's target, so dcapture records the
+ * summary of the processes dtriage looks at: a line of capture/procfds
+ * appended to b ("PID uring cached other unknown more_devs truncated
+ * denied MAJ:MIN..."), which ds_procfds_read of a capture reads back
+ * (-ENOENT for a process it does not list).
+ */
+int ds_procfds_line(struct ds_buf *b, int pid, const struct ds_procfds *p);
 
 /*
  * Disk errors the kernel reported: block I/O errors in its log (per disk,

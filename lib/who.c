@@ -497,6 +497,7 @@ read_one(const struct ds_root *r, unsigned int flags, int tid, int tgid,
 	p->comm_len = st.comm_len;
 	p->blkio_ticks = st.blkio_ticks;
 	p->have_blkio = st.have_blkio;
+	p->kthread = st.kthread;
 	if (flags & DS_WHO_CMDLINE) {
 		proc_rel(rel, tgid, tid, "/cmdline");
 		/* A capture never holds one: that process is not gone. */

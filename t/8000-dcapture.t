@@ -229,6 +229,38 @@ else
 	skip "what a process leaves" "needs root, setpriv and cc"
 fi
 
+# The readers dtriage looks at: a capture keeps no descriptor's target,
+# so sample 1's capture/procfds counts the descriptors of each process
+# that read 1 MiB/s or more, by kind.  A reader of a (sparse, cached)
+# file is a page-cache reader read back from the capture; one of
+# /dev/zero is not (rchar counts it, no cache serves it).
+if have_prog dd && have_prog truncate; then
+	truncate -s 100G sparse
+	dd if=sparse of=/dev/null bs=64k 2>/dev/null &
+	fp=$!
+	dd if=/dev/zero of=/dev/null bs=64k 2>/dev/null &
+	zp=$!
+	at_exit "kill $fp $zp 2>/dev/null"
+	sleep 0.3
+	dcapture -w pc 2 && mkdir pcx && tar -C pcx -xf pc
+	kill $fp $zp
+	awk -v p=$fp '$1 == p { print $3 }' pcx/1/capture/procfds >fp.cached
+	is "$(cat fp.cached)" 1 "capture/procfds: the file reader, 1 cached"
+	is "$(awk -v p=$zp '$1 == p { print $3 }' pcx/1/capture/procfds)" 0 \
+	    "capture/procfds: the /dev/zero reader, none cached"
+	dtriage -R pc -o tsv >pc.tri 2>/dev/null
+	is "$(awk -F'\t' -v s="$fp dd" '$2 == "page-cache" && $3 == s' pc.tri |
+	    wc -l)" 1 "dtriage -R: the file reader is a page-cache reader"
+	is "$(awk -F'\t' -v s="$zp dd" '$2 == "page-cache" && $3 == s' pc.tri |
+	    wc -l)" 0 "dtriage -R: the /dev/zero reader is not"
+	ok "no path in capture/procfds" sh -c "! grep -q / pcx/1/capture/procfds"
+	reap $fp
+	reap $zp
+	rm -f sparse
+else
+	skip "capture/procfds" "needs dd and truncate"
+fi
+
 # Without root: what could not be read, said in capture/errors; exit 0.
 if [ "$(id -u)" = 0 ] && have_prog setpriv; then
 	setpriv --reuid 65534 --regid 65534 --clear-groups \

@@ -25,10 +25,11 @@
 #     threshold, procs-blocked's mean of 10 samples a second, may differ
 #     between two windows; "load" of the lab disk: a reader of the load,
 #     which of the 4 equal ones being a tie; the loads of other disks,
-#     the machine's other work, are not compared) but one a capture
-#     cannot give: "page-cache" (a capture keeps no descriptor but
-#     deleted files', so rchar from files cannot be told from pipes');
-#     it is printed when live gave it.  The processes whose I/O counters
+#     the machine's other work, are not compared) but "page-cache", a
+#     reader of 1 MiB/s or more from cached files: the machine's other
+#     work near that threshold can fall on either side of it in two
+#     scans a few ms apart; it is printed when live gave it (t/8000
+#     compares it on a reader of its own).  The processes whose I/O counters
 #     were refused ("unreadable -", PID 1's io even to root) are
 #     compared: capture/refused lists them;
 #   dqueue, ddeleted: the same rows as live at the window's end.
@@ -179,7 +180,7 @@ window() {
 	awk -F'\t' '$2 == "verdict"' tri.cap | cut -f1-3 >tri.cap.v
 	lab_check_cmd "dtriage: a verdict ($(tr '\t' ' ' <tri.live.v))" test -s tri.live.v
 	same "dtriage: the same verdict (severity, finding, subject)" tri.live.v tri.cap.v
-	# The finding a capture cannot give (see the top): said, not
+	# The finding not compared (see the top): said, not
 	# compared.  "load PID COMM", the load of each disk that did much
 	# I/O: of the lab disk, one of 4 equal readers (which one, a tie);
 	# of the others, the machine's other work, and live, dcapture
@@ -197,7 +198,7 @@ window() {
 	keys tri.cap >tri.cap.k
 	same "dtriage: the same findings (finding, subject)" tri.live.k tri.cap.k
 	awk -F'\t' '$2 == "page-cache" {
-	    print "# dtriage live only (a capture cannot say it): " $2 " " $3 }' tri.live
+	    print "# dtriage live (not compared): " $2 " " $3 }' tri.live
 
 	dqueue -R cap -o tsv -H "$LAB_DEV" >q.cap 2>&1
 	same "dqueue: $LAB_DEV's settings as live at the window's end" q.live q.cap

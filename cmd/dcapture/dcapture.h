@@ -38,6 +38,14 @@ struct cap {
 	struct cgmember *cgm;
 	size_t ncgm, capcgm;
 	struct ds_buf cgpaths;	/* the cgroups' paths, NUL-separated */
+	/* Each process's rchar in each sample: dtriage's readers. */
+	struct rchar *rc[2];
+	size_t nrc[2], caprc[2];
+};
+
+struct rchar {
+	int pid;
+	uint64_t v;
 };
 
 struct cgmember {

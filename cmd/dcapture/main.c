@@ -300,6 +300,8 @@ main(int argc, char **argv)
 	ds_buf_free(&c.fdstat);
 	ds_buf_free(&c.refused);
 	cap_cgmap_free(&c);
+	free(c.rc[0]);
+	free(c.rc[1]);
 	free(tw);
 	if (o.k.dir != NULL)
 		close(o.k.fd);

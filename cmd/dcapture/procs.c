@@ -26,7 +26,8 @@
  * tells it from a process that was gone.
  *
  * Never cmdline, environ, other descriptors' targets or maps: those can
- * hold secrets.  capture/fdstat has a line per deleted descriptor:
+ * hold secrets (capture/procfds, of sample 1, counts the descriptors of
+ * the processes dtriage looks at, by kind and device, naming none).  capture/fdstat has a line per deleted descriptor:
  *
  *	pid fd dev ino nlink size blocks mnt_id mode uid
  *
@@ -230,6 +231,86 @@ cgroup(struct cap *c, int procfd, int pid)
 	(void)copy(c, procfd, rel, NULL);
 }
 
+/* The rchar of an io text (c->buf), kept for the sample's readers. */
+static void
+keep_rchar(struct cap *c, int pid)
+{
+	unsigned int n = c->sample;
+	const char *p = c->buf.data;
+	uint64_t v;
+
+	if (p == NULL || strncmp(p, "rchar: ", 7) != 0 ||
+	    ds_parse_u64(p + 7, NULL, &v) < 0 ||
+	    ds_grow(&c->rc[n], &c->caprc[n], c->nrc[n] + 1,
+	    sizeof(*c->rc[n])) < 0)
+		return;
+	c->rc[n][c->nrc[n]].pid = pid;
+	c->rc[n][c->nrc[n]++].v = v;
+}
+
+static int
+cmp_rchar(const void *a, const void *b)
+{
+	const struct rchar *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+#define PROCFDS_MAX	1024
+#define READER_BPS	1048576.0	/* dtriage's page-cache reader */
+
+static int
+listed(const int *pids, size_t n, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * Sample 1 of a window: the descriptors of the processes dtriage looks
+ * at (the user threads its looks saw waiting, the processes that read
+ * READER_BPS or more through syscalls), summarized as
+ * ds_procfds_read gives them, in capture/procfds.  A capture keeps no
+ * descriptor's target; this says what they were without naming them.
+ */
+static void
+readers(struct cap *c)
+{
+	int pids[PROCFDS_MAX];
+	struct ds_procfds pf;
+	struct rchar *r0, *r;
+	double min;
+	size_t n = 0, i;
+
+	if (c->sample != 1 || c->up[1] <= c->up[0])
+		return;
+	for (i = 0; c->win_on && i < c->win.ntask && n < PROCFDS_MAX; i++)
+		if (!c->win.task[i].kthread &&
+		    !listed(pids, n, c->win.task[i].pid))
+			pids[n++] = c->win.task[i].pid;
+	/* Less 10% for the scans' own time between the samples' reads. */
+	min = READER_BPS * (double)(c->up[1] - c->up[0]) / 1e9 * 0.9;
+	if (c->nrc[0] > 1)
+		qsort(c->rc[0], c->nrc[0], sizeof(*c->rc[0]), cmp_rchar);
+	for (i = 0; i < c->nrc[1] && n < PROCFDS_MAX; i++) {
+		r = &c->rc[1][i];
+		r0 = bsearch(r, c->rc[0], c->nrc[0], sizeof(*r), cmp_rchar);
+		if ((double)(r->v - (r0 != NULL && r0->v <= r->v ? r0->v :
+		    0)) >= min && !listed(pids, n, r->pid))
+			pids[n++] = r->pid;
+	}
+	c->line.len = 0;
+	for (i = 0; i < n; i++)
+		if (ds_procfds_read(&c->r, pids[i], &pf) == 0)
+			(void)ds_procfds_line(&c->line, pids[i], &pf);
+	(void)cap_put(c, "capture/procfds", c->line.data ? c->line.data : "",
+	    c->line.len);
+}
+
 static void
 process(struct cap *c, int procfd, int pid)
 {
@@ -245,7 +326,8 @@ process(struct cap *c, int procfd, int pid)
 	(void)ds_stat_threads(c->buf.data, c->buf.len, &nthr);
 	(void)cap_buf_printf(&c->owners, "%d %u\n", pid, (unsigned)st.st_uid);
 	snprintf(rel, sizeof(rel), "%d/io", pid);
-	(void)copy(c, procfd, rel, NULL);
+	if (copy(c, procfd, rel, NULL) == 0)
+		keep_rchar(c, pid);
 	cgroup(c, procfd, pid);
 	descriptors(c, procfd, pid, st.st_uid);
 	if (nthr > 1)
@@ -263,6 +345,7 @@ cap_procs(struct cap *c)
 	c->owners.len = 0;
 	c->fdstat.len = 0;
 	c->refused.len = 0;
+	c->nrc[c->sample] = 0;
 	if ((e = cap_names(c, "proc", 1, &pid, &n)) < 0 ||
 	    (procfd = e = ds_openat(&c->r, "proc", O_PATH | O_DIRECTORY)) < 0) {
 		if (e >= 0)
@@ -281,4 +364,5 @@ cap_procs(struct cap *c)
 	    "", c->fdstat.len);
 	(void)cap_put(c, "capture/refused", c->refused.data ?
 	    c->refused.data : "", c->refused.len);
+	readers(c);
 }

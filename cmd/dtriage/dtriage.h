@@ -67,8 +67,8 @@ void devices(struct tr *x, struct ds_triage_in *in);
 
 /* inputs.c: the rows of in besides the disks' and filesystems'. */
 int proc_rows(const struct ds_procs *a, const struct ds_procs *b,
-    double secs, long clk_tck, int delay, struct ds_tr_proc **out,
-    size_t *n);
+    double secs, long clk_tck, int delay, int capture,
+    struct ds_tr_proc **out, size_t *n);
 void scsi_counters(struct tr *x, struct ds_tr_err *err);
 void errors(struct tr *x, struct ds_triage_in *in);
 void fds(struct tr *x, struct ds_triage_in *in, const struct ds_mounts *ms);

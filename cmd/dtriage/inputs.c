@@ -10,12 +10,13 @@
 /*
  * Rows of the processes of scan b that did something since scan a over
  * secs (ds_who_rate; a process not in a started in the window; secs 0:
- * each process over its own life, for a single scan).  *out is
+ * each process over its own life, for a single scan); capture: b is
+ * of a capture, which holds no cmdline.  *out is
  * allocated (free it); its comm pointers point into b.
  */
 int
 proc_rows(const struct ds_procs *a, const struct ds_procs *b, double secs,
-    long clk_tck, int delay, struct ds_tr_proc **out, size_t *n)
+    long clk_tck, int delay, int capture, struct ds_tr_proc **out, size_t *n)
 {
 	struct ds_tr_proc *p;
 	size_t i;
@@ -41,8 +42,11 @@ proc_rows(const struct ds_procs *a, const struct ds_procs *b, double secs,
 			continue;
 		t->pid = c->pid;
 		t->comm = c->comm;
-		/* Kernel threads have an empty cmdline (read with DS_WHO_CMDLINE). */
-		t->kthread = c->cmdline == NULL;
+		/*
+		 * PF_KTHREAD; in a tree copied without it, an empty cmdline
+		 * (read with DS_WHO_CMDLINE).  A capture holds no cmdline.
+		 */
+		t->kthread = c->kthread || (c->cmdline == NULL && !capture);
 		(*n)++;
 	}
 	*out = p;

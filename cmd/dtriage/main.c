@@ -52,7 +52,8 @@ gather(struct tr *x, struct ds_triage_in *in, struct ds_mounts *ms,
 	in->delayacct = x->delay;
 	secs = (double)(x->s[1].pr.uptime_ns - x->s[0].pr.uptime_ns) / 1e9;
 	if ((e = proc_rows(&x->s[0].pr, &x->s[1].pr, x->windowed ? secs : 0,
-	    tck, x->delay != 0, &in->proc, &in->nproc)) < 0)
+	    tck, x->delay != 0, x->t.r.nsamples > 0, &in->proc,
+	    &in->nproc)) < 0)
 		tool_errc(1, e, "processes");
 	in->procs_unreadable = x->s[1].pr.unreadable;
 	in->nfs = filesystems(x, ms, del, &in->fs);
