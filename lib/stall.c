@@ -491,6 +491,8 @@ ds_procfds_line(struct ds_buf *b, int pid, const struct ds_procfds *p)
 	return ds_buf_appendf(b, "\n") < 0 ? -ENOMEM : 0;
 }
 
+#define PROCFDS_FILE_MAX	(DS_PROCFDS_LINES * 256)
+
 /* pid's line of the sample's capture/procfds; -ENOENT without one. */
 static int
 captured(const struct ds_root *r, int pid, struct ds_procfds *out)
@@ -503,7 +505,10 @@ captured(const struct ds_root *r, int pid, struct ds_procfds *out)
 
 	if ((e = ds_read_file(r, "capture/procfds", &b)) < 0)
 		goto out;
+	/* DS_PROCFDS_LINES at most: a larger file is damage, unread. */
 	e = -ENOENT;
+	if (b.len > PROCFDS_FILE_MAX)
+		goto out;
 	for (p = b.data; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
 		if ((nl = strchr(p, '\n')) == NULL)
 			nl = p + strlen(p);

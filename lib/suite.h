@@ -1021,6 +1021,7 @@ int ds_procfds_read(const struct ds_root *r, int pid, struct ds_procfds *out);
  * (-ENOENT for a process it does not list).
  */
 int ds_procfds_line(struct ds_buf *b, int pid, const struct ds_procfds *p);
+#define DS_PROCFDS_LINES 1024	/* a capture's lines, at most */
 
 /*
  * Disk errors the kernel reported: block I/O errors in its log (per disk,

@@ -340,6 +340,17 @@ cmp_owner(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* (tgid, tid) pairs of capture/refused. */
+static int
+cmp_pair(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
 /* 0 (none when the capture has no owners), or -ENOMEM. */
 static int
 owners_load(const struct ds_root *r, struct ds_buf *b, struct owners *w)
@@ -390,19 +401,20 @@ owners_load(const struct ds_root *r, struct ds_buf *b, struct owners *w)
 		w->refused[w->nref++] = (int)pid;
 		w->refused[w->nref++] = uid == 0 ? -1 : (int)uid;
 	}
+	if (w->nref > 2)
+		qsort(w->refused, w->nref / 2, 2 * sizeof(*w->refused),
+		    cmp_pair);
 	return 0;
 }
 
-/* Was proc/TGID[/task/TID]/io refused to the capture?  A few lines. */
+/* Was proc/TGID[/task/TID]/io refused to the capture? */
 static int
 io_refused(const struct owners *w, int tgid, int tid)
 {
-	size_t i;
+	int key[2] = { tgid, tid };
 
-	for (i = 0; i + 1 < w->nref; i += 2)
-		if (w->refused[i] == tgid && w->refused[i + 1] == tid)
-			return 1;
-	return 0;
+	return w->nref > 0 && bsearch(key, w->refused, w->nref / 2,
+	    2 * sizeof(*w->refused), cmp_pair) != NULL;
 }
 
 /* pid's owner into *uid when the table has it. */

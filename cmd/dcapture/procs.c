@@ -256,7 +256,7 @@ cmp_rchar(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-#define PROCFDS_MAX	1024
+#define PROCFDS_MAX	DS_PROCFDS_LINES
 #define READER_BPS	1048576.0	/* dtriage's page-cache reader */
 
 static int
