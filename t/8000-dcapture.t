@@ -149,8 +149,13 @@ head -c 300000 /dev/urandom >held
 sleep 30 7<held &
 hp=$!
 at_exit "kill $hp 2>/dev/null"
+# The child opens held before it runs sleep: not removed before that.
+i=0
+while [ ! -e /proc/$hp/fd/7 ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 rm held
-sleep 0.2
 ddeleted -a | awk -v p=$hp '$1 == p' >live.rows
 dcapture -w del 0 && mkdir dd && tar -C dd -xf del
 ddeleted -a -R dd | awk -v p=$hp '$1 == p' >cap.rows
