@@ -329,6 +329,10 @@ pair_take(const char *tmp, int top, struct side *s, const char *to,
 			ds_buf_printf(why, "not a capture: no sample 0/");
 		goto out;
 	}
+	/* The checks -R makes at open, so that a pair trusts no more. */
+	if ((e = ds_capture_meta_check(src, n, why)) < 0)
+		goto out;
+	e = -EINVAL;
 	snprintf(name, sizeof(name), "%u", n - 1);
 	snprintf(key, sizeof(key), "uptime%u", n - 1);
 	if (meta_u64(s->meta.data, key, &s->uptime) < 0) {

@@ -45,7 +45,8 @@ int ds_capture_check(const char *path, struct ds_buf *why);
  * nothing else of capture/ (a pair has no ticks nor traces).  Built in
  * one private directory that ds_root_close removes.  -EINVAL when OLD
  * and NEW are of different boots (boot_id; counters restart at boot),
- * when NEW was not taken after OLD, or as ds_root_open.
+ * when NEW was not taken after OLD, or as ds_root_open (each side's
+ * capture/meta checked as ds_root_open checks a capture's).
  * ds_capture_pair_check says why, as ds_capture_check: "OLD: member
  * 3 ...", "OLD and NEW: ...".
  */

@@ -20,10 +20,6 @@ done | sed 's/\\e/\\/g' >"$TRASH/examples"
 N=13
 is "$(grep -c "$(printf '\036')" "$TRASH/examples")" $N "man pages: the user's examples found ($N)"
 
-mkdir -p "$TRASH/bin"
-printf '#!/bin/sh\necho captured\n' >"$TRASH/bin/capture-evidence.sh"
-chmod +x "$TRASH/bin/capture-evidence.sh"
-PATH=$TRASH/bin:$PATH
 # dpsi(1)'s service: a cgroup of our own (as root, on cgroup v2).
 CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 CG=
@@ -35,6 +31,7 @@ shorten() {
 	sed -e 's/ 10 1\( \|$\)/ 0.3 1\1/' -e 's/ 5 1\( \|$\)/ 0.3 1\1/' \
 	    -e 's/ 2 1\( \|$\)/ 0.3 1\1/' -e 's/ 60 1\( \|$\)/ 0.3 1\1/' \
 	    -e 's/^dwho -l -o tsv 1 |/dwho -l -o tsv 0.3 1 |/' -e 's/-T 3600/-T 1/' \
+	    -e 's|dcapture -w /var/tmp/ev.cap 10$|dcapture -w ev.cap 1|' \
 	    -e "s|-c system.slice/db.service \\(.*\\) 1000 >>events.tsv|-c $CG \\1 -T 1 1 >>$TRASH/events.tsv|"
 }
 
@@ -66,10 +63,11 @@ while IFS= read -r line; do
 		*) fail "man: $first"; echo "# exit $st"; sed 's/^/# /' "$TRASH/err.$n" ;;
 		esac ;;
 	"dpsi --wait"*)
-		case $st:$(cat "$TRASH/out.$n") in
-		0:*captured) pass "man: $first (event, then the script)" ;;
-		3:*) is "$(cat "$TRASH/out.$n"):$(grep -c 'timed out' "$TRASH/err.$n")" ":1" \
-		    "man: $first: timeout, the script not run, said" ;;
+		case $st in
+		0) ok "man: $first (event, then a capture dxstat -R reads)" \
+		    sh -c "dxstat -R '$TRASH/ev.cap' -o tsv | grep -q ." ;;
+		3) is "$(cat "$TRASH/out.$n"):$(grep -c 'timed out' "$TRASH/err.$n"):$(ls "$TRASH/ev.cap" 2>/dev/null)" ":1:" \
+		    "man: $first: timeout, no capture taken, said" ;;
 		*) fail "man: $first"; echo "# exit $st"; sed 's/^/# /' "$TRASH/err.$n" ;;
 		esac ;;
 	"dpsi -c system.slice/db.service"*)

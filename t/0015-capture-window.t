@@ -93,6 +93,27 @@ sed "s/^boot_id .*/boot_id 00000000-0000-0000-0000-000000000000/" \
 test_must_fail 1 dxstat -f "$TRASH/c0" -f "$TRASH/other" 2>"$TRASH/err"
 is "$?" 0 "dxstat -f OLD -f NEW of another boot: exit 1"
 ok "dxstat -f OLD -f NEW of another boot: says why" grep -q "captures of different boots" "$TRASH/err"
+# A side's meta edited by hand: checked as -R checks it, the side named.
+mkdir -p "$TRASH/fmt2/capture" "$TRASH/win1/capture"
+cp -R "$TRASH/c0/0" "$TRASH/fmt2/0"
+sed 's/^format .*/format 2/' "$TRASH/c0/capture/meta" >"$TRASH/fmt2/capture/meta"
+test_must_fail 1 dxstat -R "$TRASH/fmt2" 2>"$TRASH/err.R"
+is "$?" 0 "dxstat -R with meta format 2: exit 1"
+test_must_fail 1 dxstat -f "$TRASH/fmt2" -f "$TRASH/c1" 2>"$TRASH/err"
+is "$?" 0 "dxstat -f OLD -f NEW, OLD's meta format 2: exit 1"
+is "$(cat "$TRASH/err")" \
+    "dxstat: -f OLD -f NEW: $TRASH/fmt2: capture/meta: format 2: this version reads format 1" \
+    "dxstat -f OLD -f NEW, OLD's meta format 2: says so, naming OLD"
+ok "the reason -R gives" grep -q "capture/meta: format 2: this version reads format 1" "$TRASH/err.R"
+cp -R "$TRASH/c1/0" "$TRASH/win1/0"
+sed 's/^window_ns .*/window_ns 5/' "$TRASH/c1/capture/meta" >"$TRASH/win1/capture/meta"
+tar --format=ustar -cf "$TRASH/win1.cap" -C "$TRASH/win1" 0 capture ||
+    fail "tar win1.cap"
+test_must_fail 1 dwho -f "$TRASH/c0" -f "$TRASH/win1.cap" 2>"$TRASH/err"
+is "$?" 0 "dwho -f OLD -f NEW.cap, NEW's meta window_ns 5 of one sample: exit 1"
+is "$(cat "$TRASH/err")" \
+    "dwho: -f OLD -f NEW: $TRASH/win1.cap: capture/meta: window_ns 5 in a capture of one sample" \
+    "dwho -f OLD -f NEW.cap, NEW's meta edited: says so, naming NEW"
 test_must_fail 1 dwho -f "$TRASH/c0" -f "$TRASH/nothing" 2>"$TRASH/err"
 is "$?" 0 "dwho -f OLD -f MISSING: exit 1"
 ok "dwho -f OLD -f MISSING: names it" grep -q "nothing" "$TRASH/err"

@@ -172,11 +172,33 @@ ok "damaged tree: message names the file" grep -q "^dxstat: $TRASH/badtree/proc/
 tail -n +2 "$TRASH/bad" >"$TRASH/noup"
 test_must_fail 1 dxstat -f "$TRASH/noup" >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 0 "snapshot without uptime line: exit 1"
-is "$(cat "$TRASH/err")" "dxstat: $TRASH/noup: line 1: no uptime line before the diskstats lines" \
+is "$(cat "$TRASH/err")" "dxstat: $TRASH/noup: neither a snapshot (dxstat -s) nor a capture (dcapture): line 1: no uptime line before the diskstats lines" \
     "snapshot without uptime line: says so"
 printf 'uptime soon\n' >"$TRASH/badup"
 test_must_fail 1 dxstat -f "$TRASH/badup" >/dev/null 2>"$TRASH/err"
-is "$?:$(cat "$TRASH/err")" "0:dxstat: $TRASH/badup: line 1: uptime is not a number of seconds" "uptime not a number"
+is "$?:$(cat "$TRASH/err")" "0:dxstat: $TRASH/badup: neither a snapshot (dxstat -s) nor a capture (dcapture): line 1: uptime is not a number of seconds" "uptime not a number"
+# Files that are no snapshot nor capture, as OLD, NEW or alone: one line
+# naming the file and what was expected, exit 1, no rows.  A report
+# (its first column is time), a compressed snapshot, an empty file,
+# text.  Refused past line 1, a snapshot's header is damaged, said so.
+dxstat -f "$TRASH/a" -o tsv >"$TRASH/report" 2>/dev/null
+gzip -c "$TRASH/a" >"$TRASH/a.gz" 2>/dev/null || printf '\037\213\010' >"$TRASH/a.gz"
+: >"$TRASH/nil"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$TRASH/text"
+for f in report a.gz nil text; do
+	for args in "-f $TRASH/$f" "-f $TRASH/$f -f $TRASH/a" "-f $TRASH/a -f $TRASH/$f"; do
+		# shellcheck disable=SC2086
+		test_must_fail 1 dxstat $args -o tsv >"$TRASH/out" 2>"$TRASH/err"
+		is "$?:$(wc -l <"$TRASH/out"):$(wc -l <"$TRASH/err")" "0:0:1" \
+		    "dxstat $(echo "$args" | sed "s|$TRASH/||g"): exit 1, no rows, one line"
+		ok "dxstat $(echo "$args" | sed "s|$TRASH/||g"): names $f, says what was expected" \
+		    grep -q "^dxstat: $TRASH/$f: neither a snapshot (dxstat -s) nor a capture (dcapture): line 1: " "$TRASH/err"
+	done
+done
+printf 'uptime 10.00\nuptime 11.00\n' >"$TRASH/twice"
+test_must_fail 1 dxstat -f "$TRASH/twice" >/dev/null 2>"$TRASH/err"
+is "$?:$(cat "$TRASH/err")" "0:dxstat: $TRASH/twice: line 2: second uptime line" \
+    "a snapshot's header damaged past line 1: said as damage"
 test_must_fail 1 dxstat -f "$TRASH/missing" >/dev/null 2>"$TRASH/err"
 is "$?:$(cat "$TRASH/err")" "0:dxstat: $TRASH/missing: No such file or directory" "missing snapshot file"
 test_must_fail 1 dxstat -f "$TRASH/a" -f "$TRASH/missing" >/dev/null 2>"$TRASH/err"

@@ -5,7 +5,8 @@
 # captures, as snapshots, or half and half; a capture's disk identity
 # is read from its sys/ as a tree's is (through sys/block's link); a
 # damaged or hostile capture is left out with a warning, never a wrong
-# figure.  Then -f OLD -f NEW: the window between two captures, judged
+# figure; a dcapture's temporary file and the stall captures of
+# captures/ are no history and no damage.  Then -f OLD -f NEW: the window between two captures, judged
 # from the counters, with what a pair cannot hold said.
 . "${0%/*}/lib.sh"
 
@@ -138,6 +139,25 @@ ok "the warning counts three and gives the first's reason" \
 # The looping link is no damage: that point's dm-3 has no identity.
 is "$(grep -c 'loop.cap' "$TRASH/err")" 0 "a looping link: the capture read, identity unknown"
 rm "$D"/cut.cap "$D"/sum.cap "$D"/evil.cap "$D"/loop.cap
+
+# Not history, and not damage either: a dcapture's temporary file
+# (.dcapture-*: being written, or left by one killed), cut or whole,
+# and the captures/ directory the pressure service keeps beside the
+# timer's (taken when I/O stalls: no sample of quiet time).  Each would
+# add quiet intervals if it were read (points 6 to 8 go on B's series).
+for i in 6 7 8; do
+	mktree "$H/t$i" $((100 + i * 300)) $((i * 1000)) $((i * 5000)) $((i * 5000))
+done
+head -c 3000 "$H/c2.cap" >"$D/.dcapture-cutcutcu"
+capture "$H/t6" $((1765000000 + 6 * 300)) "$D/.dcapture-wholewho"
+mkdir "$D/captures"
+capture "$H/t7" $((1765000000 + 7 * 300)) "$D/captures/c7.cap"
+capture "$H/t8" $((1765000000 + 8 * 300)) "$D/captures/c8.cap"
+is "$(rows /var/lib/caps)" "saturated 0.01997" "temporaries and captures/: the same verdict"
+ok "temporaries and captures/: the same 5 quiet intervals" grep -q "$QUIET" "$TRASH/out"
+is "$(cat "$TRASH/rc"):$(cat "$TRASH/err")" "3:" \
+    "temporaries and captures/: nothing on stderr (no damaged capture)"
+rm -r "$D"/.dcapture-cutcutcu "$D"/.dcapture-wholewho "$D"/captures
 
 # -f OLD -f NEW: the window between two captures of the tree judged.
 mktree "$TRASH/old" 990 395703 7942089 7940100

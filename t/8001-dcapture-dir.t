@@ -3,8 +3,9 @@
 # sample's time (UTC), unique within a second; DIR made 0700, files 0600
 # whatever the umask; the older captures pruned by size (-m) and by the
 # age their names say (-a), never a foreign file, a symbolic link or a
-# directory; DIR refused when others may write it; a full disk leaves
-# nothing and exits 1.
+# directory; a killed dcapture's temporary files removed once hours
+# old, a running one's never; DIR refused when others may write it; a
+# full disk leaves nothing and exits 1.
 . "${0%/*}/lib.sh"
 
 cd "$TRASH" || exit 1
@@ -102,6 +103,41 @@ is "$(caps D | grep -v -e '^2019010[12]T' -e '^20201301T' | wc -l)" 3 \
     "-a 7: the new capture, the 6-day one, the link"
 is "$(cat D/notes)" foreign "-a 7: foreign file kept"
 is "$(stat -c %s outside)" 1048576 "-a 7: the link's target untouched"
+
+# A killed dcapture's temporary files: removed by the next -d when
+# regular, ours and unchanged for over two hours; a fresh one (a
+# running dcapture's), a link so named and its target left alone.
+mkdir K
+echo old >K/.dcapture-oldoldol
+touch -d '-3 hours' K/.dcapture-oldoldol
+echo new >K/.dcapture-newnewne
+touch -d '-1 hour' K/.dcapture-newnewne
+echo target >ktarget
+touch -d '-3 hours' ktarget
+ln -s ../ktarget K/.dcapture-linklink
+touch -h -d '-3 hours' K/.dcapture-linklink
+mkdir K/.dcapture-dirdirdi
+touch -d '-3 hours' K/.dcapture-dirdirdi
+echo foreign >K/.dcapture
+touch -d '-3 hours' K/.dcapture
+dcapture -d K 0 2>err
+is "$?:$(cat err)" "0:" "-d with stale temporaries: exit 0, nothing said"
+ok "a temporary unchanged for 3 hours: removed" test ! -e K/.dcapture-oldoldol
+is "$(cat K/.dcapture-newnewne)" new "one of an hour ago (a running dcapture's): kept"
+ok "a link so named: kept" test -L K/.dcapture-linklink
+is "$(cat ktarget)" target "and its target untouched"
+ok "a directory so named: kept" test -d K/.dcapture-dirdirdi
+is "$(cat K/.dcapture)" foreign "a name without the temporary's prefix: kept"
+is "$(caps K | wc -l)" 1 "and the capture written"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	echo theirs >K/.dcapture-theirsth
+	chown nobody K/.dcapture-theirsth
+	touch -d '-3 hours' K/.dcapture-theirsth
+	dcapture -d K 0 2>err
+	is "$(cat K/.dcapture-theirsth)" theirs "another user's temporary: kept"
+else
+	skip "another user's temporary" "needs root and a user nobody"
+fi
 
 # Usage: -d with -w, -m or -a without -d, bad sizes and days.
 test_must_fail 2 dcapture -d D -w x 0 2>/dev/null

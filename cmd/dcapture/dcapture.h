@@ -97,7 +97,10 @@ void cap_window_end(struct cap *c);
 int cap_window_emit(struct cap *c, int *traced, const char **why);
 void cap_window_free(struct cap *c);
 
-/* keep.c: -d DIR, captures named by their time, the old ones pruned. */
+/*
+ * keep.c: -d DIR, captures named by their time, the old ones pruned,
+ * a killed dcapture's temporary files removed.
+ */
 #define KEEP_NAME	64
 
 struct keep {
@@ -114,5 +117,6 @@ int keep_tmp(struct keep *k);
 void keep_abort(struct keep *k);
 int keep_commit(struct keep *k, uint64_t time_ns);
 int keep_prune(struct keep *k, uint64_t now_ns);
+int keep_sweep(struct keep *k, uint64_t now_ns);
 
 #endif

@@ -5,7 +5,8 @@
  * is written the older ones are pruned by age (-a) and by the total of
  * their sizes (-m).  Only names of that form are ever removed, only
  * regular files (a symbolic link so named is neither followed nor
- * removed), and never the capture just written.
+ * removed), and never the capture just written; and a killed
+ * dcapture's temporary files (.dcapture-*), ours and hours old.
  *
  * Everything after the directory is opened goes through its descriptor,
  * so that a rename of DIR or of a link to it changes nothing.
@@ -20,6 +21,11 @@
 #define KEEP_STAMP	16		/* "20261205T031500Z" */
 #define KEEP_DUP_MAX	99999		/* "-99999" */
 #define KEEP_TMP	".dcapture-"	/* never a kept name: a dot first */
+/*
+ * A temporary file unchanged for longer is a killed dcapture's: nothing
+ * is written during a window, and the longest window is an hour.
+ */
+#define KEEP_STALE_NS	(2 * 3600ull * 1000000000ull)
 
 struct kept {
 	char name[KEEP_NAME];
@@ -208,6 +214,49 @@ keep_commit(struct keep *k, uint64_t time_ns)
 	/* The new name made durable: the directory synced. */
 	(void)fsync(k->fd);
 	return 0;
+}
+
+/*
+ * The temporary files a dcapture killed before its end left behind:
+ * removed when they are regular files of ours unchanged for
+ * KEEP_STALE_NS, so that a running dcapture's is never touched.  A
+ * link or anything else so named is left alone.  The number of
+ * removals that failed, said; or -errno when the directory was not
+ * read.
+ */
+int
+keep_sweep(struct keep *kp, uint64_t now_ns)
+{
+	struct dirent *de;
+	struct stat st;
+	uint64_t mt;
+	DIR *d;
+	int fd, failed = 0;
+
+	if ((fd = openat(kp->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, KEEP_TMP, sizeof(KEEP_TMP) - 1) != 0 ||
+		    strcmp(de->d_name, kp->tmp) == 0 ||
+		    fstatat(kp->fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		mt = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+		    (uint64_t)st.st_mtim.tv_nsec;
+		if (st.st_mtim.tv_sec < 0 || now_ns < mt ||
+		    now_ns - mt <= KEEP_STALE_NS)
+			continue;
+		if (unlinkat(kp->fd, de->d_name, 0) < 0 && errno != ENOENT) {
+			failed++;
+			tool_warn("%s/%s", kp->dir, de->d_name);
+		}
+	}
+	closedir(d);
+	return failed;
 }
 
 /* The kept captures of the directory, oldest first. */

@@ -287,6 +287,12 @@ main(int argc, char **argv)
 			tool_warnc(-e, "%s: pruning", o.k.dir);
 		status = 1;
 	}
+	if (o.k.dir != NULL && (e = keep_sweep(&o.k, ds_realtime_ns())) != 0) {
+		if (e < 0)
+			tool_warnc(-e, "%s: removing stale temporary files",
+			    o.k.dir);
+		status = 1;
+	}
 	if (c.nerrs > 0 && getuid() != 0)
 		warnx("%zu things not read without root (capture/errors)",
 		    c.nerrs);

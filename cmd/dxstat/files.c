@@ -79,6 +79,14 @@ dx_files_fail(const struct dx_files *f, int e)
 	if (f->head != NULL && (k = ds_snap_bad_msg(f->head, &msg)) != 0) {
 		if (k < 0)
 			tool_errc(1, k, "%s", f->failed);
+		/*
+		 * dxstat -s writes its uptime line first: a file refused at
+		 * line 1 is no snapshot at all (a report, a copy of
+		 * /proc/diskstats, a compressed file, an empty one).
+		 */
+		if (f->head->why_line == 1)
+			errx(1, "%s: neither a snapshot (dxstat -s) nor a "
+			    "capture (dcapture): %s", f->failed, msg.data);
 		errx(1, "%s: %s", f->failed, msg.data);
 	}
 	tool_errc(1, e, "%s", f->failed);

@@ -215,7 +215,8 @@ test_fail_told(void)
 	    "same uptime\n", pa, pc);
 	is_str(got, want, "both named");
 	is_int(fail_told(nohead, got, sizeof(got)), 1, "no uptime line: exit 1");
-	snprintf(want, sizeof(want), "dxstat: %s: line 1: no uptime line "
+	snprintf(want, sizeof(want), "dxstat: %s: neither a snapshot "
+	    "(dxstat -s) nor a capture (dcapture): line 1: no uptime line "
 	    "before the diskstats lines\n", pd);
 	is_str(got, want, "the file, the line and what is wrong");
 	is_int(fail_told(missing, got, sizeof(got)), 1, "no file: exit 1");
