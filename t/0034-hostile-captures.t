@@ -418,7 +418,7 @@ while [ $k -lt $workers ]; do
 done
 is "$ran" "$(grep -c . "$TRASH/o/jobs")" "every case run by a worker"
 rm -f "$A/total" "$A/many"
-ok "nothing written in $TRASH by all the runs" \
+ok "nothing written in the trash directory by all the runs" \
     test "$(mktar - run -w "$TRASH" -x "$TRASH/o" -x "$A" true)" = "$all_before"
 
 ls -ld /etc/x /tmp/x /etc/passwd-planted 2>&1 | sort >"$TRASH/o/sys-after"
