@@ -95,13 +95,11 @@ while [ $k -lt $workers ]; do
 	mkdir -p "$TRASH/w/$k/tmp/x"
 	k=$((k + 1))
 done
-own=$TRASH/w
 listing() {
 	_r=$(mktar - run -w "$TRASH" -x "$TRASH/o" -x "$A" -x "$TRASH/w" \
 	    -w "$own" true)
 	printf '%s' "${_r#*"$nl"}"
 }
-before=$(listing)
 err=$TRASH/o/err
 ls -ld /etc/x /tmp/x /etc/passwd-planted 2>&1 | sort >"$TRASH/o/sys-before"
 
