@@ -20,15 +20,35 @@
  *                                     wrong checksum
  *   mktar OUT end                     the two zero blocks of the end
  *   mktar - get ARCHIVE NAME          member NAME's data to stdout
+ *
+ * and one command that runs a tool for the test, in a process of its own
+ * rather than the four or five (timeout, tr, wc, find, sort, cmp) a
+ * check cost in the shell, some hundreds of times:
+ *
+ *   mktar - run [-t SECS] [-e ERR] [-m REGEX] [-w DIR]... [-x SKIP]... CMD...
+ *        CMD run with stdout to /dev/null, stderr to ERR, killed (its
+ *        process group) with SIGTERM after SECS (120) as timeout(1)
+ *        does.  Prints "STATUS RAW SAYS": STATUS as the shell would
+ *        see it (124 on the timeout, 128 + N for a signal N), RAW the
+ *        bytes of ERR that are neither printable ASCII nor a newline,
+ *        SAYS 1 when a line of ERR matches the extended REGEX (0
+ *        without -m); then the paths under each DIR (DIR too) but
+ *        SKIPs and what is under them, sorted by bytes: what find
+ *        DIR... -path SKIP -prune -o -print | sort prints.
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <fnmatch.h>
+#include <regex.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define BLOCK 512
@@ -208,6 +228,181 @@ number(const char *s)
 	return v;
 }
 
+/* The tree listing of run: paths gathered, then sorted. */
+static char **paths;
+static size_t npaths, cpaths;
+static char **skips;
+static int nskips;
+
+static void
+keep(const char *path)
+{
+	if (npaths == cpaths) {
+		cpaths = cpaths ? 2 * cpaths : 256;
+		if ((paths = realloc(paths, cpaths * sizeof(*paths))) == NULL)
+			die("realloc");
+	}
+	if ((paths[npaths++] = strdup(path)) == NULL)
+		die("strdup");
+}
+
+static void
+tree(const char *path)
+{
+	struct dirent *de;
+	struct stat st;
+	char sub[4096];
+	DIR *d;
+	int i;
+
+	for (i = 0; i < nskips; i++)
+		if (strcmp(path, skips[i]) == 0)
+			return;
+	keep(path);
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    (d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", path,
+		    de->d_name) < sizeof(sub))
+			tree(sub);
+		else
+			keep(sub);	/* cut, but a change all the same */
+	}
+	closedir(d);
+}
+
+static int
+bybytes(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static volatile sig_atomic_t expired;
+
+static void
+alarmed(int sig)
+{
+	(void)sig;
+	expired = 1;
+}
+
+static int
+run(int argc, char **argv)
+{
+	const char *err = "/dev/null", *re = NULL;
+	char **tops;
+	int ntops = 0;
+	struct sigaction sa;
+	regex_t rx;
+	unsigned long secs = 120, raw = 0;
+	char buf[65536], *line, *nl;
+	size_t len = 0, i;
+	pid_t pid;
+	int c, fd, st, status, says = 0;
+	ssize_t r;
+
+	if ((skips = calloc((size_t)argc, sizeof(*skips))) == NULL ||
+	    (tops = calloc((size_t)argc, sizeof(*tops))) == NULL)
+		die("calloc");
+	while ((c = getopt(argc, argv, "+t:e:m:w:x:")) != -1) {
+		switch (c) {
+		case 't': secs = (unsigned long)number(optarg); break;
+		case 'e': err = optarg; break;
+		case 'm': re = optarg; break;
+		case 'w': tops[ntops++] = optarg; break;
+		case 'x': skips[nskips++] = optarg; break;
+		default: return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "mktar: run: no command\n");
+		return 2;
+	}
+	if (re != NULL && regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0) {
+		fprintf(stderr, "mktar: run: %s: a bad regex\n", re);
+		return 2;
+	}
+	fflush(stdout);
+	if ((pid = fork()) < 0)
+		die("fork");
+	if (pid == 0) {
+		/* A group of its own, killed whole on the timeout. */
+		setpgid(0, 0);
+		if ((fd = open("/dev/null", O_WRONLY)) < 0 ||
+		    dup2(fd, 1) < 0)
+			die("/dev/null");
+		close(fd);
+		if ((fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 ||
+		    dup2(fd, 2) < 0)
+			die(err);
+		close(fd);
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "mktar: %s: %s\n", argv[optind],
+		    strerror(errno));
+		_exit(127);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = alarmed;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART: wait is cut */
+	alarm((unsigned int)secs);
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			die("waitpid");
+		if (expired) {
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+		}
+	}
+	alarm(0);
+	if (expired)
+		status = 124;
+	else if (WIFEXITED(st))
+		status = WEXITSTATUS(st);
+	else
+		status = 128 + WTERMSIG(st);
+
+	/* The messages: their raw bytes, and the line REGEX wants. */
+	if ((fd = open(err, O_RDONLY)) >= 0) {
+		char *all = NULL;
+
+		while ((r = read(fd, buf, sizeof(buf))) > 0) {
+			if ((all = realloc(all, len + (size_t)r + 1)) == NULL)
+				die("realloc");
+			memcpy(all + len, buf, (size_t)r);
+			len += (size_t)r;
+		}
+		close(fd);
+		for (i = 0; i < len; i++)
+			if (all[i] != '\n' && (all[i] < ' ' || all[i] > '~'))
+				raw++;
+		if (re != NULL && all != NULL) {
+			all[len] = '\0';
+			for (line = all; !says && line < all + len;
+			    line = nl + 1) {
+				if ((nl = memchr(line, '\n',
+				    (size_t)(all + len - line))) == NULL)
+					nl = all + len;
+				*nl = '\0';
+				says = regexec(&rx, line, 0, NULL, 0) == 0;
+			}
+		}
+		free(all);
+	}
+	printf("%d %lu %d\n", status, raw, says);
+	for (c = 0; c < ntops; c++)
+		tree(tops[c]);
+	qsort(paths, npaths, sizeof(*paths), bybytes);
+	for (i = 0; i < npaths; i++)
+		printf("%s\n", paths[i]);
+	if (fflush(stdout) != 0)
+		die("stdout");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -224,6 +419,8 @@ main(int argc, char **argv)
 		return 2;
 	}
 	out = argv[1];
+	if (strcmp(argv[2], "run") == 0)
+		return run(argc - 2, argv + 2);
 	if (strcmp(argv[2], "get") == 0 && argc == 5) {
 		walk(argv[3], NULL, 0, argv[4]);
 		return 0;
