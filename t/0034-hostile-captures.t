@@ -1,5 +1,5 @@
 #!/bin/sh
-# make check: early (about a minute: 650 runs of the tools, three at a time)
+# make check: early (about a minute: 650 runs of the tools, two at a time)
 # Hostile capture archives through every tool that reads -R (and -f OLD
 # -f NEW where the tool takes it): archives cut inside a header or a
 # member's data, a wrong checksum, names that climb out or are absolute,
