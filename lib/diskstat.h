@@ -217,8 +217,7 @@ struct ds_proc {
 	uint32_t uid;		/* owner of /proc/PID, as ps(1) takes it */
 	char comm[64];
 	size_t comm_len;
-	char *cmdline;		/* DS_WHO_CMDLINE: NULs turned to spaces;
-				   NULL when empty (kernel threads) */
+	char *cmdline;		/* DS_WHO_CMDLINE: NULs made spaces; or NULL */
 	size_t cmdline_len;
 	char *cgroup;		/* DS_WHO_CGROUP: the v2 path, or v1 lines */
 	struct ds_io io;
@@ -226,8 +225,7 @@ struct ds_proc {
 	uint64_t blkio_ticks;	/* field 42; summed over the threads of a
 				   process when DS_WHO_DELAY is given */
 	int have_blkio;
-	int kthread;		/* a kernel thread: PF_KTHREAD in stat's
-				   flags (field 9) */
+	int kthread;		/* PF_KTHREAD in stat's flags (field 9) */
 };
 
 struct ds_procs {

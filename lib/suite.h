@@ -1015,8 +1015,8 @@ struct ds_procfds {
  */
 int ds_procfds_read(const struct ds_root *r, int pid, struct ds_procfds *out);
 /*
- * A capture keeps no descriptor's target, so dcapture records the
- * summary of the processes dtriage looks at: a line of capture/procfds
+ * A capture keeps no descriptor's target: its summary instead, for
+ * the processes a judgement looks at, a line of capture/procfds
  * appended to b ("PID uring cached other unknown more_devs truncated
  * denied MAJ:MIN..."), which ds_procfds_read of a capture reads back
  * (-ENOENT for a process it does not list).

@@ -62,6 +62,8 @@ old_stat_parse(const char *text, size_t len, struct ds_stat *st)
 	if (ds_strtou64(f[12], &v) < 0)		/* 15 stime */
 		return -EINVAL;
 	st->stime = v;
+	if (ds_strtou64(f[6], &v) == 0)		/* 9 flags: PF_KTHREAD */
+		st->kthread = (v & 0x00200000u) != 0;
 	if (ds_strtou64(f[17], &v) < 0)		/* 20 num_threads */
 		return -EINVAL;
 	st->num_threads = v;
