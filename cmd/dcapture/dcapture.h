@@ -56,6 +56,7 @@ struct cgmember {
 
 /* emit.c: members, reads of the live system, the errors. */
 int cap_read(struct cap *c, const char *rel, struct ds_buf *b);
+int cap_read_fd(int fd, struct ds_buf *b, int once);
 int cap_put(struct cap *c, const char *rel, const void *data, size_t len);
 int cap_put_top(struct cap *c, const char *name, const void *data,
     size_t len);

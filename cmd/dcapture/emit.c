@@ -36,26 +36,21 @@ cap_buf_printf(struct ds_buf *b, const char *fmt, ...)
 }
 
 /*
- * rel of the live system into b: opened O_NONBLOCK (a FIFO or a
- * driver's file cannot hang the capture), read to EOF, CAP_FILE_MAX
- * bytes at most (-EFBIG beyond).
+ * The open file fd into b, read to EOF, CAP_FILE_MAX bytes at most
+ * (-EFBIG beyond).  once: a first read that does not fill the buffer is
+ * the end, as procfs gives a process's file whole to a read large
+ * enough.  0, or -errno with b empty.
  */
 int
-cap_read(struct cap *c, const char *rel, struct ds_buf *b)
+cap_read_fd(int fd, struct ds_buf *b, int once)
 {
 	ssize_t n;
-	int fd, e = 0;
+	int e = 0, first = 1;
 
 	b->len = 0;
-	struct stat st;
-
-	c->mode = 0600;
-	if ((fd = ds_openat(&c->r, rel, O_RDONLY | O_NONBLOCK)) < 0)
-		return fd;
-	if (fstat(fd, &st) == 0)
-		c->mode = st.st_mode & 0600;
 	for (;;) {
-		if (ds_buf_reserve(b, 4096) < 0) {
+		if (b->cap - b->len < 4096 + 1 &&
+		    ds_buf_reserve(b, b->cap < 16384 ? 16384 : b->cap) < 0) {
 			e = -ENOMEM;
 			break;
 		}
@@ -66,19 +61,41 @@ cap_read(struct cap *c, const char *rel, struct ds_buf *b)
 			e = -errno;
 			break;
 		}
-		if (n == 0)
-			break;
 		b->len += (size_t)n;
+		if (n == 0 || (once && first && b->len < b->cap - 1))
+			break;
+		first = 0;
 		if (b->len > CAP_FILE_MAX) {
 			e = -EFBIG;
 			break;
 		}
 	}
-	close(fd);
 	if (b->data != NULL)
 		b->data[e == 0 ? b->len : 0] = '\0';
 	if (e < 0)
 		b->len = 0;
+	return e;
+}
+
+/*
+ * rel of the live system into b: opened O_NONBLOCK (a FIFO or a
+ * driver's file cannot hang the capture), read to EOF, CAP_FILE_MAX
+ * bytes at most (-EFBIG beyond).
+ */
+int
+cap_read(struct cap *c, const char *rel, struct ds_buf *b)
+{
+	struct stat st;
+	int fd, e;
+
+	b->len = 0;
+	c->mode = 0600;
+	if ((fd = ds_openat(&c->r, rel, O_RDONLY | O_NONBLOCK)) < 0)
+		return fd;
+	if (fstat(fd, &st) == 0)
+		c->mode = st.st_mode & 0600;
+	e = cap_read_fd(fd, b, 0);
+	close(fd);
 	return e;
 }
 

@@ -216,6 +216,22 @@ keep_commit(struct keep *k, uint64_t time_ns)
 	return 0;
 }
 
+/* DIR, through its descriptor, to be read. */
+static int
+dir_open(struct keep *kp, DIR **d)
+{
+	int fd, e;
+
+	if ((fd = openat(kp->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((*d = fdopendir(fd)) == NULL) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	return 0;
+}
+
 /*
  * The temporary files a dcapture killed before its end left behind:
  * removed when they are regular files of ours unchanged for
@@ -231,14 +247,10 @@ keep_sweep(struct keep *kp, uint64_t now_ns)
 	struct stat st;
 	uint64_t mt;
 	DIR *d;
-	int fd, failed = 0;
+	int e, failed = 0;
 
-	if ((fd = openat(kp->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return -errno;
-	}
+	if ((e = dir_open(kp, &d)) < 0)
+		return e;
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, KEEP_TMP, sizeof(KEEP_TMP) - 1) != 0 ||
 		    strcmp(de->d_name, kp->tmp) == 0 ||
@@ -268,16 +280,12 @@ list(struct keep *kp, struct kept **out, size_t *n)
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
-	int fd;
+	int e;
 
 	*n = 0;
 	*out = NULL;
-	if ((fd = openat(kp->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return -errno;
-	}
+	if ((e = dir_open(kp, &d)) < 0)
+		return e;
 	while ((de = readdir(d)) != NULL) {
 		uint64_t t;
 		unsigned int dup;

@@ -33,70 +33,31 @@
  *
  * decimal; dev as st_dev.
  */
+#include <dirent.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 
 #include "dcapture.h"
 
-/* The getdents64(2) record. */
-struct dent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /*
- * rel (under proc) into c->buf: one read where it fits, as procfs gives
- * a process's file whole to a read large enough; read to EOF otherwise.
- * With st non-NULL its fstat too.  0 or -errno.
+ * rel (under proc) into c->buf, read once where it fits (cap_read_fd);
+ * with st non-NULL its fstat too.  0 or -errno.
  */
 static int
 read_proc(struct cap *c, int procfd, const char *rel, struct stat *st)
 {
-	struct ds_buf *b = &c->buf;
-	ssize_t n;
-	int fd, e = 0, first = 1;
+	int fd, e;
 
-	b->len = 0;
+	c->buf.len = 0;
 	/* The live proc (c->r is "/"): openat alone. */
 	if ((fd = openat(procfd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return -errno;
-	if (st != NULL && fstat(fd, st) < 0) {
+	if (st != NULL && fstat(fd, st) < 0)
 		e = -errno;
-		goto out;
-	}
-	for (;;) {
-		if (b->cap - b->len < 4096 + 1 &&
-		    ds_buf_reserve(b, b->cap < 16384 ? 16384 : b->cap) < 0) {
-			e = -ENOMEM;
-			break;
-		}
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			e = -errno;
-			break;
-		}
-		b->len += (size_t)n;
-		if (n == 0 || (first && b->len < b->cap - 1 &&
-		    (st == NULL || S_ISREG(st->st_mode))))
-			break;
-		first = 0;
-		if (b->len > CAP_FILE_MAX) {
-			e = -EFBIG;
-			break;
-		}
-	}
-out:
+	else
+		e = cap_read_fd(fd, &c->buf, st == NULL ||
+		    S_ISREG(st->st_mode));
 	close(fd);
-	if (b->data != NULL)
-		b->data[e == 0 ? b->len : 0] = '\0';
-	if (e < 0)
-		b->len = 0;
 	return e;
 }
 
@@ -143,13 +104,13 @@ threads(struct cap *c, int procfd, const char *pid)
 
 /* A deleted file's descriptor: its link, its stat line, its fdinfo. */
 static void
-deleted(struct cap *c, int procfd, int fdd, int pid, uid_t uid,
+deleted(struct cap *c, int procfd, int fdd, int pid, uid_t uid, int fd,
     const char *name, const char *link)
 {
 	char rel[64];
 	struct statx stx;
 
-	snprintf(rel, sizeof(rel), "proc/%d/fd/%s", pid, name);
+	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", pid, fd);
 	if (statx(fdd, name, 0, STATX_BASIC_STATS | STATX_MNT_ID, &stx) < 0) {
 		cap_error(c, rel, -errno);
 		return;
@@ -158,15 +119,15 @@ deleted(struct cap *c, int procfd, int fdd, int pid, uid_t uid,
 		return;
 	if (cap_put_link(c, rel, link) < 0)
 		return;
-	(void)cap_buf_printf(&c->fdstat, "%d %s %llu %llu %u %llu %llu %llu "
-	    "%u %u\n", pid, name,
+	(void)cap_buf_printf(&c->fdstat, "%d %d %llu %llu %u %llu %llu %llu "
+	    "%u %u\n", pid, fd,
 	    (unsigned long long)makedev(stx.stx_dev_major, stx.stx_dev_minor),
 	    (unsigned long long)stx.stx_ino, stx.stx_nlink,
 	    (unsigned long long)stx.stx_size,
 	    (unsigned long long)stx.stx_blocks,
 	    (unsigned long long)((stx.stx_mask & STATX_MNT_ID) ?
 	    stx.stx_mnt_id : 0), (unsigned)stx.stx_mode, (unsigned)uid);
-	snprintf(rel, sizeof(rel), "%d/fdinfo/%s", pid, name);
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%d", pid, fd);
 	(void)copy(c, procfd, rel, NULL);
 }
 
@@ -175,6 +136,7 @@ static void
 descriptors(struct cap *c, int procfd, int pid, uid_t uid)
 {
 	char rel[48], link[4096];
+	uint64_t v;
 	ssize_t nb;
 	size_t off, len;
 	int fdd;
@@ -189,20 +151,21 @@ descriptors(struct cap *c, int procfd, int pid, uid_t uid)
 	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
 	(void)cap_dir(c, rel);
 	for (;;) {
-		nb = syscall(SYS_getdents64, fdd, c->dents, sizeof(c->dents));
+		nb = getdents64(fdd, c->dents, sizeof(c->dents));
 		if (nb <= 0)
 			break;
 		for (off = 0; off < (size_t)nb;) {
-			struct dent64 *de = (struct dent64 *)(void *)
+			struct dirent64 *de = (struct dirent64 *)(void *)
 			    (c->dents + off);
 
 			off += de->d_reclen;
-			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+			    ds_strtou64(de->d_name, &v) < 0 || v > INT32_MAX)
 				continue;
 			if (ds_deleted_link(fdd, de->d_name, link,
 			    sizeof(link), &len) == 1)
-				deleted(c, procfd, fdd, pid, uid, de->d_name,
-				    link);
+				deleted(c, procfd, fdd, pid, uid, (int)v,
+				    de->d_name, link);
 		}
 	}
 	/* Gone while read: nothing more to say. */
