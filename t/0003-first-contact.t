@@ -42,8 +42,8 @@ usage_is "dxstat: count '2.5': not a whole number" dxstat 1 2.5
 usage_is "dxstat: extra operand '3': only interval and count" dxstat 1 2 3
 usage_is "dxstat: extra operand '3': only interval and count" dxstat 1 2 3 sda
 usage_is "dxstat: extra operand '3': only interval and count" dxstat sda 1 2 3
-# Numbers before the devices or after them, as iostat takes them; split
-# or among the devices they are refused.
+# Numbers before the devices or after them, as sysstat's tool takes
+# them; split or among the devices they are refused.
 usage_is "dxstat: operand '2': interval and count go together, before or after the devices" dxstat 1 sda 2
 usage_is "dxstat: operand '1': a number among the devices (interval and count come first or last)" dxstat sda 1 sdb
 usage_is "dlat: operand '2': interval and count go together, before or after the devices" dlat 1 sda 2

@@ -61,12 +61,12 @@ is "$(awk -F'\t' 'NR > 1 && ($1 == "warn" || $1 == "crit")' "$TRASH/out")" "" \
     "io_uring's wait alone: nothing at warn or crit"
 is "$(awk -F'\t' '$2 == "io-uring-wait" { print $1, $3 }' "$TRASH/out")" "info 4242 uringwait" \
     "an io-uring-wait row names the waiter"
-ok "it says the kernel has the opt-out" grep -q 'IORING_ENTER_NO_IOWAIT (this kernel, 6.18.0, has it)' "$TRASH/out"
+ok "it says the kernel can leave io_uring out of iowait" grep -q 'IORING_ENTER_NO_IOWAIT (this kernel, 6.18.0, has it)' "$TRASH/out"
 is "$(awk -F'\t' '$2 == "io-pressure" { print $1 }' "$TRASH/out")" info \
     "io-pressure at 99% some stays info"
 ok "procs-blocked says what it counts" grep -q "in D or in io_uring's wait in S" "$TRASH/out"
 # The same with a reader in D on loop7 beside it: a disk's stall.
-thread "$U" 4343 fio D folio_wait_bit_common
+thread "$U" 4343 dbsrv D folio_wait_bit_common
 dtriage -R "$U" -o tsv >"$TRASH/out" 2>"$TRASH/err"
 is "$?" 3 "with a reader in D too: exit 3"
 is "$(awk -F'\t' '$2 == "io-pressure" { print $1 }' "$TRASH/out")" crit \
